@@ -1,0 +1,52 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// The shape of the house (see docs/architecture.md):
+//   miadmin (exe) -> MIConsole (REPL, scripts, output) -> MICommands -> MIStore (SQLite via GRDB)
+//                                                                    \-> MIDirectory (LDAP via libldap)
+// The core modules (MIStore, MIDirectory) never print and never read the terminal.
+let package = Package(
+    name: "miadmin",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "miadmin", targets: ["miadmin"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        // OpenLDAP's libldap, wrapped once (module map + shim.h).
+        .systemLibrary(name: "CLDAP", path: "Sources/CLDAP", pkgConfig: "ldap",
+                       providers: [.apt(["libldap2-dev"])]),
+        // GNU readline. No pkgConfig: readline.pc carries -D_XOPEN_SOURCE=600, which SwiftPM rejects.
+        .systemLibrary(name: "CReadline", path: "Sources/CReadline",
+                       providers: [.apt(["libreadline-dev"])]),
+        .target(name: "MIDirectory", dependencies: [
+            "CLDAP",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "MIStore", dependencies: [
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "MICommands", dependencies: [
+            "MIDirectory", "MIStore",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "MIConsole", dependencies: [
+            "MICommands", "CReadline",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "miadmin", dependencies: [
+            "MIConsole",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .testTarget(name: "MIDirectoryTests", dependencies: ["MIDirectory"]),
+        .testTarget(name: "MIStoreTests", dependencies: ["MIStore"]),
+        .testTarget(name: "MIAdminEndToEndTests", dependencies: ["MIConsole"]),
+    ]
+)

@@ -1,0 +1,6 @@
+#ifndef MIADMIN_CREADLINE_SHIM_H
+#define MIADMIN_CREADLINE_SHIM_H
+#include <stdio.h>
+#include <readline/readline.h>
+#include <readline/history.h>
+#endif

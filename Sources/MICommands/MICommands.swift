@@ -1,0 +1,1 @@
+// MICommands module.

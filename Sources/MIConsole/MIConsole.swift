@@ -1,0 +1,1 @@
+// MIConsole module.

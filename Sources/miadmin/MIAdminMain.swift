@@ -1,0 +1,6 @@
+import MIConsole
+
+@main
+struct MIAdminMain {
+    static func main() {}
+}
