@@ -1,0 +1,18 @@
+/// Where a command's results go. The console implements it once per format (table, CSV, JSON);
+/// commands never print.
+///
+/// A command produces exactly one of: a record, a stream of rows, or a message — which is what
+/// lets JSON output be one value per command.
+public protocol OutputSink: AnyObject {
+    /// One object (`whoami`).
+    func record(_ columns: [Column], _ values: [Value])
+    /// Starts a listing; rows follow as they are produced and are written as they come
+    /// (CSV, JSON), so a listing of a million rows does not need memory for a million rows.
+    func beginRows(_ columns: [Column])
+    func row(_ values: [Value])
+    func endRows()
+    /// A sentence for people (`moved 'Pump' to asmith`). JSON renders it as {"message": ...}.
+    func message(_ text: String)
+    /// A remark on stderr that does not change the result (e.g. a rule violation on import).
+    func warning(_ text: String)
+}

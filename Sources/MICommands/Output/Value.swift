@@ -1,0 +1,31 @@
+/// A cell of command output. Commands return data; the console's formatter renders it.
+public enum Value: Sendable, Equatable {
+    case string(String)
+    case int(Int64)
+    case double(Double)
+    case bool(Bool)
+    case list([Value])
+    case null
+
+    /// Plain text for table and CSV cells (lists joined with ", ").
+    public var text: String {
+        switch self {
+        case .string(let s): return s
+        case .int(let i): return String(i)
+        case .double(let d): return d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
+        case .bool(let b): return b ? "true" : "false"
+        case .list(let values): return values.map(\.text).joined(separator: ", ")
+        case .null: return ""
+        }
+    }
+}
+
+/// A column of output: `key` names it in JSON and CSV headers, `title` in tables.
+public struct Column: Sendable, Equatable {
+    public let key: String
+    public let title: String
+    public init(_ key: String, title: String? = nil) {
+        self.key = key
+        self.title = title ?? key
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Logging
+import MICommands
+import MIDirectory
+
+/// Starts a console session: config, login, then commands from `-c`, `-f`, a pipe or the prompt.
+public enum Console {
+    public static func launch(_ options: LaunchOptions) -> ExitStatus {
+        let out = OutputStream(fd: 1)
+        let err = OutputStream(fd: 2)
+        defer { out.flush(); err.flush() }
+        func fail(_ error: Error) -> ExitStatus {
+            out.flush()
+            err.write("miadmin: " + TerminalText.escape(ErrorReport.message(for: error), keepNewlines: true) + "\n")
+            return ErrorReport.status(for: error)
+        }
+
+        let environment = ProcessInfo.processInfo.environment
+        let logger = makeLogger(environment)
+        let config: AppConfig
+        do {
+            config = try AppConfig.load(path: AppConfig.resolvePath(explicit: options.configPath, environment: environment))
+        } catch {
+            return fail(error)
+        }
+        let stdinIsTerminal = isatty(0) == 1
+        let scripted = !options.commands.isEmpty || options.scriptFile != nil || !stdinIsTerminal
+
+        guard let uid = options.user ?? environment["MIADMIN_USER"], !uid.isEmpty else {
+            err.write("miadmin: no user: pass --user UID or set MIADMIN_USER\n")
+            return .failure
+        }
+        let session: Session
+        do {
+            let password = try PasswordSource.read(passwordFile: options.passwordFile, user: uid,
+                                                    interactive: stdinIsTerminal)
+            let directory = Directory(settings: try config.directorySettings(), logger: logger)
+            let user = try directory.authenticate(uid: uid, password: password)
+            session = Session(config: config, user: user, directory: directory, logger: logger)
+        } catch let error as PasswordSource.Failure {
+            err.write("miadmin: \(error.description)\n")
+            return .failure
+        } catch {
+            return fail(error)
+        }
+
+        let sink = options.format.makeSink(stdout: out, stderr: err)
+        let runner = CommandRunner(session: session, sink: sink)
+        let loop = RunLoop(runner: runner, err: err, stopOnError: !options.continueOnError)
+
+        let source: LineSource
+        let name: String
+        if !options.commands.isEmpty {
+            source = CommandListSource(options.commands)
+            name = "-c"
+        } else if let scriptFile = options.scriptFile {
+            guard let file = StreamLineSource(path: scriptFile) else {
+                err.write("miadmin: cannot read script '\(scriptFile)'\n")
+                return .failure
+            }
+            source = file
+            name = scriptFile
+        } else {
+            // fdopen rather than the `stdin` global, which strict concurrency rejects.
+            source = StreamLineSource(file: fdopen(0, "r"), ownsFile: false)
+            name = "<stdin>"
+        }
+        _ = scripted
+        return status(of: loop.run(source, name: name), commandLine: name == "-c")
+    }
+
+    /// `-c` exits with the failed command's own status; a script that stopped exits 3
+    /// (2 when what stopped it was an unreachable directory or store).
+    static func status(of outcome: RunLoop.Outcome, commandLine: Bool) -> ExitStatus {
+        switch outcome {
+        case .quit, .finished(failures: 0): return .success
+        case .finished: return .scriptStopped
+        case .stopped(let status):
+            if status == .unreachable || commandLine { return status }
+            return .scriptStopped
+        }
+    }
+
+    /// Logs go to stderr; `MIADMIN_LOG_LEVEL` (trace … critical) sets the level, default warning.
+    static func makeLogger(_ environment: [String: String]) -> Logger {
+        var logger = Logger(label: "miadmin") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = environment["MIADMIN_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+        return logger
+    }
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import MICommands
+
+/// Runs one command line: tokenize with shell-like quoting, parse with the command definitions
+/// (the same parser as the shell's `-c`), check the role, run. Throws what the command throws.
+final class CommandRunner {
+    let session: Session
+    let sink: RenderingSink
+
+    init(session: Session, sink: RenderingSink) {
+        self.session = session
+        self.sink = sink
+    }
+
+    /// A parse failure, or a `--help` request, carrying the parser's own text.
+    struct ParseFailure: Error, CustomStringConvertible {
+        let description: String
+        let isHelp: Bool
+    }
+
+    func run(words: [String]) throws {
+        let parsed: ParsableCommand
+        do {
+            parsed = try ConsoleLine.parseAsRoot(words)
+        } catch {
+            let text = ConsoleLine.fullMessage(for: error)
+            if ConsoleLine.exitCode(for: error) == .success {
+                sink.message(text)  // `CMD --help`
+                return
+            }
+            throw ParseFailure(description: text.isEmpty ? "unknown command '\(words.first ?? "")' (type 'help')" : text,
+                               isHelp: false)
+        }
+        guard let command = parsed as? any ConsoleCommand else {
+            throw ParseFailure(description: "unknown command '\(words.first ?? "")' (type 'help')", isHelp: false)
+        }
+        let type = Swift.type(of: command)
+        try session.require(type.roles, for: type.name)
+        try command.run(in: session, output: sink)
+    }
+}

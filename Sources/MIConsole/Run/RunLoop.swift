@@ -1,0 +1,112 @@
+import Foundation
+import MICommands
+
+/// The one loop that serves the prompt, a script file, a pipe and `-c`, re-entered by `source`
+/// with the file name and line number saved per level (psql's mainloop, sqlite's process_input).
+final class RunLoop {
+    struct Location { let name: String; var line: Int }
+
+    enum Outcome: Equatable {
+        case finished(failures: Int)
+        case stopped(ExitStatus)
+        case quit
+    }
+
+    let runner: CommandRunner
+    let err: OutputStream
+    let stopOnError: Bool
+    let maxDepth = 16
+    private var stack: [Location] = []
+
+    init(runner: CommandRunner, err: OutputStream, stopOnError: Bool) {
+        self.runner = runner
+        self.err = err
+        self.stopOnError = stopOnError
+    }
+
+    /// Reads and runs lines until end of input. Non-interactive sources stop at the first
+    /// failing command unless `stopOnError` is off; the prompt never stops on an error.
+    func run(_ source: LineSource, name: String) -> Outcome {
+        stack.append(Location(name: name, line: 0))
+        defer { stack.removeLast() }
+        var failures = 0
+        while let line = source.nextLine() {
+            stack[stack.count - 1].line += 1
+            let outcome = runLine(line, interactive: source.isInteractive)
+            switch outcome {
+            case .ok: continue
+            case .quit: return .quit
+            case .failed(let status):
+                failures += 1
+                if source.isInteractive { continue }
+                if stopOnError { return .stopped(status) }
+            case .nestedStopped(let status):
+                if stopOnError { return .stopped(status) }
+                failures += 1
+            }
+        }
+        return .finished(failures: failures)
+    }
+
+    private enum LineOutcome { case ok, quit, failed(ExitStatus), nestedStopped(ExitStatus) }
+
+    private func runLine(_ line: String, interactive: Bool) -> LineOutcome {
+        let words: [String]
+        do {
+            words = try Tokenizer.split(line)
+        } catch {
+            return report(error, interactive: interactive)
+        }
+        guard let first = words.first else { return .ok }
+        switch first {
+        case "quit", "exit", "\\q":
+            return .quit
+        case "source":
+            return source(Array(words.dropFirst()), interactive: interactive)
+        default:
+            do {
+                try runner.run(words: words)
+                runner.sink.finish()
+                return .ok
+            } catch {
+                return report(error, interactive: interactive)
+            }
+        }
+    }
+
+    /// `source FILE`: runs a script inside this one, with its own name and line numbers.
+    private func source(_ arguments: [String], interactive: Bool) -> LineOutcome {
+        guard arguments.count == 1 else {
+            return report(CommandError.failed("usage: source FILE"), interactive: interactive)
+        }
+        guard stack.count < maxDepth else {
+            return report(CommandError.failed("source nested more than \(maxDepth) levels deep (a file sourcing itself?)"),
+                          interactive: interactive)
+        }
+        guard let file = StreamLineSource(path: arguments[0]) else {
+            return report(CommandError.failed("cannot read '\(arguments[0])'"), interactive: interactive)
+        }
+        switch run(file, name: arguments[0]) {
+        case .finished(let failures): return failures == 0 ? .ok : .nestedStopped(.scriptStopped)
+        case .stopped(let status): return .nestedStopped(status)
+        case .quit: return .quit
+        }
+    }
+
+    /// Prints `FILE:LINE: message` (plain `error: message` at the prompt) and classifies it.
+    private func report(_ error: Error, interactive: Bool) -> LineOutcome {
+        runner.sink.finish()
+        let message = ErrorReport.message(for: error)
+        let prefix: String
+        if interactive || stack.last?.name == "-c" {
+            prefix = "error: "
+        } else if let location = stack.last {
+            prefix = "\(location.name):\(location.line): "
+        } else {
+            prefix = ""
+        }
+        err.write(prefix + TerminalText.escape(message, keepNewlines: true) + "\n")
+        err.flush()
+        return .failed(ErrorReport.status(for: error))
+    }
+}

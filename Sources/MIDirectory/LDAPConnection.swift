@@ -1,0 +1,280 @@
+import CLDAP
+import Foundation
+import Logging
+
+/// How to reach the directory securely. Built from the console's config (`ldap.*` keys).
+public struct ConnectionSettings: Sendable {
+    public var uri: String
+    public var startTLS: Bool
+    public var caFile: String?
+    /// Verify the server certificate against `caFile` (default). Turning this off is an
+    /// explicit, loudly-warned setting (`ldap.tlsVerify: false`).
+    public var verifyCertificate: Bool
+    /// Let a password travel over an unencrypted connection (`ldap.allowCleartext`). Off by default.
+    public var allowCleartext: Bool
+    /// Bounds both the TCP connect and each operation.
+    public var timeoutSeconds: Double
+
+    public init(uri: String, startTLS: Bool, caFile: String?, verifyCertificate: Bool = true,
+                allowCleartext: Bool = false, timeoutSeconds: Double) {
+        self.uri = uri
+        self.startTLS = startTLS
+        self.caFile = caFile
+        self.verifyCertificate = verifyCertificate
+        self.allowCleartext = allowCleartext
+        self.timeoutSeconds = timeoutSeconds
+    }
+
+    /// True when binds on this connection are protected by TLS (ldaps:// or StartTLS).
+    public var isEncrypted: Bool { uri.lowercased().hasPrefix("ldaps://") || startTLS }
+}
+
+/// One entry from a search: its DN and the values of the attributes asked for.
+public struct LDAPEntry: Sendable {
+    public let dn: String
+    public let attributes: [String: [String]]
+
+    public func first(_ name: String) -> String? { attributes[name]?.first }
+}
+
+/// Owns one libldap handle (`LDAP *`): opened with TLS and timeouts set, unbound in `deinit`.
+/// Not thread-safe; one connection per session, used from one thread at a time.
+public final class LDAPConnection {
+    private let handle: OpaquePointer
+    private let settings: ConnectionSettings
+    private let logger: Logger
+
+    /// Opens (lazily: libldap connects on the first operation) and, with StartTLS, negotiates TLS.
+    public init(settings: ConnectionSettings, logger: Logger) throws {
+        self.settings = settings
+        self.logger = logger
+        guard settings.isEncrypted || settings.allowCleartext else {
+            throw DirectoryError(.configuration,
+                "refusing to send passwords in cleartext to \(settings.uri): use ldaps:// or set ldap.startTLS " +
+                "(or, on a trusted network only, ldap.allowCleartext: true)")
+        }
+        var ld: OpaquePointer?
+        let rc = ldap_initialize(&ld, settings.uri)
+        guard rc == LDAP_SUCCESS, let ld else {
+            throw DirectoryError(.configuration, code: LDAPResultCode(rawValue: rc),
+                                 "cannot use LDAP URI '\(settings.uri)'")
+        }
+        handle = ld
+        // From here on `deinit` frees the handle, also when a step below throws.
+        try configure()
+        if settings.startTLS && !settings.uri.lowercased().hasPrefix("ldaps://") {
+            try startTLS()
+        }
+    }
+
+    deinit {
+        ldap_unbind_ext_s(handle, nil, nil)
+    }
+
+    private func setOption(_ option: Int32, _ value: UnsafeRawPointer?, _ what: String) throws {
+        let rc = ldap_set_option(handle, option, value)
+        guard rc == LDAP_OPT_SUCCESS else {
+            throw DirectoryError(.configuration, code: LDAPResultCode(rawValue: rc), "cannot set LDAP option \(what)")
+        }
+    }
+
+    private func configure() throws {
+        var version = LDAP_VERSION3
+        try setOption(LDAP_OPT_PROTOCOL_VERSION, &version, "protocol version")
+        try setOption(LDAP_OPT_REFERRALS, nil, "referrals off")  // LDAP_OPT_OFF is a NULL pointer
+        let seconds = max(settings.timeoutSeconds, 0.1)
+        var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - seconds.rounded(.down)) * 1_000_000))
+        // LDAP_OPT_TIMEOUT alone does not bound the TCP connect: set both.
+        try setOption(LDAP_OPT_NETWORK_TIMEOUT, &timeout, "network timeout")
+        try setOption(LDAP_OPT_TIMEOUT, &timeout, "operation timeout")
+
+        var require = settings.verifyCertificate ? LDAP_OPT_X_TLS_DEMAND : LDAP_OPT_X_TLS_NEVER
+        try setOption(LDAP_OPT_X_TLS_REQUIRE_CERT, &require, "TLS certificate check")
+        if !settings.verifyCertificate {
+            logger.warning("TLS certificate verification is OFF (ldap.tlsVerify=false): anyone on the network path can impersonate \(settings.uri)")
+        }
+        if let caFile = settings.caFile, !caFile.isEmpty {
+            guard FileManager.default.isReadableFile(atPath: caFile) else {
+                throw DirectoryError(.tls, "cannot read CA file '\(caFile)' (config ldap.caFile)")
+            }
+            try caFile.withCString { try setOption(LDAP_OPT_X_TLS_CACERTFILE, $0, "CA file") }
+        }
+        // TLS options on a handle are ignored until a new TLS context is made from them.
+        var isServer: Int32 = 0
+        try setOption(LDAP_OPT_X_TLS_NEWCTX, &isServer, "TLS context")
+    }
+
+    private func startTLS() throws {
+        let rc = ldap_start_tls_s(handle, nil, nil)
+        guard rc == LDAP_SUCCESS else {
+            let code = LDAPResultCode(rawValue: rc)
+            if code == .serverDown || code == .timeout {
+                throw unreachable(code)
+            }
+            throw DirectoryError(.tls, code: code,
+                "StartTLS with \(settings.uri) failed\(diagnosticSuffix()) — check ldap.caFile and the server certificate")
+        }
+    }
+
+    /// The server's or libldap's extra explanation of the last error, if any.
+    private func diagnosticSuffix() -> String {
+        var message: UnsafeMutablePointer<CChar>?
+        ldap_get_option(handle, LDAP_OPT_DIAGNOSTIC_MESSAGE, &message)
+        guard let message else { return "" }
+        defer { ldap_memfree(message) }
+        let text = String(cString: message)
+        return text.isEmpty ? "" : ": \(text)"
+    }
+
+    private func unreachable(_ code: LDAPResultCode) -> DirectoryError {
+        let suffix = diagnosticSuffix()
+        if settings.uri.lowercased().hasPrefix("ldaps://"), suffix.localizedCaseInsensitiveContains("TLS")
+            || suffix.localizedCaseInsensitiveContains("certificate") {
+            return DirectoryError(.tls, code: code, "TLS with \(settings.uri) failed\(suffix) — check ldap.caFile")
+        }
+        return DirectoryError(.unreachable, code: code, "directory \(settings.uri) is unreachable\(suffix)")
+    }
+
+    /// Maps a failed result code to an error of the right kind.
+    func failure(_ rc: Int32, _ what: String) -> DirectoryError {
+        let code = LDAPResultCode(rawValue: rc)
+        if code.isConnectionFailure { return unreachable(code) }
+        return DirectoryError(.operationFailed, code: code, "\(what) failed\(diagnosticSuffix())")
+    }
+
+    /// A simple bind. The caller has already refused empty passwords.
+    /// Returns the result code so the caller decides what a refusal means (user vs service account).
+    func simpleBind(dn: String, password: [UInt8]) -> LDAPResultCode {
+        precondition(!password.isEmpty, "an empty-password simple bind is an unauthenticated bind")
+        var bytes = password
+        return bytes.withUnsafeMutableBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                var credentials = berval(bv_len: ber_len_t(chars.count), bv_val: chars.baseAddress)
+                return LDAPResultCode(rawValue: ldap_sasl_bind_s(handle, dn, nil, &credentials, nil, nil, nil))
+            }
+        }
+    }
+
+    /// Throws for a bind result that is not success, unreachable or bad credentials.
+    func checkReachable(_ code: LDAPResultCode) throws {
+        if code.isConnectionFailure { throw unreachable(code) }
+    }
+
+    public enum Scope: Sendable {
+        case base, subtree
+        var raw: Int32 { self == .base ? LDAP_SCOPE_BASE : LDAP_SCOPE_SUBTREE }
+    }
+
+    /// Searches with the paged-results control (RFC 2696) and hands each entry to `body` as it
+    /// arrives (`ldap_result` with `LDAP_MSG_ONE`), so memory stays flat however many entries the
+    /// directory holds and whatever its size limit per page.
+    public func search(base: String, scope: Scope, filter: String, attributes: [String],
+                       pageSize: Int32 = 500, _ body: (LDAPEntry) throws -> Void) throws {
+        var cookie = berval(bv_len: 0, bv_val: nil)
+        defer { if cookie.bv_val != nil { ber_memfree(cookie.bv_val) } }
+        repeat {
+            var pageControl: UnsafeMutablePointer<LDAPControl>?
+            let crc = ldap_create_page_control(handle, pageSize, &cookie, 0, &pageControl)
+            guard crc == LDAP_SUCCESS, let pageControl else { throw failure(crc, "creating the paged-results control") }
+            defer { ldap_control_free(pageControl) }
+            let next = try searchPage(base: base, scope: scope, filter: filter, attributes: attributes,
+                                      control: pageControl, body)
+            if cookie.bv_val != nil { ber_memfree(cookie.bv_val) }
+            cookie = next
+        } while cookie.bv_len > 0
+    }
+
+    /// Runs one page; returns the server's cookie for the next page (empty when done).
+    private func searchPage(base: String, scope: Scope, filter: String, attributes: [String],
+                            control: UnsafeMutablePointer<LDAPControl>,
+                            _ body: (LDAPEntry) throws -> Void) throws -> berval {
+        var msgid: Int32 = 0
+        var controls: [UnsafeMutablePointer<LDAPControl>?] = [control, nil]
+        let rc = withCStringArray(attributes) { attrs in
+            ldap_search_ext(handle, base, scope.raw, filter, attrs, 0, &controls, nil, nil, 0, &msgid)
+        }
+        guard rc == LDAP_SUCCESS else { throw failure(rc, "search under '\(base)'") }
+        let seconds = max(settings.timeoutSeconds, 0.1)
+        while true {
+            var timeout = timeval(tv_sec: Int(seconds), tv_usec: 0)
+            var message: OpaquePointer?
+            let type = ldap_result(handle, msgid, LDAP_MSG_ONE, &timeout, &message)
+            if type == 0 {
+                ldap_abandon_ext(handle, msgid, nil, nil)
+                throw DirectoryError(.unreachable, code: .timeout,
+                                     "directory \(settings.uri) did not answer within \(settings.timeoutSeconds) s")
+            }
+            guard type > 0, let message else {
+                var code: Int32 = 0
+                ldap_get_option(handle, LDAP_OPT_RESULT_CODE, &code)
+                throw failure(code == 0 ? LDAP_SERVER_DOWN : code, "search under '\(base)'")
+            }
+            defer { ldap_msgfree(message) }
+            switch ber_tag_t(type) {
+            case LDAP_RES_SEARCH_ENTRY:
+                let entry = readEntry(message, attributes: attributes)
+                do { try body(entry) } catch {
+                    ldap_abandon_ext(handle, msgid, nil, nil)
+                    throw error
+                }
+            case LDAP_RES_SEARCH_RESULT:
+                return try finishPage(message, base: base)
+            default:
+                continue  // references (referrals are off) and intermediate responses
+            }
+        }
+    }
+
+    private func finishPage(_ message: OpaquePointer, base: String) throws -> berval {
+        var resultCode: Int32 = 0
+        var serverControls: UnsafeMutablePointer<UnsafeMutablePointer<LDAPControl>?>?
+        let prc = ldap_parse_result(handle, message, &resultCode, nil, nil, nil, &serverControls, 0)
+        defer { if serverControls != nil { ldap_controls_free(serverControls) } }
+        guard prc == LDAP_SUCCESS else { throw failure(prc, "reading the search result") }
+        guard resultCode == LDAP_SUCCESS else {
+            if resultCode == LDAP_NO_SUCH_OBJECT {
+                throw DirectoryError(.operationFailed, code: .noSuchObject, "'\(base)' does not exist in the directory")
+            }
+            throw failure(resultCode, "search under '\(base)'")
+        }
+        var cookie = berval(bv_len: 0, bv_val: nil)
+        if let found = ldap_control_find(LDAP_CONTROL_PAGEDRESULTS, serverControls, nil) {
+            var estimate: ber_int_t = 0
+            let rc = ldap_parse_pageresponse_control(handle, found, &estimate, &cookie)
+            guard rc == LDAP_SUCCESS else { throw failure(rc, "reading the paged-results cookie") }
+        }
+        return cookie
+    }
+
+    private func readEntry(_ message: OpaquePointer, attributes: [String]) -> LDAPEntry {
+        var dn = ""
+        if let raw = ldap_get_dn(handle, message) {
+            dn = String(cString: raw)
+            ldap_memfree(raw)
+        }
+        var values: [String: [String]] = [:]
+        for name in attributes {
+            guard let list = ldap_get_values_len(handle, message, name) else { continue }
+            defer { ldap_value_free_len(list) }
+            var strings: [String] = []
+            var index = 0
+            while let value = list[index] {
+                let buffer = UnsafeRawBufferPointer(start: value.pointee.bv_val, count: Int(value.pointee.bv_len))
+                strings.append(String(decoding: buffer, as: UTF8.self))
+                index += 1
+            }
+            values[name] = strings
+        }
+        return LDAPEntry(dn: dn, attributes: values)
+    }
+}
+
+/// Calls `body` with a NULL-terminated `char **` built from `strings` (nil for an empty list),
+/// freeing the copies afterwards.
+private func withCStringArray<R>(_ strings: [String], _ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> R) -> R {
+    if strings.isEmpty { return body(nil) }
+    var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) }
+    pointers.append(nil)
+    defer { pointers.forEach { free($0) } }
+    return pointers.withUnsafeMutableBufferPointer { body($0.baseAddress) }
+}

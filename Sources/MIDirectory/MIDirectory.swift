@@ -1,1 +1,0 @@
-// MIDirectory module.

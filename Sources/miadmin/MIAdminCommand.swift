@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import MIConsole
+
+/// The `miadmin` command line. Everything after login happens in MIConsole.
+@main
+struct MIAdminCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "miadmin",
+        abstract: "Console for foremen and support staff over the shared MI form store.",
+        discussion: """
+            Logs in to the LDAP directory, then runs commands from -c, a script file (-f), \
+            a pipe, or an interactive prompt. The password comes from $MIADMIN_PASSWORD, \
+            --password-file, or a prompt on the terminal; never from a flag value.
+
+            Exit codes: 0 success; 1 usage error or failed command; 2 directory or store \
+            unreachable (including TLS failures); 3 a script stopped at a failing command; \
+            4 authentication failed.
+            """)
+
+    @Option(name: .long, help: ArgumentHelp("Config file (else $MIADMIN_CONFIG, else ~/.config/miadmin/config.json, else /etc/miadmin/config.json).", valueName: "file"))
+    var config: String?
+
+    @Option(name: .long, help: ArgumentHelp("Directory user id to log in as (else $MIADMIN_USER).", valueName: "uid"))
+    var user: String?
+
+    @Option(name: .long, help: ArgumentHelp("Read the password from this file (first line).", valueName: "file"))
+    var passwordFile: String?
+
+    @Option(name: .customShort("c"), help: ArgumentHelp("Run this command and exit (repeatable; stops at the first failure).", valueName: "command"))
+    var command: [String] = []
+
+    @Option(name: .customShort("f"), help: ArgumentHelp("Run the commands in this script file.", valueName: "file"))
+    var file: String?
+
+    @Option(name: .long, help: "Output format: table, csv or json (one JSON value per command).")
+    var format: OutputFormat = .table
+
+    @Option(name: .long, help: ArgumentHelp("What a script does after a failing command: stop (default) or continue.", valueName: "stop|continue"))
+    var onError: OnError = .stop
+
+    enum OnError: String, ExpressibleByArgument { case stop, `continue` }
+
+    func validate() throws {
+        if !command.isEmpty && file != nil {
+            throw ValidationError("use either -c or -f, not both")
+        }
+    }
+
+    func run() throws {
+        var options = LaunchOptions()
+        options.configPath = config
+        options.user = user
+        options.passwordFile = passwordFile
+        options.commands = command
+        options.scriptFile = file
+        options.format = format
+        options.continueOnError = onError == .continue
+        let status = Console.launch(options)
+        if status != .success { throw ExitCode(status.rawValue) }
+    }
+}

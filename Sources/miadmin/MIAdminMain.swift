@@ -1,6 +1,0 @@
-import MIConsole
-
-@main
-struct MIAdminMain {
-    static func main() {}
-}
