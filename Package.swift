@@ -45,8 +45,11 @@ let package = Package(
             "MIConsole",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .testTarget(name: "MIDirectoryTests", dependencies: ["MIDirectory"]),
+        // Shared by the test targets: the real slapd fixture and a runner for the built binary.
+        .target(name: "MITestSupport", path: "Tests/MITestSupport"),
+        .testTarget(name: "MIDirectoryTests", dependencies: ["MIDirectory", "MITestSupport"]),
         .testTarget(name: "MIStoreTests", dependencies: ["MIStore"]),
-        .testTarget(name: "MIAdminEndToEndTests", dependencies: ["MIConsole"]),
+        // Depends on the executable so `swift test` builds the binary these tests run.
+        .testTarget(name: "MIAdminEndToEndTests", dependencies: ["MIConsole", "miadmin", "MITestSupport"]),
     ]
 )

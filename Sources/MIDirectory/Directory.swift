@@ -20,9 +20,11 @@ public final class Directory {
         self.logger = logger
     }
 
+    /// The session's connection, opened and bound as the service account on first use.
     private func connect() throws -> LDAPConnection {
         if let connection { return connection }
         let opened = try LDAPConnection(settings: settings.connection, logger: logger)
+        try bindService(opened)
         connection = opened
         return opened
     }
@@ -57,7 +59,6 @@ public final class Directory {
         }
         guard !uid.isEmpty else { throw refused }
         let ldap = try connect()
-        try bindService(ldap)
         let candidates = try findEntries(uid: uid, on: ldap, limit: 2)
         guard candidates.count == 1, let entry = candidates.first else {
             logger.debug("login lookup for a user id matched \(candidates.count) entries")

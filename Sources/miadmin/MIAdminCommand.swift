@@ -41,6 +41,22 @@ struct MIAdminCommand: ParsableCommand {
 
     enum OnError: String, ExpressibleByArgument { case stop, `continue` }
 
+    /// Runs like ArgumentParser's own `main()`, except that usage errors exit 1 (our contract,
+    /// docs/exit-codes.md) rather than sysexits' 64.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success || error is ExitCode {
+                exit(withError: error)
+            }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(ExitStatus.failure.rawValue)
+        }
+    }
+
     func validate() throws {
         if !command.isEmpty && file != nil {
             throw ValidationError("use either -c or -f, not both")

@@ -1,0 +1,114 @@
+import Foundation
+import MITestSupport
+import Testing
+
+/// Login through the built binary: exit codes and messages (docs/exit-codes.md).
+@Suite struct LoginTests {
+    let fixture = Fixture.shared
+
+    @Test func rightPasswordRunsWhoami() throws {
+        let result = try MIAdmin.as_("mkhan", format: "json", ["whoami"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        #expect(json?["uid"] as? String == "mkhan")
+        #expect(json?["dn"] as? String == "uid=mkhan,ou=people,dc=example,dc=com")
+        #expect(json?["roles"] as? [String] == ["foreman"])
+    }
+
+    @Test func wrongPasswordExits4() throws {
+        let result = try MIAdmin.run(["--config", fixture.configPath, "--user", "mkhan", "-c", "whoami"], password: "Hunter2-secret")
+        #expect(result.status == 4)
+        #expect(result.stderr.contains("authentication failed"))
+        #expect(!result.stderr.contains("Hunter2"), "the password must not appear in messages")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func unknownUserExits4WithTheSameMessage() throws {
+        let unknown = try MIAdmin.run(["--config", fixture.configPath, "--user", "nosuchuser", "-c", "whoami"], password: "x")
+        let wrong = try MIAdmin.run(["--config", fixture.configPath, "--user", "mkhan", "-c", "whoami"], password: "x")
+        #expect(unknown.status == 4)
+        #expect(unknown.stderr.replacingOccurrences(of: "nosuchuser", with: "mkhan") == wrong.stderr)
+    }
+
+    @Test func emptyPasswordExits4WithoutContactingTheDirectory() throws {
+        // The config points at a closed port: had a bind (or any connection) been attempted,
+        // the exit would be 2 (unreachable). 4 proves the refusal came first.
+        let config = try fixture.config { setKey(&$0, "ldap.uri", "ldap://127.0.0.1:1") }
+        let result = try MIAdmin.run(["--config", config, "--user", "mkhan", "-c", "whoami"], password: "")
+        #expect(result.status == 4)
+        #expect(result.stderr.contains("empty password"))
+        // And with no password source at all and no terminal, the same refusal.
+        let none = try MIAdmin.run(["--config", config, "--user", "mkhan", "-c", "whoami"])
+        #expect(none.status == 4)
+    }
+
+    @Test(arguments: ["*", "a*)(uid=*", "x)(|(uid=*", "mkhan)(|(uid=*"])
+    func filterInjectionUserNamesNeverLogIn(_ uid: String) throws {
+        let result = try MIAdmin.run(["--config", fixture.configPath, "--user", uid, "-c", "whoami"],
+                                     password: fixture.password("mkhan"))
+        #expect(result.status == 4)
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func userInNoRoleGroupExits4() throws {
+        let result = try MIAdmin.as_("nbody", ["whoami"])
+        #expect(result.status == 4)
+        #expect(result.stderr.contains("none of the console's role groups"))
+    }
+
+    @Test func startTLSWithWrongCAExits2() throws {
+        let config = try fixture.config { setKey(&$0, "ldap.caFile", fixture["WRONG_CA_FILE"]) }
+        let result = try MIAdmin.as_("mkhan", config: config, ["whoami"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("StartTLS"))
+        #expect(result.stderr.contains("ldap.caFile"))
+    }
+
+    @Test func ldapsWithWrongCAExits2() throws {
+        let config = try fixture.config {
+            setKey(&$0, "ldap.uri", fixture["LDAPS_URI"])
+            setKey(&$0, "ldap.startTLS", false)
+            setKey(&$0, "ldap.caFile", fixture["WRONG_CA_FILE"])
+        }
+        let result = try MIAdmin.as_("mkhan", config: config, ["whoami"])
+        #expect(result.status == 2)
+    }
+
+    @Test func serverDownExits2WithinTheTimeout() throws {
+        // Port 1 on loopback is closed; the deadline bounds the run, it is not a timing test.
+        let config = try fixture.config {
+            setKey(&$0, "ldap.uri", "ldap://127.0.0.1:1")
+            setKey(&$0, "ldap.timeoutSeconds", 2)
+        }
+        let result = try MIAdmin.run(["--config", config, "--user", "mkhan", "-c", "whoami"],
+                                     password: fixture.password("mkhan"), deadline: 30)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("unreachable"))
+    }
+
+    @Test func wrongServiceAccountPasswordExits2() throws {
+        let dir = try TempDir.make()
+        try "not-the-password".write(toFile: dir + "/bind.pw", atomically: true, encoding: .utf8)
+        let config = try fixture.config { setKey(&$0, "ldap.bindPasswordFile", dir + "/bind.pw") }
+        let result = try MIAdmin.as_("mkhan", config: config, ["whoami"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("service account"))
+        #expect(!result.stderr.contains("not-the-password"))
+    }
+
+    @Test func passwordFileWorksAndFlagValueDoesNotExist() throws {
+        let dir = try TempDir.make()
+        try (fixture.password("lchen") + "\n").write(toFile: dir + "/pw", atomically: true, encoding: .utf8)
+        let ok = try MIAdmin.run(["--config", fixture.configPath, "--user", "lchen", "--password-file", dir + "/pw", "-c", "whoami"])
+        #expect(ok.status == 0, "\(ok.stderr)")
+        let flag = try MIAdmin.run(["--config", fixture.configPath, "--user", "lchen", "--password", "x", "-c", "whoami"])
+        #expect(flag.status == 1)
+    }
+
+    @Test func misspeltConfigKeyIsAUsageError() throws {
+        let config = try fixture.config { setKey(&$0, "ldap.startTls", true) }
+        let result = try MIAdmin.as_("mkhan", config: config, ["whoami"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("unknown key ldap.startTls"))
+    }
+}

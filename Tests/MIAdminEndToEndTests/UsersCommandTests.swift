@@ -1,0 +1,61 @@
+import Foundation
+import MITestSupport
+import Testing
+
+/// `users` through the built binary against the real directory.
+@Suite struct UsersCommandTests {
+    let fixture = Fixture.shared
+
+    @Test func csvListsEveryUserPastTheSizeLimit() throws {
+        let result = try MIAdmin.as_("mkhan", format: "csv", ["users"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let bulk = Int(fixture["BULK_USERS"]) ?? 0
+        #expect(bulk > 500)
+        #expect(result.lines.first == "uid,name,mail,roles")
+        #expect(result.lines.count == 1 + bulk + 8)
+    }
+
+    @Test func nonASCIINamesRoundTripInJSON() throws {
+        let result = try MIAdmin.as_("mkhan", format: "json", ["users --role technician '*(night shift)'", "users zangstrom"])
+        #expect(result.status == 0, "\(result.stderr)")
+        // One JSON value per command: two arrays, one per line group.
+        let values = result.stdout.components(separatedBy: "]\n").filter { !$0.isEmpty }.map { $0 + "]" }
+        #expect(values.count == 2)
+        let first = try JSONSerialization.jsonObject(with: Data(values[0].utf8)) as? [[String: Any]]
+        #expect(first?.count == 1)
+        #expect(first?.first?["name"] as? String == "O'Brien, Seán (night shift)")
+        #expect(first?.first?["roles"] as? [String] == ["technician"])
+        let second = try JSONSerialization.jsonObject(with: Data(values[1].utf8)) as? [[String: Any]]
+        #expect(second?.first?["name"] as? String == "Zoë Ångström")
+    }
+
+    @Test func nonASCIINamesRoundTripInCSVAndTable() throws {
+        let csv = try MIAdmin.as_("mkhan", format: "csv", ["users sobrien", "users zangstrom"])
+        #expect(csv.status == 0)
+        #expect(csv.stdout.contains("sobrien,\"O'Brien, Seán (night shift)\",sobrien@example.com,technician\r\n"))
+        #expect(csv.stdout.contains("zangstrom,Zoë Ångström,zangstrom@example.com,technician\r\n"))
+        let table = try MIAdmin.as_("mkhan", ["users z*"])
+        #expect(table.status == 0)
+        #expect(table.stdout.contains("Zoë Ångström"))
+        #expect(table.stdout.contains("(1 row)"))
+    }
+
+    @Test func patternIsEscapedBeforeTheFilter() throws {
+        // A pattern that would widen an unescaped filter to everyone must match nobody.
+        let result = try MIAdmin.as_("mkhan", format: "csv", ["users 'x)(|(uid=*'"])
+        #expect(result.status == 0)
+        #expect(result.lines.count == 1)  // header only
+    }
+
+    @Test func technicianMayNotListUsers() throws {
+        let result = try MIAdmin.as_("jdoe", ["users"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("needs the foreman or support role"))
+    }
+
+    @Test func unknownRoleIsAUsageError() throws {
+        let result = try MIAdmin.as_("mkhan", ["users --role boss"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("boss"))
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Logging
+import MITestSupport
+import Testing
+@testable import MIDirectory
+
+/// The directory client against the real slapd fixture.
+@Suite struct DirectoryTests {
+    let fixture = Fixture.shared
+
+    func settings(uri: String? = nil, ca: String? = nil, startTLS: Bool = true) throws -> DirectorySettings {
+        let base = fixture["LDAP_BASE"]
+        let password = Array(try String(contentsOfFile: fixture["BIND_PW_FILE"], encoding: .utf8).utf8)
+        return DirectorySettings(
+            connection: ConnectionSettings(uri: uri ?? fixture["LDAP_URI"], startTLS: startTLS,
+                                           caFile: ca ?? fixture["CA_FILE"], timeoutSeconds: 5),
+            baseDN: base, userBase: "ou=people,\(base)", bindDN: fixture["BIND_DN"], bindPassword: password,
+            groups: [.foreman: "cn=foremen,ou=groups,\(base)", .technician: "cn=technicians,ou=groups,\(base)",
+                     .support: "cn=support,ou=groups,\(base)"])
+    }
+
+    func directory(_ s: DirectorySettings? = nil) throws -> Directory {
+        Directory(settings: try s ?? settings(), logger: Logger(label: "test"))
+    }
+
+    @Test func authenticatesAndReadsRoles() throws {
+        let user = try directory().authenticate(uid: "tpatel", password: Array(fixture.password("tpatel").utf8))
+        #expect(user.roles == [.foreman, .technician])
+        #expect(user.name == "Tara Patel")
+    }
+
+    @Test func escapedDNMemberGetsItsRole() throws {
+        let user = try directory().authenticate(uid: "sobrien", password: Array(fixture.password("sobrien").utf8))
+        #expect(user.roles == [.technician])
+        #expect(user.name == "O'Brien, Seán (night shift)")
+    }
+
+    @Test func wrongPasswordKeepsResultCode49() throws {
+        let error = #expect(throws: DirectoryError.self) {
+            try directory().authenticate(uid: "mkhan", password: Array("nope".utf8))
+        }
+        #expect(error?.kind == .authenticationFailed)
+        #expect(error?.code == .invalidCredentials)
+    }
+
+    @Test(arguments: ["*", "a*)(uid=*", "x)(|(uid=*", "mkhan)(uid=*", "*)(objectClass=*"])
+    func filterInjectionNeverLogsIn(_ uid: String) throws {
+        // Even with a real user's password, an injected filter must not match that user.
+        let error = #expect(throws: DirectoryError.self) {
+            try directory().authenticate(uid: uid, password: Array(fixture.password("mkhan").utf8))
+        }
+        #expect(error?.kind == .authenticationFailed)
+    }
+
+    @Test func listsAllUsersPastTheServerSizeLimit() throws {
+        var count = 0
+        var technicians = 0
+        try directory().forEachUser(matching: nil, role: nil) { user in
+            count += 1
+            if user.has(.technician) { technicians += 1 }
+        }
+        let bulk = Int(fixture["BULK_USERS"]) ?? 0
+        #expect(bulk > 500, "the fixture must hold more users than slapd's sizelimit 500")
+        #expect(count == bulk + 8)
+        #expect(technicians == bulk + 5)
+    }
+
+    @Test func patternAndRoleFilter() throws {
+        var uids: [String] = []
+        try directory().forEachUser(matching: Glob("*Ångström*"), role: .technician) { uids.append($0.uid) }
+        #expect(uids == ["zangstrom"])
+        uids = []
+        try directory().forEachUser(matching: Glob("u0000?"), role: nil) { uids.append($0.uid) }
+        #expect(uids.sorted() == (1...9).map { "u0000\($0)" })
+    }
+
+    @Test func wrongCAIsATLSFailure() throws {
+        let error = #expect(throws: DirectoryError.self) {
+            try directory(settings(ca: fixture["WRONG_CA_FILE"])).authenticate(uid: "mkhan", password: Array(fixture.password("mkhan").utf8))
+        }
+        #expect(error?.kind == .tls)
+    }
+
+    @Test func ldapsWorksWithTheRightCA() throws {
+        let user = try directory(settings(uri: fixture["LDAPS_URI"], startTLS: false))
+            .authenticate(uid: "lchen", password: Array(fixture.password("lchen").utf8))
+        #expect(user.roles == [.support])
+    }
+
+    @Test func cleartextIsRefusedUnlessAllowed() throws {
+        let error = #expect(throws: DirectoryError.self) {
+            try directory(settings(startTLS: false)).authenticate(uid: "mkhan", password: Array(fixture.password("mkhan").utf8))
+        }
+        #expect(error?.kind == .configuration)
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+
+/// The throwaway slapd the tests run against (Scripts/ldap-fixture): ports, TLS files, and the
+/// users with their passwords and roles (users.tsv).
+///
+/// Uses `$MIADMIN_TEST_FIXTURE` when a script already started one; otherwise starts its own
+/// once per test process under a temp dir and stops it when the process exits.
+public struct Fixture: Sendable {
+    public struct User: Sendable {
+        public let uid, password, dn: String
+        public let roles: [String]
+    }
+
+    public let directory: String
+    public let values: [String: String]
+    public let users: [String: User]
+
+    public subscript(key: String) -> String { values[key] ?? "" }
+    public var configPath: String { directory + "/miadmin.json" }
+    public func password(_ uid: String) -> String { users[uid]!.password }
+
+    public static let shared: Fixture = {
+        do { return try start() } catch { fatalError("cannot start the LDAP fixture: \(error)") }
+    }()
+
+    private static func start() throws -> Fixture {
+        if let dir = ProcessInfo.processInfo.environment["MIADMIN_TEST_FIXTURE"], !dir.isEmpty {
+            return try load(dir)
+        }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("miadmin-fixture-\(getpid())").path
+        let result = try Shell.run(Paths.repoRoot + "/Scripts/ldap-fixture", ["start", dir])
+        guard result.status == 0 else {
+            throw ShellError(description: "Scripts/ldap-fixture start failed (\(result.status)): \(result.stderr)")
+        }
+        let fixture = try load(dir)
+        ownedFixtureDirectory = dir
+        atexit {
+            guard let dir = ownedFixtureDirectory else { return }
+            _ = try? Shell.run(Paths.repoRoot + "/Scripts/ldap-fixture", ["stop", dir])
+            try? FileManager.default.removeItem(atPath: dir)
+        }
+        return fixture
+    }
+
+    private static func load(_ dir: String) throws -> Fixture {
+        let env = try String(contentsOfFile: dir + "/fixture.env", encoding: .utf8)
+        var values: [String: String] = [:]
+        for line in env.split(separator: "\n") where !line.hasPrefix("#") {
+            guard let eq = line.firstIndex(of: "=") else { continue }
+            var value = String(line[line.index(after: eq)...])
+            if value.hasPrefix("'") && value.hasSuffix("'") && value.count >= 2 {
+                value = String(value.dropFirst().dropLast()).replacingOccurrences(of: "'\\''", with: "'")
+            }
+            values[String(line[..<eq])] = value
+        }
+        var users: [String: User] = [:]
+        let tsv = try String(contentsOfFile: dir + "/users.tsv", encoding: .utf8)
+        for line in tsv.split(separator: "\n").dropFirst() {
+            let cols = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard cols.count >= 3 else { continue }
+            let roles = cols.count > 3 ? cols[3].split(separator: ",").map(String.init) : []
+            users[cols[0]] = User(uid: cols[0], password: cols[1], dn: cols[2], roles: roles)
+        }
+        return Fixture(directory: dir, values: values, users: users)
+    }
+
+    /// Writes a copy of the fixture's config with `edit` applied to its JSON object, into a new
+    /// temp dir (which also holds the store), and returns the path.
+    public func config(_ edit: (inout [String: Any]) -> Void = { _ in }) throws -> String {
+        let data = try Data(contentsOf: URL(fileURLWithPath: configPath))
+        var object = try JSONSerialization.jsonObject(with: data) as! [String: Any]
+        let dir = try TempDir.make()
+        var store = object["store"] as! [String: Any]
+        store["path"] = dir + "/store.sqlite"
+        object["store"] = store
+        edit(&object)
+        let path = dir + "/miadmin.json"
+        try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted]).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+}
+
+nonisolated(unsafe) private var ownedFixtureDirectory: String?
+
+/// Sets `object[a][b]... = value` for a dotted key path.
+public func setKey(_ object: inout [String: Any], _ path: String, _ value: Any?) {
+    let parts = path.split(separator: ".").map(String.init)
+    func set(_ node: inout [String: Any], _ index: Int) {
+        if index == parts.count - 1 { node[parts[index]] = value; return }
+        var child = node[parts[index]] as? [String: Any] ?? [:]
+        set(&child, index + 1)
+        node[parts[index]] = child
+    }
+    set(&object, 0)
+}
+
+public enum Paths {
+    /// The package root, found from this source file's location.
+    public static let repoRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    /// The built `miadmin` (beside the test bundle; `$MIADMIN_BINARY` overrides).
+    public static let binary: String = {
+        if let explicit = ProcessInfo.processInfo.environment["MIADMIN_BINARY"], !explicit.isEmpty { return explicit }
+        let bundleDir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [bundleDir.appendingPathComponent("miadmin").path,
+                          bundleDir.deletingLastPathComponent().appendingPathComponent("miadmin").path,
+                          repoRoot + "/.build/debug/miadmin"]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates.last!
+    }()
+}
+
+public enum TempDir {
+    public static func make() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("miadmin-test-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+}
