@@ -4,6 +4,7 @@ import ArgumentParser
 /// permission check all read this one list.
 public enum CommandRegistry {
     public static let commands: [any ConsoleCommand.Type] = [
+        HelpCommand.self,
         WhoamiCommand.self,
         UsersCommand.self,
     ]

@@ -14,11 +14,11 @@ public struct UsersCommand: ConsoleCommand {
               users
               users 'j*'
               users --role technician
-              users '*Ångström*' --format json
+              users '*Ångström*'
             """)
     public static let roles: Set<Role> = [.foreman, .support]
 
-    @Argument(help: "Glob on user id or name.")
+    @Argument(help: ArgumentHelp("Glob on user id or name.", valueName: "pattern"))
     public var pattern: String?
 
     @Option(help: "Only users holding this role (foreman, technician, support).")

@@ -24,7 +24,6 @@ public enum Console {
             return fail(error)
         }
         let stdinIsTerminal = isatty(0) == 1
-        let scripted = !options.commands.isEmpty || options.scriptFile != nil || !stdinIsTerminal
 
         guard let uid = options.user ?? environment["MIADMIN_USER"], !uid.isEmpty else {
             err.write("miadmin: no user: pass --user UID or set MIADMIN_USER\n")
@@ -60,13 +59,43 @@ public enum Console {
             }
             source = file
             name = scriptFile
+        } else if stdinIsTerminal {
+            err.write(banner(session) + "\n")
+            err.flush()
+            source = prompt(for: session, environment: environment)
+            name = "<prompt>"
         } else {
             // fdopen rather than the `stdin` global, which strict concurrency rejects.
             source = StreamLineSource(file: fdopen(0, "r"), ownsFile: false)
             name = "<stdin>"
         }
-        _ = scripted
         return status(of: loop.run(source, name: name), commandLine: name == "-c")
+    }
+
+    /// One line at login: who, with which roles, on which store and directory.
+    static func banner(_ session: Session) -> String {
+        let user = session.user
+        let roles = user.roles.map(\.rawValue).joined(separator: ", ")
+        return "miadmin: \(user.uid) (\(user.name); \(roles)) · store \(session.config.store.path) · "
+            + "directory \(session.config.ldap.uri) · 'help' lists commands, Ctrl-D quits"
+    }
+
+    /// The readline prompt `uid@role> ` with history and completion for this user.
+    static func prompt(for session: Session, environment: [String: String]) -> ReadlineSource {
+        let role = session.user.roles.first?.rawValue ?? "?"
+        var sources = CompletionEngine.Sources()
+        var cachedUserIDs: [String]?
+        sources.userIDs = {
+            if let cachedUserIDs { return cachedUserIDs }
+            var uids: [String] = []
+            try? session.directory.forEachUser(matching: nil, role: nil) { uids.append($0.uid) }
+            cachedUserIDs = uids
+            return uids
+        }
+        let engine = CompletionEngine(catalog: .shared, sources: sources)
+        let history = HistoryFile(path: HistoryFile.path(for: session.user.uid, environment: environment))
+        return ReadlineSource(prompt: "\(TerminalText.escape(session.user.uid, keepNewlines: false))@\(role)> ",
+                              history: history, completion: engine)
     }
 
     /// `-c` exits with the failed command's own status; a script that stopped exits 3

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import MICommands
 
 /// Runs one command line: tokenize with shell-like quoting, parse with the command definitions
@@ -19,17 +20,18 @@ final class CommandRunner {
     }
 
     func run(words: [String]) throws {
+        guard let name = words.first, CommandRegistry.command(named: name) != nil else {
+            throw ParseFailure(description: "unknown command '\(words.first ?? "")' (type 'help' for the list)", isHelp: false)
+        }
         let parsed: ParsableCommand
         do {
             parsed = try ConsoleLine.parseAsRoot(words)
         } catch {
-            let text = ConsoleLine.fullMessage(for: error)
             if ConsoleLine.exitCode(for: error) == .success {
-                sink.message(text)  // `CMD --help`
-                return
+                sink.message(ConsoleLine.fullMessage(for: error).replacingOccurrences(of: "USAGE:  ", with: "USAGE: "))
+                return  // `CMD --help`
             }
-            throw ParseFailure(description: text.isEmpty ? "unknown command '\(words.first ?? "")' (type 'help')" : text,
-                               isHelp: false)
+            throw ParseFailure(description: "\(name): \(ConsoleLine.message(for: error)) (see 'help \(name)')", isHelp: false)
         }
         guard let command = parsed as? any ConsoleCommand else {
             throw ParseFailure(description: "unknown command '\(words.first ?? "")' (type 'help')", isHelp: false)

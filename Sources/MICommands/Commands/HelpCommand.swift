@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import MIDirectory
+
+/// `help [COMMAND]`: the command list, or one command's usage and examples — generated from the
+/// same definitions that parse the commands.
+public struct HelpCommand: ConsoleCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "help",
+        abstract: "List the commands, or show one command's usage and examples.",
+        discussion: "Examples:\n  help\n  help move\n  users --help")
+    public static let roles: Set<Role> = Set(Role.allCases)
+
+    @Argument(help: ArgumentHelp("The command to explain.", valueName: "command"))
+    public var command: String?
+
+    public init() {}
+
+    public func run(in session: Session, output: OutputSink) throws {
+        if let command {
+            guard let type = CommandRegistry.command(named: command) else {
+                throw CommandError.failed("no command '\(command)' (type 'help' for the list)")
+            }
+            let roles = type.roles.sorted().map(\.rawValue).joined(separator: ", ")
+            output.message(ConsoleLine.helpMessage(for: type).trimmingTrailingNewlines()
+                .replacingOccurrences(of: "USAGE:  ", with: "USAGE: ") + "\n\nROLES: \(roles)")
+            return
+        }
+        output.beginRows([Column("command"), Column("description"), Column("roles")])
+        for type in CommandRegistry.commands {
+            output.row([.string(type.name), .string(type.configuration.abstract),
+                        .list(type.roles.sorted().map { .string($0.rawValue) })])
+        }
+        output.row([.string("source"), .string("Run the commands in a script file (nests up to 16 deep)."), .list([])])
+        output.row([.string("quit"), .string("Leave the console (also Ctrl-D)."), .list([])])
+        output.endRows()
+    }
+}
+
+extension String {
+    func trimmingTrailingNewlines() -> String {
+        var s = self
+        while s.hasSuffix("\n") { s.removeLast() }
+        return s
+    }
+}

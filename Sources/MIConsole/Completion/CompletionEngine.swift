@@ -1,0 +1,83 @@
+/// Decides what the word under the cursor can become, from the command catalog and the
+/// session's dynamic values (user ids, form names). Pure logic; readline glue lives elsewhere.
+///
+/// `@unchecked Sendable`: it sits in readline's global completion state, but readline calls
+/// back only on the thread that called `readline()`, the same one that runs commands.
+struct CompletionEngine: @unchecked Sendable {
+    /// What a value of a given kind completes from; supplied by the session.
+    struct Sources {
+        var userIDs: () -> [String] = { [] }
+        var formReferences: () -> [String] = { [] }
+    }
+
+    enum Result: Equatable {
+        case words([String])
+        /// Let readline complete file names.
+        case files
+    }
+
+    /// Words the console understands besides the registry's commands.
+    static let builtins = ["source", "quit"]
+
+    let catalog: CommandCatalog
+    let sources: Sources
+
+    /// `line` is the text before the cursor; `word` is the (unquoted) word being completed.
+    func complete(line: String, word: String) -> Result {
+        let scanned = (try? Tokenizer.scan(line)) ?? (words: fallbackWords(line), endsInWord: true)
+        var before = scanned.words
+        if scanned.endsInWord, !before.isEmpty { before.removeLast() }
+
+        guard let commandName = before.first else {
+            let names = catalog.commands.map(\.name) + Self.builtins
+            return .words(names.filter { $0.hasPrefix(word) }.sorted())
+        }
+        if commandName == "source" { return .files }
+        if commandName == "help" {
+            return .words(catalog.commands.map(\.name).filter { $0.hasPrefix(word) }.sorted())
+        }
+        guard let command = catalog.command(commandName) else { return .words([]) }
+
+        // Walk the words typed so far to know whether an option is waiting for its value and
+        // which positional comes next.
+        var positionalIndex = 0
+        var pendingOption: CommandCatalog.Argument?
+        for token in before.dropFirst() {
+            if pendingOption != nil { pendingOption = nil; continue }
+            if token.hasPrefix("-"), let option = command.arguments.first(where: { $0.names.contains(token) }) {
+                if option.kind == .option { pendingOption = option }
+                continue
+            }
+            positionalIndex += 1
+        }
+        if let pendingOption { return values(for: pendingOption, word: word) }
+        if word.hasPrefix("-") {
+            let used = Set(before)
+            let names = command.arguments.filter { $0.kind != .positional }
+                .filter { $0.isRepeating || used.isDisjoint(with: $0.names) }
+                .flatMap(\.names).filter { $0.hasPrefix("--") || $0.count == 2 }
+            return .words(names.filter { $0.hasPrefix(word) }.sorted())
+        }
+        let positionals = command.arguments.filter { $0.kind == .positional }
+        guard !positionals.isEmpty else { return .words([]) }
+        let argument = positionalIndex < positionals.count ? positionals[positionalIndex]
+            : (positionals.last!.isRepeating ? positionals.last! : nil)
+        guard let argument else { return .words([]) }
+        return values(for: argument, word: word)
+    }
+
+    private func values(for argument: CommandCatalog.Argument, word: String) -> Result {
+        if !argument.choices.isEmpty { return .words(argument.choices.filter { $0.hasPrefix(word) }) }
+        switch argument.valueName {
+        case "uid": return .words(sources.userIDs().filter { $0.hasPrefix(word) }.sorted())
+        case "form": return .words(sources.formReferences().filter { $0.hasPrefix(word) }.sorted())
+        case "file", "dir", "path": return .files
+        default: return .words([])
+        }
+    }
+
+    /// For a line with an open quote: split on spaces outside it, good enough to find the command.
+    private func fallbackWords(_ line: String) -> [String] {
+        line.split(separator: " ").map(String.init)
+    }
+}

@@ -1,0 +1,126 @@
+@preconcurrency import CReadline
+import Foundation
+import Synchronization
+
+/// The prompt: GNU readline with line editing, history (per-user file, appended per line) and
+/// completion from the command catalog. Ctrl-C abandons the line being typed; Ctrl-D ends input.
+///
+/// Readline's callbacks are C function pointers that cannot capture, so the completion engine
+/// and the current matches live in globals guarded by a `Mutex`.
+final class ReadlineSource: LineSource {
+    private let prompt: String
+    private let history: HistoryFile
+    var isInteractive: Bool { true }
+
+    init(prompt: String, history: HistoryFile, completion: CompletionEngine) {
+        self.prompt = prompt
+        self.history = history
+        completionState.withLock { $0.engine = completion }
+        ReadlineSource.installOnce()
+        history.prepare()
+        stifle_history(HistoryFile.limit)
+        read_history(history.path)
+    }
+
+    func nextLine() -> String? {
+        guard let raw = readline(prompt) else {
+            print("")  // Ctrl-D: end the prompt line cleanly
+            return nil
+        }
+        let line = String(cString: raw)
+        free(raw)
+        if HistoryFile.shouldRecord(line) {
+            add_history(line)
+            append_history(1, history.path)
+            history_truncate_file(history.path, HistoryFile.limit)
+        }
+        return line
+    }
+
+    /// Asks a yes/no question on the terminal (for destructive commands).
+    func confirm(_ question: String) -> Bool {
+        guard let raw = readline(question + " [y/N] ") else { return false }
+        defer { free(raw) }
+        let answer = String(cString: raw).trimmingCharacters(in: .whitespaces).lowercased()
+        return answer == "y" || answer == "yes"
+    }
+
+    private static let installed = Mutex(false)
+
+    private static func installOnce() {
+        let first = installed.withLock { done -> Bool in
+            defer { done = true }
+            return !done
+        }
+        guard first else { return }
+        rl_readline_name = UnsafePointer(strdup("miadmin")!)  // lives as long as the process
+        rl_completer_quote_characters = UnsafePointer(strdup("'\"")!)
+        rl_basic_word_break_characters = UnsafePointer(strdup(" \t\n")!)
+        rl_completer_word_break_characters = UnsafePointer(strdup(" \t\n")!)
+        rl_attempted_completion_function = attemptCompletion
+        // Ctrl-C: our handler only records it; readline (which catches the signal, tidies the
+        // terminal and re-raises to us) then calls the event hook, which empties the line and
+        // shows a fresh prompt within the same readline() call. (Setting rl_done instead would
+        // not take effect until the next key, which it would then swallow.)
+        signal(SIGINT, onInterrupt)
+        rl_signal_event_hook = afterSignal
+    }
+}
+
+private let interrupted = Atomic<Bool>(false)
+
+private let onInterrupt: @convention(c) (Int32) -> Void = { _ in
+    interrupted.store(true, ordering: .relaxed)
+}
+
+private let afterSignal: @convention(c) () -> Int32 = {
+    if interrupted.exchange(false, ordering: .relaxed) {
+        rl_crlf()
+        rl_replace_line("", 0)
+        rl_on_new_line()
+        rl_redisplay()
+    }
+    return 0
+}
+
+private struct CompletionState: ~Copyable {
+    var engine: CompletionEngine?
+    var matches: [String] = []
+    var next = 0
+}
+
+private let completionState = Mutex(CompletionState())
+
+private let attemptCompletion: @convention(c) (UnsafePointer<CChar>?, Int32, Int32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = { text, start, end in
+    rl_attempted_completion_over = 1  // never fall back to file names unless we say so
+    let word = text.map { String(cString: $0) } ?? ""
+    let bytes = UnsafeRawBufferPointer(start: rl_line_buffer, count: Int(end))
+    let line = String(decoding: bytes, as: UTF8.self)
+    let quoted = rl_completion_quote_character != 0
+    let result = completionState.withLock { $0.engine?.complete(line: line, word: word) } ?? .words([])
+    switch result {
+    case .files:
+        rl_attempted_completion_over = 0
+        return nil  // readline's own file-name completion
+    case .words(let words):
+        // Without an opening quote, candidates with spaces or quotes are offered quoted so
+        // that the tokenizer reads them back as one word.
+        let offered = quoted ? words : words.map(Tokenizer.quote)
+        completionState.withLock { state in
+            state.matches = offered
+            state.next = 0
+        }
+        if !quoted && words.contains(where: { Tokenizer.quote($0) != $0 }) {
+            rl_completion_suppress_append = 0
+        }
+        return rl_completion_matches(text, nextMatch)
+    }
+}
+
+private let nextMatch: @convention(c) (UnsafePointer<CChar>?, Int32) -> UnsafeMutablePointer<CChar>? = { _, _ in
+    completionState.withLock { state -> UnsafeMutablePointer<CChar>? in
+        guard state.next < state.matches.count else { return nil }
+        defer { state.next += 1 }
+        return strdup(state.matches[state.next])
+    }
+}
