@@ -22,34 +22,57 @@ public enum Shell {
     /// stdin from `input` (or /dev/null, so it is never a terminal), outputs captured in
     /// temp files (no pipe deadlock on big outputs). `deadline` kills a hung process: it bounds
     /// the test run, it is not a timing assertion.
+    ///
+    /// posix_spawn + waitpid rather than Foundation's `Process`: on Linux, `Process` learns of
+    /// a child's exit through a descriptor that daemons started by the child (tmux's server,
+    /// slapd) inherit, so `waitUntilExit` never returns for `tmux new-session -d`.
     public static func run(_ program: String, _ arguments: [String], environment: [String: String] = [:],
                            input: String? = nil, deadline: TimeInterval = 120) throws -> ProcessResult {
         let dir = try TempDir.make()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let outPath = dir + "/out", errPath = dir + "/err", inPath = dir + "/in"
-        FileManager.default.createFile(atPath: outPath, contents: nil)
-        FileManager.default.createFile(atPath: errPath, contents: nil)
         FileManager.default.createFile(atPath: inPath, contents: Data((input ?? "").utf8))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
         var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": dir, "LANG": "C.UTF-8"]
         env.merge(environment) { $1 }
-        process.environment = env
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-        process.standardInput = input == nil ? FileHandle.nullDevice : try FileHandle(forReadingFrom: URL(fileURLWithPath: inPath))
-        try process.run()
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async { process.waitUntilExit(); done.signal() }
-        if done.wait(timeout: .now() + deadline) == .timedOut {
-            process.terminate()
-            process.waitUntilExit()
-            throw ShellError(description: "\(program) \(arguments) did not finish within \(deadline) s")
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, input == nil ? "/dev/null" : inPath, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        // Children start with an empty signal mask and default handlers: the test runner's
+        // blocked signals would otherwise pass to tmux, slapd and the console.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t(), allSignals = sigset_t()
+        sigemptyset(&noSignals)
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
+        guard rc == 0 else { throw ShellError(description: "cannot start \(program): \(String(cString: strerror(rc)))") }
+
+        var status: Int32 = 0
+        let end = Date().addingTimeInterval(deadline)
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            if Date() > end {
+                kill(pid, SIGKILL)
+                waitpid(pid, &status, 0)
+                throw ShellError(description: "\(program) \(arguments) did not finish within \(deadline) s")
+            }
+            usleep(5_000)
         }
+        let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         let stdout = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
         let stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
-        return ProcessResult(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+        return ProcessResult(status: exitStatus, stdout: stdout, stderr: stderr)
     }
 }
 

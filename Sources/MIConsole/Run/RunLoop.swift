@@ -37,8 +37,8 @@ final class RunLoop {
             case .ok: continue
             case .quit: return .quit
             case .failed(let status):
+                if source.isInteractive { continue }  // a person saw the error; Ctrl-D still exits 0
                 failures += 1
-                if source.isInteractive { continue }
                 if stopOnError { return .stopped(status) }
             case .nestedStopped(let status):
                 if stopOnError { return .stopped(status) }

@@ -1,0 +1,85 @@
+import Foundation
+import MITestSupport
+import Testing
+
+/// The interactive prompt in a real terminal (tmux): completion, Ctrl-C, history.
+@Suite(.serialized) struct PromptTests {
+    let prompt = "mkhan@foreman> "
+
+    @Test func bannerAndPromptShowUserAndRole() throws {
+        let term = try TerminalSession(uid: "tpatel")
+        let screen = try term.waitFor("tpatel@foreman> ")
+        #expect(screen.contains("miadmin: tpatel (Tara Patel; foreman, technician)"))
+        try term.press("C-d")
+        try term.waitFor("[exited 0]")
+    }
+
+    @Test func tabCompletesCommandOptionAndChoice() throws {
+        let term = try TerminalSession(uid: "mkhan")
+        try term.waitFor(prompt)
+        try term.type("who")
+        try term.press("Tab")
+        #expect(try term.currentLine(prompt: prompt) == "whoami ")
+        try term.press("C-u")
+        try term.type("users --ro")
+        try term.press("Tab")
+        try term.type("tech")
+        try term.press("Tab")
+        #expect(try term.currentLine(prompt: prompt) == "users --role technician ")
+        try term.type("'*night*'")
+        try term.press("Enter")
+        try term.waitFor("O'Brien, Seán (night shift)")
+    }
+
+    @Test func tabCompletesAUserID() throws {
+        let term = try TerminalSession(uid: "mkhan")
+        try term.waitFor(prompt)
+        try term.type("help wh")
+        try term.press("Tab")
+        #expect(try term.currentLine(prompt: prompt) == "help whoami ")
+    }
+
+    @Test func ctrlCCancelsTheLineNotTheProgram() throws {
+        let term = try TerminalSession(uid: "mkhan")
+        try term.waitFor(prompt)
+        try term.type("users this line is abandoned")
+        try term.press("C-c")
+        try term.type("whoami")
+        try term.press("Enter")
+        let screen = try term.waitFor("Mariam Khan")
+        #expect(!screen.contains("abandoned'"))
+        #expect(!screen.contains("[exited"))
+        #expect(!screen.contains("error:"))
+    }
+
+    @Test func historyIsPrivateRecalledAcrossSessionsAndKeepsSecretsOut() throws {
+        let home = try TempDir.make()
+        do {
+            let first = try TerminalSession(uid: "mkhan", home: home)
+            try first.waitFor(prompt)
+            try first.type("users 'u0000?'")
+            try first.press("Enter")
+            try first.waitFor("(9 rows)")
+            try first.type(" whoami")  // leading space: not recorded
+            try first.press("Enter")
+            try first.waitFor("Mariam Khan")
+            try first.type("help --password hunter2")  // mentions a password: not recorded
+            try first.press("Enter")
+            try first.waitFor("error:")
+            try first.press("C-d")
+            try first.waitFor("[exited 0]")
+        }
+        let path = home + "/.local/state/miadmin/history-mkhan"
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let history = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(history.contains("users 'u0000?'"))
+        #expect(!history.contains("whoami"))
+        #expect(!history.contains("hunter2"))
+
+        let second = try TerminalSession(uid: "mkhan", home: home)
+        try second.waitFor(prompt)
+        try second.press("Up")
+        #expect(try second.currentLine(prompt: prompt) == "users 'u0000?'")
+    }
+}

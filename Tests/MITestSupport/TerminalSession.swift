@@ -1,0 +1,75 @@
+import Foundation
+
+/// A real terminal for the prompt tests: tmux on its own socket runs the built binary;
+/// keys go in with `send-keys`, the screen comes back with `capture-pane`.
+///
+/// `waitFor` polls the screen until text appears, bounded by a deadline: it waits for the
+/// program, it never asserts how fast the program was.
+public final class TerminalSession {
+    private let socket: String
+    public let home: String
+
+    /// Starts `miadmin --config CONFIG --user UID --password-file …` in a 120x40 terminal, with
+    /// HOME set to `home` (where the history file goes).
+    public init(uid: String, config: String? = nil, home: String? = nil) throws {
+        let fixture = Fixture.shared
+        socket = "miadmin-test-\(UUID().uuidString.prefix(8))"
+        self.home = try home ?? TempDir.make()
+        let passwordFile = self.home + "/.pw"
+        try fixture.password(uid).write(toFile: passwordFile, atomically: true, encoding: .utf8)
+        let command = ["env", "-i", "PATH=/usr/bin:/bin", "HOME=\(self.home)", "TERM=xterm", "LANG=C.UTF-8",
+                       Paths.binary, "--config", config ?? fixture.configPath, "--user", uid,
+                       "--password-file", passwordFile]
+            .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        // `; sleep` keeps the pane readable after the program exits.
+        try tmux(["new-session", "-d", "-x", "120", "-y", "40", command + "; echo '[exited '$?']'; sleep 30"])
+    }
+
+    deinit { _ = try? tmux(["kill-server"]) }
+
+    @discardableResult
+    private func tmux(_ args: [String]) throws -> ProcessResult {
+        let result = try Shell.run("/usr/bin/tmux", ["-L", socket] + args, environment: ["TERM": "xterm"], deadline: 20)
+        guard result.status == 0 else { throw ShellError(description: "tmux \(args.first ?? ""): \(result.stderr)") }
+        return result
+    }
+
+    /// Types literal text (no Enter).
+    public func type(_ text: String) throws { try tmux(["send-keys", "-t", "0", "-l", text]) }
+    /// Sends named keys: "Enter", "Tab", "C-c", "C-d", "Up".
+    public func press(_ keys: String...) throws {
+        for key in keys {
+            try tmux(["send-keys", "-t", "0", key])
+            usleep(150_000)  // readline needs a moment between keys (platform notes)
+        }
+    }
+
+    /// The visible screen. `-N` keeps trailing spaces: the prompt ends in one.
+    public func screen() throws -> String { try tmux(["capture-pane", "-p", "-N", "-t", "0"]).stdout }
+
+    /// Waits until the screen contains `text`; returns the screen. Throws with the screen
+    /// after `deadline` seconds.
+    @discardableResult
+    public func waitFor(_ text: String, deadline: TimeInterval = 20) throws -> String {
+        let end = Date().addingTimeInterval(deadline)
+        var last = ""
+        while Date() < end {
+            last = try screen()
+            if last.contains(text) { return last }
+            usleep(100_000)
+        }
+        let sessions = (try? Shell.run("/usr/bin/tmux", ["-L", socket, "list-sessions"], environment: ["TERM": "xterm"]))
+        throw ShellError(description: "terminal never showed \"\(text)\"; sessions: \(sessions?.stdout ?? "") \(sessions?.stderr ?? ""); screen:\n\(last)")
+    }
+
+    /// The current input line: the text after the last prompt on screen.
+    public func currentLine(prompt: String) throws -> String {
+        let lines = try screen().split(separator: "\n").map(String.init)
+        guard let last = lines.last(where: { $0.hasPrefix(prompt) }) else { return "" }
+        // The pane pads lines to its width; the input ends where the padding starts (keeping
+        // one space, which completion appends after a unique match).
+        var input = String(last.dropFirst(prompt.count))
+        while input.hasSuffix("  ") { input.removeLast() }
+        return input
+    }
+}
