@@ -78,7 +78,10 @@ struct FormRecord: Sendable {
                          foremanComments: foremanComments.isEmpty ? nil : foremanComments.map(\.text).joined(separator: "\n"))
     }
 
-    var summaryJSON: JSONValue {
+    /// Owner, name, state and version as JSON: the "before"/"after" of most audit rows.
+    var summaryJSON: JSONValue { Self.summary(owner: owner, name: name, state: state, version: version) }
+
+    static func summary(owner: String, name: String, state: FormState, version: Int) -> JSONValue {
         .object(JSONObject([("owner", .string(owner)), ("name", .string(name)), ("state", .string(state.rawValue)),
                             ("version", .integer(version))]))
     }
