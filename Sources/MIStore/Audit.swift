@@ -50,7 +50,8 @@ enum Audit {
 }
 
 extension FormStore {
-    /// Calls `body` with each audit row matching `filter`, oldest first, streaming from a cursor.
+    /// Calls `body` with each audit row matching `filter`, oldest first (by time, then id), streaming
+    /// from a cursor over an index.
     ///
     /// `body` runs inside a read of the store: do not call the store from it.
     public func forEachAuditEntry(_ filter: AuditFilter = AuditFilter(), _ body: (AuditEntry) throws -> Void) throws {
@@ -76,7 +77,7 @@ extension FormStore {
             }
             let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
             let cursor = try Row.fetchCursor(db, sql: """
-                SELECT id, at, actor, command, form_id, object, before, after, note FROM audit \(whereClause) ORDER BY id
+                SELECT id, at, actor, command, form_id, object, before, after, note FROM audit \(whereClause) ORDER BY at, id
                 """, arguments: arguments)
             while let row = try cursor.next() {
                 try body(AuditEntry(id: row["id"], at: Date(timeIntervalSince1970: row["at"]), actor: row["actor"],

@@ -30,9 +30,9 @@ enum Migrations {
                 trashed_at REAL
             );
             CREATE UNIQUE INDEX forms_live_owner_name ON forms(owner, name) WHERE trashed_at IS NULL;
+            CREATE INDEX forms_live_state_owner_name ON forms(state, owner, name) WHERE trashed_at IS NULL;
+            CREATE INDEX forms_live_template_owner_name ON forms(template, owner, name) WHERE trashed_at IS NULL;
             CREATE INDEX forms_state_created ON forms(state, created_utc);
-            CREATE INDEX forms_template ON forms(template);
-            CREATE INDEX forms_created ON forms(created_utc);
             CREATE INDEX forms_trashed ON forms(trashed_at) WHERE trashed_at IS NOT NULL;
 
             CREATE TABLE media (
