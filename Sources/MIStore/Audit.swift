@@ -53,7 +53,7 @@ extension FormStore {
     /// Calls `body` with each audit row matching `filter`, oldest first (by time, then id), streaming
     /// from a cursor over an index.
     ///
-    /// `body` runs inside a read of the store: do not call the store from it.
+    /// The rows come from one consistent snapshot; `body` may call the store (see ``forEachForm(_:_:)``).
     public func forEachAuditEntry(_ filter: AuditFilter = AuditFilter(), _ body: (AuditEntry) throws -> Void) throws {
         try read { db in
             var conditions: [String] = []

@@ -84,10 +84,22 @@ public final class FormStore: Sendable {
         }
     }
 
-    /// Runs `body` on a consistent snapshot; errors become ``StoreError`` (others pass unchanged).
+    /// Runs `body` on a consistent snapshot (one read transaction); errors become ``StoreError``
+    /// (others pass unchanged).
+    ///
+    /// Reentrant: a read started inside another (a store call from a `forEach...` body) runs on the
+    /// same connection and snapshot instead of tripping GRDB's reentrancy check.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         do {
-            return try dbPool.read(body)
+            return try dbPool.unsafeReentrantRead { db in
+                if db.isInsideTransaction { return try body(db) }
+                var result: T?
+                try db.inTransaction(.deferred) {
+                    result = try body(db)
+                    return .commit
+                }
+                return result!
+            }
         } catch {
             throw StoreError.mapping(error, busyTimeout: busyTimeout)
         }

@@ -5,7 +5,8 @@ extension FormStore {
     /// Calls `body` with each live form matching `filter`, ordered by owner, name and id.
     ///
     /// Rows stream from an SQLite cursor: a million forms are never in memory at once.
-    /// `body` runs inside a read of the store (a consistent snapshot): do not call the store from it.
+    /// The listing is one consistent snapshot. `body` may call the store: reads made from it see the
+    /// same snapshot; changes made from it (a move) commit at once but do not show in the listing.
     /// `olderThanDays` compares `created` with the store clock's now.
     public func forEachForm(_ filter: FormFilter = FormFilter(), _ body: (FormSummary) throws -> Void) throws {
         let (whereClause, arguments) = Self.sqlCondition(filter, now: clock.now())

@@ -103,3 +103,21 @@ struct StoreTests {
         #expect(try store.auditEntries().allSatisfy { $0.at <= cutoff })
     }
 }
+
+@Suite("Calling the store from a listing")
+struct ReentrancyTests {
+    @Test func listingBodyMayCallTheStore() throws {
+        let dir = try TempDir()
+        let store = try MoveTests.store(dir, ["jdoe/Pump", "jdoe/Valve"])
+        var moved: [String] = []
+        try store.forEachForm(FormFilter(owner: "jdoe", state: .incomplete)) { summary in
+            #expect(try store.review(.id(summary.id)).questions.count == 6)
+            moved.append(try store.move(.id(summary.id), to: "asmith", actor: "mkhan").newName)
+        }
+        #expect(moved == ["Pump", "Valve"])
+        #expect(try store.names(of: "asmith") == ["Pump", "Valve"])
+        var audited = 0
+        try store.forEachAuditEntry { _ in audited += try store.countForms() > 0 ? 1 : 0 }
+        #expect(audited == 5)
+    }
+}

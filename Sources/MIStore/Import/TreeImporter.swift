@@ -10,7 +10,7 @@ extension FormStore {
     /// is ever half-imported. Problems with one form (broken form.json, unreadable media, folder
     /// name != form name, a file that is not media) are reported with path and reason in
     /// ``ImportReport/errors``; every other form is still imported. Rule violations are imported
-    /// and listed in ``ImportReport/warnings``.
+    /// and listed in ``ImportReport/warnings`` (when inserted or updated, so a re-import stays quiet).
     ///
     /// Importing the same tree again changes nothing: forms are keyed by (owner, name) — see
     /// ``ImportReport`` — and `Error` lines the user already has as notices are not added again.
@@ -62,9 +62,6 @@ extension FormStore {
             report.errors.append(error)
             return
         }
-        for violation in Rules.check(form.document, state: form.state, mediaNames: form.mediaFiles.map(\.fileName)) {
-            report.warnings.append(ImportIssue(path: form.path, reason: violation.message))
-        }
         do {
             var warnings: [ImportIssue] = []
             let outcome = try write { db in
@@ -75,9 +72,15 @@ extension FormStore {
             let imported = { (id: Int64) in
                 ImportedForm(id: id, owner: form.owner, name: form.document.name, state: form.state, path: form.path)
             }
+            let violations = { Rules.check(form.document, state: form.state, mediaNames: form.mediaFiles.map(\.fileName))
+                .map { ImportIssue(path: form.path, reason: $0.message) } }
             switch outcome {
-            case .inserted(let id): report.inserted.append(imported(id))
-            case .updated(let id): report.updated.append(imported(id))
+            case .inserted(let id):
+                report.inserted.append(imported(id))
+                report.warnings += violations()
+            case .updated(let id):
+                report.updated.append(imported(id))
+                report.warnings += violations()
             case .unchanged: report.unchanged += 1
             case .collision(let reason): report.collisions.append(ImportIssue(path: form.path, reason: reason))
             }

@@ -3,7 +3,8 @@ import Foundation
 /// An ISO 8601 date-time with zone, as the field app writes it (`2026-11-19T13:40:00+01:00`).
 ///
 /// The store keeps ``text`` exactly as given (zone included) and ``date`` for comparisons.
-public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible {
+/// Two timestamps are equal when their texts are; compare ``date`` for the instant.
+public struct Timestamp: Sendable, Hashable, CustomStringConvertible {
     public let text: String
     public let date: Date
 
@@ -22,6 +23,4 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     public var description: String { text }
-
-    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool { lhs.date < rhs.date }
 }
