@@ -29,7 +29,7 @@ extension FormStore {
         for folder in scan.forms {
             if counts[FormKey(folder)]! > 1 {
                 report.collisions.append(ImportIssue(path: folder.path, reason: "the tree holds \(folder.owner)'s form "
-                    + "'\(folder.folderName)' more than once (incomplete and completed); none of them was imported"))
+                    + "'\(folder.folderName)' more than once (as incomplete and completed, or in two spellings); none of them was imported"))
                 continue
             }
             try importForm(folder, actor: actor, into: &report)
