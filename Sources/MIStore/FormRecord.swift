@@ -1,0 +1,88 @@
+import Foundation
+import GRDB
+
+/// One `forms` row, the bridge between SQL and the model types. Internal.
+struct FormRecord: Sendable {
+    static let columns = """
+        forms.id, forms.owner, forms.name, forms.template, forms.template_id, forms.state, \
+        forms.created, forms.created_utc, forms.modified, forms.modified_utc, forms.questions, \
+        forms.extra, forms.version
+        """
+
+    let id: Int64
+    let owner: String
+    let name: String
+    let template: String
+    let templateId: String
+    let state: FormState
+    let created: Timestamp
+    let modified: Timestamp
+    let questionsJSON: String
+    let extraJSON: String?
+    let version: Int
+
+    init(row: Row) throws {
+        id = row["id"]
+        owner = row["owner"]
+        name = row["name"]
+        template = row["template"]
+        templateId = row["template_id"]
+        let stateText: String = row["state"]
+        guard let state = FormState(rawValue: stateText) else {
+            throw StoreError(.database, "Form \(row["id"] as Int64) has an unknown state '\(stateText)'.")
+        }
+        self.state = state
+        created = Timestamp(storedText: row["created"], date: Date(timeIntervalSince1970: row["created_utc"]))
+        modified = Timestamp(storedText: row["modified"], date: Date(timeIntervalSince1970: row["modified_utc"]))
+        questionsJSON = row["questions"]
+        extraJSON = row["extra"]
+        version = row["version"]
+    }
+
+    /// "form 12 jdoe/Pump station 4": how audit rows and messages name a form.
+    var label: String { "form \(id) \(owner)/\(name)" }
+
+    /// Finds the live form `ref` names, or throws `.notFound`.
+    static func find(_ ref: FormReference, in db: Database) throws -> FormRecord {
+        let row: Row?
+        switch ref {
+        case .id(let id):
+            row = try Row.fetchOne(db, sql: "SELECT \(columns), forms.trashed_at FROM forms WHERE id = ?", arguments: [id])
+            if let row, row["trashed_at"] as Double? != nil {
+                throw StoreError(.notFound, "Form \(id) is in the trash.")
+            }
+        case .path(let owner, let name):
+            row = try Row.fetchOne(db, sql: """
+                SELECT \(columns) FROM forms WHERE owner = ? AND name = ? AND trashed_at IS NULL
+                """, arguments: [owner, name])
+        }
+        guard let row else {
+            switch ref {
+            case .id(let id): throw StoreError(.notFound, "There is no form \(id).")
+            case .path(let owner, let name): throw StoreError(.notFound, "\(owner) has no form named '\(name)'.")
+            }
+        }
+        return try FormRecord(row: row)
+    }
+
+    /// Throws `.conflict` when the caller saw another version of the form than the store holds.
+    func check(expectedVersion: Int?) throws {
+        guard let expectedVersion, expectedVersion != version else { return }
+        throw StoreError(.conflict, "Form \(id) changed since you read it (you saw version \(expectedVersion), "
+            + "it is now version \(version)): it is now '\(name)' of \(owner), \(state). Look again and retry.")
+    }
+
+    func document(foremanComments: [ForemanComment]) throws -> FormDocument {
+        try FormDocument(name: name, template: template, templateId: templateId, created: created, modified: modified,
+                         questionsJSON: questionsJSON, extraJSON: extraJSON,
+                         foremanComments: foremanComments.isEmpty ? nil : foremanComments.map(\.text).joined(separator: "\n"))
+    }
+
+    /// Owner, name, state and version as JSON: the "before"/"after" of most audit rows.
+    var summaryJSON: JSONValue { Self.summary(owner: owner, name: name, state: state, version: version) }
+
+    static func summary(owner: String, name: String, state: FormState, version: Int) -> JSONValue {
+        .object(JSONObject([("owner", .string(owner)), ("name", .string(name)), ("state", .string(state.rawValue)),
+                            ("version", .integer(version))]))
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import GRDB
+
+/// Stores one ``LoadedForm`` inside a write transaction: insert, update, or leave alone.
+///
+/// A form is keyed by (owner, name) among live forms:
+/// - not in the store: inserted;
+/// - same content and media: unchanged;
+/// - same `created`, later `modified`, allowed state step (incomplete -> incomplete/completed,
+///   completed -> completed): updated (content and media replaced, version + 1);
+/// - anything else: a collision; the store's copy is kept.
+///
+/// `foremanComments` from form.json become ``ForemanComment`` rows by ``importedCommentAuthor``
+/// (only what the store does not already have: text equal to the stored comments joined with
+/// newlines, or starting with them, adds nothing or only the rest).
+enum FormUpsert {
+    enum Outcome {
+        case inserted(Int64)
+        case updated(Int64)
+        case unchanged(Int64)
+        case collision(String)
+    }
+
+    static let importedCommentAuthor = "(form.json)"
+
+    static func run(_ form: LoadedForm, actor: String, at now: Double, in db: Database,
+                    warnings: inout [ImportIssue]) throws -> Outcome {
+        let document = form.document
+        guard let row = try Row.fetchOne(db, sql: """
+            SELECT \(FormRecord.columns) FROM forms WHERE owner = ? AND name = ? AND trashed_at IS NULL
+            """, arguments: [form.owner, document.name]) else {
+            return .inserted(try insert(form, actor: actor, at: now, in: db))
+        }
+        let stored = try FormRecord(row: row)
+        let storedComments = try FormStore.foremanComments(formId: stored.id, in: db)
+        let storedDocument = try stored.document(foremanComments: storedComments)
+        let storedMedia = try FormStore.media(formId: stored.id, in: db)
+        let sameContent = storedDocument.sameContent(as: document) && stored.state == form.state
+            && Set(storedMedia) == Set(form.mediaFiles)
+        if !sameContent {
+            if let reason = collisionReason(stored: stored, incoming: form) { return .collision(reason) }
+        }
+        let addedComment = try mergeComments(document.foremanComments, stored: storedComments, formId: stored.id,
+                                             at: now, in: db, path: form.path, warnings: &warnings)
+        if sameContent && addedComment == nil { return .unchanged(stored.id) }
+
+        if !sameContent {
+            try db.execute(sql: """
+                UPDATE forms SET template = ?, template_id = ?, state = ?, created = ?, created_utc = ?, modified = ?,
+                                 modified_utc = ?, questions = ?, extra = ?
+                WHERE id = ?
+                """, arguments: [document.template, document.templateId, form.state.rawValue, document.created.text,
+                                 document.created.date.timeIntervalSince1970, document.modified.text,
+                                 document.modified.date.timeIntervalSince1970, JSONWriter.compact(document.questionsJSON),
+                                 extraJSON(document), stored.id])
+            try db.execute(sql: "DELETE FROM media WHERE form_id = ?", arguments: [stored.id])
+            try insertMedia(form.media, formId: stored.id, in: db)
+        }
+        try db.execute(sql: "UPDATE forms SET version = version + 1 WHERE id = ?", arguments: [stored.id])
+        var before = stored.summaryJSON.objectValue
+        before["modified"] = .string(stored.modified.text)
+        before["media"] = .integer(storedMedia.count)
+        var after = FormRecord.summary(owner: stored.owner, name: stored.name, state: form.state,
+                                       version: stored.version + 1).objectValue
+        after["modified"] = .string(document.modified.text)
+        after["media"] = .integer(form.media.count)
+        if let addedComment { after["addedComment"] = .string(addedComment) }
+        try Audit.record(db, at: now, actor: actor, command: "import.update", formId: stored.id, object: stored.label,
+                         before: .object(before), after: .object(after), note: "from \(form.path)")
+        return .updated(stored.id)
+    }
+
+    /// Why an incoming form with other content may not replace the stored one; nil when it may.
+    private static func collisionReason(stored: FormRecord, incoming: LoadedForm) -> String? {
+        let document = incoming.document
+        let kept = "the store's copy (form \(stored.id)) was kept"
+        if stored.created.date != document.created.date {
+            return "\(stored.owner) already has another form named '\(stored.name)' in the store "
+                + "(created \(stored.created.text), this one \(document.created.text)); \(kept)"
+        }
+        if document.modified.date <= stored.modified.date {
+            return "the store holds a different save of this form that is as new or newer "
+                + "(store \(stored.modified.text), tree \(document.modified.text)); \(kept)"
+        }
+        switch (stored.state, incoming.state) {
+        case (.incomplete, .incomplete), (.incomplete, .completed), (.completed, .completed):
+            return nil
+        default:
+            return "the store's copy is \(stored.state) and the tree's is \(incoming.state); \(kept)"
+        }
+    }
+
+    private static func insert(_ form: LoadedForm, actor: String, at now: Double, in db: Database) throws -> Int64 {
+        let document = form.document
+        try db.execute(sql: """
+            INSERT INTO forms (owner, name, template, template_id, state, created, created_utc, modified, modified_utc,
+                               questions, extra)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [form.owner, document.name, document.template, document.templateId, form.state.rawValue,
+                             document.created.text, document.created.date.timeIntervalSince1970, document.modified.text,
+                             document.modified.date.timeIntervalSince1970, JSONWriter.compact(document.questionsJSON),
+                             extraJSON(document)])
+        let id = db.lastInsertedRowID
+        try insertMedia(form.media, formId: id, in: db)
+        if let text = document.foremanComments, !text.isEmpty {
+            try addComment(text, formId: id, at: now, in: db)
+        }
+        var after = FormRecord.summary(owner: form.owner, name: document.name, state: form.state, version: 1).objectValue
+        after["modified"] = .string(document.modified.text)
+        after["media"] = .integer(form.media.count)
+        try Audit.record(db, at: now, actor: actor, command: "import.insert", formId: id,
+                         object: "form \(id) \(form.owner)/\(document.name)", before: nil, after: .object(after),
+                         note: "from \(form.path)")
+        return id
+    }
+
+    private static func insertMedia(_ media: [LoadedMedia], formId: Int64, in db: Database) throws {
+        for item in media {
+            try db.execute(sql: """
+                INSERT INTO media (form_id, file_name, question, number, ext, size, sha256, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [formId, item.file.fileName, item.file.question, item.file.number, item.file.ext,
+                                 item.file.size, item.file.sha256, item.data])
+        }
+    }
+
+    /// Adds what form.json's `foremanComments` has beyond the stored comments; returns the added text.
+    private static func mergeComments(_ text: String?, stored: [ForemanComment], formId: Int64, at now: Double,
+                                      in db: Database, path: String, warnings: inout [ImportIssue]) throws -> String? {
+        guard let text, !text.isEmpty else { return nil }
+        let joined = stored.map(\.text).joined(separator: "\n")
+        if text == joined { return nil }
+        let addition: String
+        if stored.isEmpty {
+            addition = text
+        } else if text.hasPrefix(joined + "\n") {
+            addition = String(text.dropFirst(joined.count + 1))
+        } else {
+            warnings.append(ImportIssue(path: path + "/" + FormFolderReader.formFile,
+                                        reason: "foremanComments differ from the store's foreman comments; the store's were kept"))
+            return nil
+        }
+        try addComment(addition, formId: formId, at: now, in: db)
+        return addition
+    }
+
+    private static func addComment(_ text: String, formId: Int64, at now: Double, in db: Database) throws {
+        try db.execute(sql: "INSERT INTO foreman_comments (form_id, author, at, text) VALUES (?, ?, ?, ?)",
+                       arguments: [formId, importedCommentAuthor, now, text])
+    }
+
+    private static func extraJSON(_ document: FormDocument) -> String? {
+        document.extra.isEmpty ? nil : JSONWriter.compact(.object(document.extra))
+    }
+}
+
+extension JSONValue {
+    /// The object's entries, or an empty object for any other value.
+    var objectValue: JSONObject {
+        if case .object(let object) = self { return object }
+        return JSONObject()
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import GRDB
+
+extension FormStore {
+    /// Imports a device `Documents/` tree (see `spec/device-layout.md` and docs/store.md).
+    ///
+    /// `<uid>/<name>/` folders become incomplete forms, `Completed MIs/<uid>/<name>/` completed ones,
+    /// with their `Qid<q>(<n>).<ext>` media; each line of `Error/<uid>` becomes a notice for `uid`.
+    /// Each form is stored in its own transaction together with its media and audit row, so nothing
+    /// is ever half-imported. Problems with one form (broken form.json, unreadable media, folder
+    /// name != form name, a file that is not media) are reported with path and reason in
+    /// ``ImportReport/errors``; every other form is still imported. Rule violations are imported
+    /// and listed in ``ImportReport/warnings`` (when inserted or updated, so a re-import stays quiet).
+    ///
+    /// Importing the same tree again changes nothing: forms are keyed by (owner, name) — see
+    /// ``ImportReport`` — and `Error` lines the user already has as notices are not added again.
+    /// A tree holding one owner/name twice (incomplete and completed) is a collision: neither is imported.
+    ///
+    /// - Throws: `.invalidInput` when `root` is not a directory; `.busy` when the store stays locked
+    ///   (forms imported before that stay imported; run the import again).
+    public func importTree(at root: URL, actor: String) throws -> ImportReport {
+        let actor = try Validate.name(actor, what: "actor")
+        let scan = try TreeScanner.scan(root)
+        var report = ImportReport()
+        report.errors = scan.errors
+        report.warnings = scan.warnings
+
+        let counts = Dictionary(scan.forms.map { (FormKey($0), 1) }, uniquingKeysWith: +)
+        for folder in scan.forms {
+            if counts[FormKey(folder)]! > 1 {
+                report.collisions.append(ImportIssue(path: folder.path, reason: "the tree holds \(folder.owner)'s form "
+                    + "'\(folder.folderName)' more than once (as incomplete and completed, or in two spellings); none of them was imported"))
+                continue
+            }
+            try importForm(folder, actor: actor, into: &report)
+        }
+        for file in scan.errorFiles {
+            try importNotices(file, actor: actor, into: &report)
+        }
+        logger.info("tree imported", metadata: [
+            "path": "\(root.path)", "inserted": "\(report.inserted.count)", "updated": "\(report.updated.count)",
+            "unchanged": "\(report.unchanged)", "collisions": "\(report.collisions.count)",
+            "errors": "\(report.errors.count)", "notices": "\(report.noticesAdded)",
+        ])
+        return report
+    }
+
+    private struct FormKey: Hashable {
+        let owner: String
+        let name: String
+        init(_ folder: TreeScanner.FormFolder) {
+            owner = folder.owner
+            name = folder.folderName.nfc
+        }
+    }
+
+    private func importForm(_ folder: TreeScanner.FormFolder, actor: String, into report: inout ImportReport) throws {
+        let form: LoadedForm
+        do {
+            form = try FormFolderReader.read(folder, warnings: &report.warnings)
+        } catch {
+            report.errors.append(error)
+            return
+        }
+        do {
+            var warnings: [ImportIssue] = []
+            let outcome = try write { db in
+                warnings = []
+                return try FormUpsert.run(form, actor: actor, at: nowSeconds(), in: db, warnings: &warnings)
+            }
+            report.warnings += warnings
+            let imported = { (id: Int64) in
+                ImportedForm(id: id, owner: form.owner, name: form.document.name, state: form.state, path: form.path)
+            }
+            let violations = { Rules.check(form.document, state: form.state, mediaNames: form.mediaFiles.map(\.fileName))
+                .map { ImportIssue(path: form.path, reason: $0.message) } }
+            switch outcome {
+            case .inserted(let id):
+                report.inserted.append(imported(id))
+                report.warnings += violations()
+            case .updated(let id):
+                report.updated.append(imported(id))
+                report.warnings += violations()
+            case .unchanged: report.unchanged += 1
+            case .collision(let reason): report.collisions.append(ImportIssue(path: form.path, reason: reason))
+            }
+        } catch let error as StoreError where error.kind != .busy {
+            report.errors.append(ImportIssue(path: form.path, reason: error.message))
+        }
+    }
+
+    /// Adds the lines of one `Error/<uid>` file as notices, except as many of each text as the user
+    /// already has (read or not), so a second import adds nothing.
+    private func importNotices(_ file: TreeScanner.ErrorFile, actor: String, into report: inout ImportReport) throws {
+        let data: Data
+        do {
+            data = try FormFolderReader.readFile(file.path)
+        } catch {
+            report.errors.append(error)
+            return
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            report.errors.append(ImportIssue(path: file.path, reason: "not UTF-8 text"))
+            return
+        }
+        let lines = text.split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+        guard !lines.isEmpty else { return }
+        let wanted = Dictionary(lines.map { ($0, 1) }, uniquingKeysWith: +)
+        var seen = Set<String>()
+        let distinct = lines.filter { seen.insert($0).inserted }
+        let (added, present) = try write { db in
+            let now = nowSeconds()
+            var added = 0, present = 0
+            for line in distinct {
+                let count = wanted[line]!
+                let have = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM notices WHERE uid = ? AND text = ?",
+                                            arguments: [file.uid, line]) ?? 0
+                present += min(have, count)
+                for _ in 0..<max(0, count - have) {
+                    try Notices.add(db, uid: file.uid, text: line, source: Notice.sourceImport, formId: nil, at: now)
+                    added += 1
+                }
+            }
+            if added > 0 {
+                try Audit.record(db, at: now, actor: actor, command: "import.notices", formId: nil,
+                                 object: "notices of \(file.uid)", before: nil,
+                                 after: .object(JSONObject([("added", .integer(added))])), note: "from \(file.path)")
+            }
+            return (added, present)
+        }
+        report.noticesAdded += added
+        report.noticesAlreadyPresent += present
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import GRDB
+
+extension FormStore {
+    /// Calls `body` with each live form matching `filter`, ordered by owner, name and id.
+    ///
+    /// Rows stream from an SQLite cursor: a million forms are never in memory at once.
+    /// The listing is one consistent snapshot. `body` may call the store: reads made from it see the
+    /// same snapshot; changes made from it (a move) commit at once but do not show in the listing.
+    /// `olderThanDays` compares `created` with the store clock's now.
+    public func forEachForm(_ filter: FormFilter = FormFilter(), _ body: (FormSummary) throws -> Void) throws {
+        let (whereClause, arguments) = Self.sqlCondition(filter, now: clock.now())
+        try read { db in
+            let cursor = try Row.fetchCursor(db, sql: """
+                SELECT id, owner, name, state, template, created, created_utc, modified, modified_utc, version,
+                       (SELECT COUNT(*) FROM media WHERE media.form_id = forms.id) AS media_count
+                FROM forms WHERE \(whereClause) ORDER BY owner, name, id
+                """, arguments: arguments)
+            while let row = try cursor.next() {
+                try body(try Self.summary(row))
+            }
+        }
+    }
+
+    /// How many live forms match `filter`.
+    public func countForms(_ filter: FormFilter = FormFilter()) throws -> Int {
+        let (whereClause, arguments) = Self.sqlCondition(filter, now: clock.now())
+        return try read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM forms WHERE \(whereClause)", arguments: arguments) ?? 0
+        }
+    }
+
+    static func sqlCondition(_ filter: FormFilter, now: Date) -> (String, StatementArguments) {
+        var conditions = ["trashed_at IS NULL"]
+        var arguments = StatementArguments()
+        if let owner = filter.owner {
+            conditions.append("owner = ?")
+            arguments += [owner.nfc]
+        }
+        if let state = filter.state {
+            conditions.append("state = ?")
+            arguments += [state.rawValue]
+        }
+        if let template = filter.template {
+            conditions.append("template = ?")
+            arguments += [template]
+        }
+        if let days = filter.olderThanDays {
+            conditions.append("created_utc < ?")
+            arguments += [now.timeIntervalSince1970 - Double(days) * 86_400]
+        }
+        return (conditions.joined(separator: " AND "), arguments)
+    }
+
+    static func summary(_ row: Row) throws -> FormSummary {
+        let stateText: String = row["state"]
+        guard let state = FormState(rawValue: stateText) else {
+            throw StoreError(.database, "Form \(row["id"] as Int64) has an unknown state '\(stateText)'.")
+        }
+        return FormSummary(
+            id: row["id"], owner: row["owner"], name: row["name"], state: state, template: row["template"],
+            created: Timestamp(storedText: row["created"], date: Date(timeIntervalSince1970: row["created_utc"])),
+            modified: Timestamp(storedText: row["modified"], date: Date(timeIntervalSince1970: row["modified_utc"])),
+            mediaCount: row["media_count"], version: row["version"])
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import GRDB
+
+/// A message for a technician, shown at their next login (on a device: a line of `Error/<uid>`).
+public struct Notice: Sendable, Hashable, Identifiable {
+    public let id: Int64
+    /// The technician it is for.
+    public let uid: String
+    public let text: String
+    public let created: Date
+    /// When it was marked read; nil while unread.
+    public let readAt: Date?
+    /// Where it came from: ``Notice/sourceMove`` or ``Notice/sourceImport``.
+    public let source: String
+    /// The form it is about, when known.
+    public let formId: Int64?
+
+    /// Written by ``FormStore/move(_:to:actor:note:expectedVersion:)`` for the old owner.
+    public static let sourceMove = "move"
+    /// Read from an `Error/<uid>` file by ``FormStore/importTree(at:actor:)``.
+    public static let sourceImport = "import"
+}
+
+enum Notices {
+    /// Adds a notice; call it inside the transaction of the change that causes it.
+    @discardableResult
+    static func add(_ db: Database, uid: String, text: String, source: String, formId: Int64?, at: Double) throws -> Int64 {
+        try db.execute(sql: "INSERT INTO notices (uid, text, created, source, form_id) VALUES (?, ?, ?, ?, ?)",
+                       arguments: [uid, text, at, source, formId])
+        return db.lastInsertedRowID
+    }
+
+    /// The text the old owner of a moved form reads.
+    static func reassigned(formName: String, to uid: String, by foreman: String) -> String {
+        "Form '\(formName)' was reassigned to \(uid) by foreman \(foreman)."
+    }
+
+    static func notice(_ row: Row) -> Notice {
+        Notice(id: row["id"], uid: row["uid"], text: row["text"], created: Date(timeIntervalSince1970: row["created"]),
+               readAt: (row["read_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
+               source: row["source"], formId: row["form_id"])
+    }
+}
+
+extension FormStore {
+    /// The notices of `uid`, oldest first; only unread ones unless `unreadOnly` is false.
+    public func notices(for uid: String, unreadOnly: Bool = true) throws -> [Notice] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT id, uid, text, created, read_at, source, form_id FROM notices
+                WHERE uid = ? \(unreadOnly ? "AND read_at IS NULL" : "") ORDER BY id
+                """, arguments: [uid.nfc]).map(Notices.notice)
+        }
+    }
+
+    /// Marks the given notices read (already-read ones are left alone); returns how many changed.
+    /// Audited when anything changed.
+    @discardableResult
+    public func markRead(ids: [Int64], actor: String) throws -> Int {
+        guard !ids.isEmpty else { return 0 }
+        let actor = try Validate.name(actor, what: "actor")
+        return try write { db in
+            let now = nowSeconds()
+            var changed: [Int64] = []
+            for id in ids {
+                try db.execute(sql: "UPDATE notices SET read_at = ? WHERE id = ? AND read_at IS NULL", arguments: [now, id])
+                if db.changesCount > 0 { changed.append(id) }
+            }
+            if !changed.isEmpty {
+                try Audit.record(db, at: now, actor: actor, command: "notices.read", formId: nil,
+                                 object: "notices \(changed.map(String.init).joined(separator: ","))",
+                                 before: nil, after: .object(JSONObject([("read", .array(changed.map { .integer(Int($0)) }))])),
+                                 note: nil)
+            }
+            return changed.count
+        }
+    }
+
+    /// Marks every unread notice of `uid` read; returns how many changed. Audited when anything changed.
+    @discardableResult
+    public func markAllRead(for uid: String, actor: String) throws -> Int {
+        let uid = try Validate.uid(uid)
+        let actor = try Validate.name(actor, what: "actor")
+        return try write { db in
+            let now = nowSeconds()
+            try db.execute(sql: "UPDATE notices SET read_at = ? WHERE uid = ? AND read_at IS NULL", arguments: [now, uid])
+            let count = db.changesCount
+            if count > 0 {
+                try Audit.record(db, at: now, actor: actor, command: "notices.read", formId: nil, object: "notices of \(uid)",
+                                 before: nil, after: .object(JSONObject([("count", .integer(count))])), note: nil)
+            }
+            return count
+        }
+    }
+}

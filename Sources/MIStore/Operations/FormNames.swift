@@ -1,0 +1,40 @@
+import GRDB
+
+/// The device's naming rule: one owner never has two live forms of one name; a form arriving
+/// under a taken name becomes `Base (k)` with the smallest free k >= 2, where `Base` is the name
+/// without an existing ` (n)` suffix (so `Pump (2)` onto a holder of `Pump (2)` is `Pump (3)`).
+enum FormNames {
+    /// Splits `Pump (12)` into (`Pump`, 12); a name without such a suffix is its own base.
+    /// The suffix number has no leading zero; the base is never empty.
+    static func split(_ name: String) -> (base: String, number: Int?) {
+        guard name.hasSuffix(")"), let open = name.range(of: " (", options: .backwards) else { return (name, nil) }
+        let digits = name[open.upperBound..<name.index(before: name.endIndex)]
+        guard let first = digits.first, first != "0", digits.count <= 9,
+              digits.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(digits) else { return (name, nil) }
+        let base = String(name[..<open.lowerBound])
+        return base.isEmpty ? (name, nil) : (base, number)
+    }
+
+    /// The name `name` takes under `owner`: itself when free, else `Base (k)`.
+    ///
+    /// Two indexed lookups on `forms(owner, name)`: the exact name, then the range of names
+    /// starting with `Base (` (everything from `Base (` up to, not including, `Base )`).
+    static func freeName(for name: String, owner: String, in db: Database) throws -> String {
+        let taken = try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM forms WHERE owner = ? AND name = ? AND trashed_at IS NULL)
+            """, arguments: [owner, name]) ?? false
+        guard taken else { return name }
+        let base = split(name).base
+        let candidates = try String.fetchAll(db, sql: """
+            SELECT name FROM forms WHERE owner = ? AND name >= ? AND name < ? AND trashed_at IS NULL
+            """, arguments: [owner, base + " (", base + " )"])
+        var numbers = Set<Int>()
+        for candidate in candidates {
+            let (candidateBase, number) = split(candidate)
+            if let number, candidateBase == base { numbers.insert(number) }
+        }
+        var k = 2
+        while numbers.contains(k) { k += 1 }
+        return "\(base) (\(k))"
+    }
+}

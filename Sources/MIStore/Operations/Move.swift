@@ -1,0 +1,75 @@
+import Foundation
+import GRDB
+
+/// What ``FormStore/move(_:to:actor:note:expectedVersion:)`` did.
+public struct MoveResult: Sendable, Hashable {
+    public let formId: Int64
+    public let fromOwner: String
+    public let toOwner: String
+    /// The name before the move.
+    public let oldName: String
+    /// The name after the move: `oldName`, or `Base (k)` when the new owner already had that name.
+    public let newName: String
+    /// The form's version after the move (unchanged for a no-op).
+    public let version: Int
+    /// False when the form already belonged to the target: nothing changed, nothing audited.
+    public let moved: Bool
+    /// The notice left for the old owner (nil for a no-op).
+    public let noticeId: Int64?
+
+    public var renamed: Bool { oldName != newName }
+}
+
+extension FormStore {
+    /// Reassigns an incomplete form to technician `uid` (the foreman's swipe on the device).
+    ///
+    /// In one IMMEDIATE transaction: the form gets its new owner (renamed `Base (k)` if `uid` already
+    /// has a live form of that name), its version goes up by one, the old owner gets the notice
+    /// `Form 'X' was reassigned to UID by foreman F.`, and an audit row records owner and name before
+    /// and after. Checking that `uid` exists and is a technician is the caller's job.
+    ///
+    /// - Parameters:
+    ///   - expectedVersion: the version the caller saw (from ``form(_:)`` or a listing). If the form
+    ///     changed since, the move throws `.conflict` naming the current owner. Use an `.id`
+    ///     reference with it: an `owner/name` reference follows the name, not the form.
+    /// - Throws: `.notFound`; `.invalidState` unless the form is incomplete; `.conflict`;
+    ///   `.invalidInput` for a malformed uid or actor; `.busy`.
+    @discardableResult
+    public func move(_ ref: FormReference, to uid: String, actor: String, note: String? = nil,
+                     expectedVersion: Int? = nil) throws -> MoveResult {
+        let uid = try Validate.uid(uid)
+        let actor = try Validate.name(actor, what: "actor")
+        let result: MoveResult = try write { db in
+            let form = try FormRecord.find(ref, in: db)
+            try form.check(expectedVersion: expectedVersion)
+            guard form.state == .incomplete else {
+                throw StoreError(.invalidState, "Form \(form.id) '\(form.name)' of \(form.owner) is \(form.state); "
+                    + "only incomplete forms can be moved.")
+            }
+            guard form.owner != uid else {
+                return MoveResult(formId: form.id, fromOwner: form.owner, toOwner: uid, oldName: form.name,
+                                  newName: form.name, version: form.version, moved: false, noticeId: nil)
+            }
+            let newName = try FormNames.freeName(for: form.name, owner: uid, in: db)
+            do {
+                try db.execute(sql: "UPDATE forms SET owner = ?, name = ?, version = version + 1 WHERE id = ? AND version = ?",
+                               arguments: [uid, newName, form.id, form.version])
+            } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+                throw StoreError(.conflict, "\(uid) got a form named '\(newName)' at the same moment; try the move again.")
+            }
+            let now = nowSeconds()
+            let noticeId = try Notices.add(db, uid: form.owner, text: Notices.reassigned(formName: form.name, to: uid, by: actor),
+                                           source: Notice.sourceMove, formId: form.id, at: now)
+            let after = FormRecord.summary(owner: uid, name: newName, state: form.state, version: form.version + 1)
+            try Audit.record(db, at: now, actor: actor, command: "move", formId: form.id, object: form.label,
+                             before: form.summaryJSON, after: after, note: note)
+            return MoveResult(formId: form.id, fromOwner: form.owner, toOwner: uid, oldName: form.name, newName: newName,
+                              version: form.version + 1, moved: true, noticeId: noticeId)
+        }
+        if result.moved {
+            logger.info("form moved", metadata: ["form": "\(result.formId)", "from": "\(result.fromOwner)",
+                                                 "to": "\(result.toOwner)", "name": "\(result.newName)", "actor": "\(actor)"])
+        }
+        return result
+    }
+}

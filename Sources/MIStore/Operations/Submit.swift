@@ -1,0 +1,49 @@
+import Foundation
+import GRDB
+
+/// What ``FormStore/submit(_:actor:note:expectedVersion:)`` did.
+public struct SubmitResult: Sendable, Hashable {
+    public let formId: Int64
+    public let owner: String
+    public let name: String
+    /// The form's version afterwards.
+    public let version: Int
+    /// True when the form was submitted before this call: nothing changed, nothing audited.
+    public let alreadySubmitted: Bool
+}
+
+extension FormStore {
+    /// Marks a completed form submitted (the foreman's "Submit" on the device). Submitting an
+    /// already submitted form succeeds without change (``SubmitResult/alreadySubmitted``).
+    /// Rule violations do not block submission; look at ``review(_:)`` first. Audited.
+    ///
+    /// - Throws: `.notFound`; `.invalidState` for an incomplete form; `.conflict`; `.busy`.
+    @discardableResult
+    public func submit(_ ref: FormReference, actor: String, note: String? = nil,
+                       expectedVersion: Int? = nil) throws -> SubmitResult {
+        let actor = try Validate.name(actor, what: "actor")
+        let result: SubmitResult = try write { db in
+            let form = try FormRecord.find(ref, in: db)
+            if form.state == .submitted {
+                return SubmitResult(formId: form.id, owner: form.owner, name: form.name, version: form.version,
+                                    alreadySubmitted: true)
+            }
+            try form.check(expectedVersion: expectedVersion)
+            guard form.state == .completed else {
+                throw StoreError(.invalidState, "Form \(form.id) '\(form.name)' of \(form.owner) is \(form.state); "
+                    + "only completed forms can be submitted.")
+            }
+            try db.execute(sql: "UPDATE forms SET state = 'submitted', version = version + 1 WHERE id = ?", arguments: [form.id])
+            try Audit.record(db, at: nowSeconds(), actor: actor, command: "submit", formId: form.id, object: form.label,
+                             before: form.summaryJSON,
+                             after: FormRecord.summary(owner: form.owner, name: form.name, state: .submitted, version: form.version + 1),
+                             note: note)
+            return SubmitResult(formId: form.id, owner: form.owner, name: form.name, version: form.version + 1,
+                                alreadySubmitted: false)
+        }
+        if !result.alreadySubmitted {
+            logger.info("form submitted", metadata: ["form": "\(result.formId)", "actor": "\(actor)"])
+        }
+        return result
+    }
+}

@@ -1,0 +1,87 @@
+import GRDB
+
+/// The store's schema, as a list of migrations.
+///
+/// Rules: a migration that has shipped is never edited (add a new one instead), and migrations
+/// use raw SQL only, never app types, so they mean the same thing forever.
+enum Migrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1", migrate: v1)
+        return migrator
+    }
+
+    static func v1(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE forms (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                owner TEXT NOT NULL,
+                name TEXT NOT NULL,
+                template TEXT NOT NULL,
+                template_id TEXT NOT NULL,
+                state TEXT NOT NULL CHECK (state IN ('incomplete', 'completed', 'submitted')),
+                created TEXT NOT NULL,
+                created_utc REAL NOT NULL,
+                modified TEXT NOT NULL,
+                modified_utc REAL NOT NULL,
+                questions TEXT NOT NULL,
+                extra TEXT,
+                version INTEGER NOT NULL DEFAULT 1,
+                trashed_at REAL
+            );
+            CREATE UNIQUE INDEX forms_live_owner_name ON forms(owner, name) WHERE trashed_at IS NULL;
+            CREATE INDEX forms_live_state_owner_name ON forms(state, owner, name) WHERE trashed_at IS NULL;
+            CREATE INDEX forms_live_template_owner_name ON forms(template, owner, name) WHERE trashed_at IS NULL;
+            CREATE INDEX forms_state_created ON forms(state, created_utc);
+            CREATE INDEX forms_trashed ON forms(trashed_at) WHERE trashed_at IS NOT NULL;
+
+            CREATE TABLE media (
+                id INTEGER PRIMARY KEY,
+                form_id INTEGER NOT NULL REFERENCES forms(id) ON DELETE CASCADE,
+                file_name TEXT NOT NULL,
+                question INTEGER NOT NULL,
+                number INTEGER NOT NULL,
+                ext TEXT NOT NULL,
+                size INTEGER NOT NULL,
+                sha256 TEXT NOT NULL,
+                data BLOB NOT NULL,
+                UNIQUE (form_id, file_name)
+            );
+
+            CREATE TABLE foreman_comments (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                form_id INTEGER NOT NULL REFERENCES forms(id) ON DELETE CASCADE,
+                author TEXT NOT NULL,
+                at REAL NOT NULL,
+                text TEXT NOT NULL
+            );
+            CREATE INDEX foreman_comments_form ON foreman_comments(form_id, id);
+
+            CREATE TABLE notices (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                uid TEXT NOT NULL,
+                text TEXT NOT NULL,
+                created REAL NOT NULL,
+                read_at REAL,
+                source TEXT NOT NULL,
+                form_id INTEGER
+            );
+            CREATE INDEX notices_uid ON notices(uid, read_at);
+
+            CREATE TABLE audit (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                at REAL NOT NULL,
+                actor TEXT NOT NULL,
+                command TEXT NOT NULL,
+                form_id INTEGER,
+                object TEXT NOT NULL,
+                before TEXT,
+                after TEXT,
+                note TEXT
+            );
+            CREATE INDEX audit_at ON audit(at);
+            CREATE INDEX audit_actor ON audit(actor, at);
+            CREATE INDEX audit_form ON audit(form_id, at);
+            """)
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import GRDB
+
+/// The one error type of MIStore. Callers switch on ``kind``; ``message`` is a complete sentence
+/// for a person (it never contains SQL arguments or other secrets).
+///
+/// ```swift
+/// do { try store.move(ref, to: "asmith", actor: "mkhan") }
+/// catch let error as StoreError where error.kind == .invalidState { ... }
+/// ```
+public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, as a stable code a caller can branch on.
+    public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// No live form (or other object) matches the reference.
+        public static let notFound = Kind(rawValue: "notFound")
+        /// Someone else changed the object first (stale version, name already taken).
+        public static let conflict = Kind(rawValue: "conflict")
+        /// Another process held the store longer than the busy timeout.
+        public static let busy = Kind(rawValue: "busy")
+        /// The form is in a state that does not allow the operation (e.g. moving a completed form).
+        public static let invalidState = Kind(rawValue: "invalidState")
+        /// An argument is malformed (empty uid, bad form reference, non-empty export target, ...).
+        public static let invalidInput = Kind(rawValue: "invalidInput")
+        /// A file could not be read or written.
+        public static let io = Kind(rawValue: "io")
+        /// Any other SQLite error; ``StoreError/sqliteCode`` holds the result code.
+        public static let database = Kind(rawValue: "database")
+    }
+
+    public let kind: Kind
+    public let message: String
+    /// The file or directory concerned, when there is one.
+    public let path: String?
+    /// The SQLite extended result code, for `.database` and `.busy` errors.
+    public let sqliteCode: Int32?
+
+    public init(_ kind: Kind, _ message: String, path: String? = nil, sqliteCode: Int32? = nil) {
+        self.kind = kind
+        self.message = message
+        self.path = path
+        self.sqliteCode = sqliteCode
+    }
+
+    public var description: String { message }
+}
+
+extension StoreError {
+    /// Maps SQLite errors to `StoreError`; every other error passes unchanged.
+    ///
+    /// SQLITE_BUSY / SQLITE_LOCKED become `.busy`, a UNIQUE violation becomes `.conflict`.
+    static func mapping(_ error: any Error, busyTimeout: TimeInterval, conflictMessage: String? = nil) -> any Error {
+        if let dbError = error as? DatabaseError {
+            let code = dbError.extendedResultCode.rawValue
+            switch dbError.resultCode {
+            case .SQLITE_BUSY, .SQLITE_LOCKED:
+                return StoreError(.busy, "The store is busy: another process held it for more than "
+                    + "\(formatSeconds(busyTimeout)) s. Try again, or raise the busy timeout.", sqliteCode: code)
+            case .SQLITE_CONSTRAINT where dbError.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE:
+                return StoreError(.conflict, conflictMessage
+                    ?? "Someone else changed the store at the same time (\(dbError.message ?? "unique constraint")).",
+                    sqliteCode: code)
+            default:
+                return StoreError(.database, "SQLite error \(code): \(dbError.message ?? "unknown")", sqliteCode: code)
+            }
+        }
+        return error
+    }
+
+    private static func formatSeconds(_ seconds: TimeInterval) -> String {
+        seconds.rounded() == seconds ? String(Int(seconds)) : String(seconds)
+    }
+}
