@@ -70,6 +70,19 @@ public final class FormStore: Sendable {
 
     /// Runs `body` in one IMMEDIATE write transaction; errors become ``StoreError``.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
+        if let session = SessionConnection.current {
+            // Inside --atomic / --dry-run: a savepoint, so a failed command undoes only itself.
+            do {
+                var result: T?
+                try session.db.inSavepoint {
+                    result = try body(session.db)
+                    return .commit
+                }
+                return result!
+            } catch {
+                throw StoreError.mapping(error, busyTimeout: busyTimeout)
+            }
+        }
         do {
             return try dbPool.writeWithoutTransaction { db in
                 var result: T?
@@ -90,6 +103,9 @@ public final class FormStore: Sendable {
     /// Reentrant: a read started inside another (a store call from a `forEach...` body) runs on the
     /// same connection and snapshot instead of tripping GRDB's reentrancy check.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
+        if let session = SessionConnection.current {
+            do { return try body(session.db) } catch { throw StoreError.mapping(error, busyTimeout: busyTimeout) }
+        }
         do {
             return try dbPool.unsafeReentrantRead { db in
                 if db.isInsideTransaction { return try body(db) }

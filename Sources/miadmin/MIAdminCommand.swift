@@ -39,6 +39,15 @@ struct MIAdminCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("What a script does after a failing command: stop (default) or continue.", valueName: "stop|continue"))
     var onError: OnError = .stop
 
+    @Flag(name: .long, help: "Answer yes to every confirmation (needed for destructive commands in scripts).")
+    var yes = false
+
+    @Flag(name: .long, help: "Run the whole script in one store transaction: all or nothing.")
+    var atomic = false
+
+    @Flag(name: .customLong("dry-run"), help: "Run the commands, print what would change, save nothing.")
+    var dryRun = false
+
     enum OnError: String, ExpressibleByArgument { case stop, `continue` }
 
     /// Runs like ArgumentParser's own `main()`, except that usage errors exit 1 (our contract,
@@ -72,6 +81,9 @@ struct MIAdminCommand: ParsableCommand {
         options.scriptFile = file
         options.format = format
         options.continueOnError = onError == .continue
+        options.assumeYes = yes
+        options.atomic = atomic
+        options.dryRun = dryRun
         let status = Console.launch(options)
         if status != .success { throw ExitCode(status.rawValue) }
     }

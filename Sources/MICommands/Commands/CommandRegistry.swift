@@ -7,6 +7,15 @@ public enum CommandRegistry {
         HelpCommand.self,
         WhoamiCommand.self,
         UsersCommand.self,
+        FormsCommand.self,
+        ShowCommand.self,
+        MoveCommand.self,
+        CommentCommand.self,
+        SubmitCommand.self,
+        NoticesCommand.self,
+        ImportCommand.self,
+        ExportCommand.self,
+        AuditCommand.self,
     ]
 
     public static func command(named name: String) -> (any ConsoleCommand.Type)? {

@@ -5,7 +5,22 @@ public enum Value: Sendable, Equatable {
     case double(Double)
     case bool(Bool)
     case list([Value])
+    /// A nested object (JSON object; in a table, a sub-table or `key: value` lines).
+    case object([Field])
     case null
+
+    /// A key and its value inside an `.object`.
+    public struct Field: Sendable, Equatable {
+        public let key: String
+        public let value: Value
+        public init(_ key: String, _ value: Value) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// `.string`, or `.null` for nil.
+    public static func optional(_ text: String?) -> Value { text.map(Value.string) ?? .null }
 
     /// Plain text for table and CSV cells (lists joined with ", ").
     public var text: String {
@@ -15,6 +30,7 @@ public enum Value: Sendable, Equatable {
         case .double(let d): return d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
         case .bool(let b): return b ? "true" : "false"
         case .list(let values): return values.map(\.text).joined(separator: ", ")
+        case .object(let fields): return fields.map { "\($0.key): \($0.value.text)" }.joined(separator: "; ")
         case .null: return ""
         }
     }

@@ -1,20 +1,38 @@
 import Foundation
 import Logging
 import MIDirectory
+import MIStore
 
-/// What every command receives: who is logged in, the configuration and the open
-/// connections. One per console process.
+/// What every command receives: who is logged in, the configuration, the directory, the store
+/// (opened on first use) and how to ask for confirmation. One per console process.
 public final class Session {
     public let config: AppConfig
     public let user: DirectoryUser
     public let directory: Directory
     public let logger: Logger
+    public let clock: any StoreClock
+    /// `--yes`: destructive commands do not ask.
+    public var assumeYes = false
+    /// Asks a person a yes/no question; nil when nobody is there (scripts, pipes, `-c`).
+    public var confirmer: ((String) -> Bool)?
+    private var openedStore: FormStore?
 
-    public init(config: AppConfig, user: DirectoryUser, directory: Directory, logger: Logger) {
+    public init(config: AppConfig, user: DirectoryUser, directory: Directory, logger: Logger,
+                clock: any StoreClock = SystemClock()) {
         self.config = config
         self.user = user
         self.directory = directory
         self.logger = logger
+        self.clock = clock
+    }
+
+    /// The shared store, opened once per process on first use.
+    public func store() throws -> FormStore {
+        if let openedStore { return openedStore }
+        let store = try FormStore(path: config.store.path, busyTimeout: config.store.busyTimeoutSeconds,
+                                  clock: clock, logger: logger)
+        openedStore = store
+        return store
     }
 
     /// Throws unless the logged-in user holds one of `roles`, naming the roles needed.
@@ -25,4 +43,33 @@ public final class Session {
             throw CommandError.permissionDenied("'\(command)' needs the \(needed) role; you are \(held)")
         }
     }
+
+    /// True when the user may only see their own forms and notices (a technician and nothing more).
+    public var isTechnicianOnly: Bool { user.roles == [.technician] }
+
+    /// For a destructive step: passes with `--yes` or a "yes" from the person at the prompt;
+    /// otherwise throws (scripts never get a question they cannot answer).
+    public func confirm(_ question: String, yes: Bool) throws {
+        if yes || assumeYes { return }
+        guard let confirmer else {
+            throw CommandError.failed("\(question) — refusing without confirmation in a script; add --yes")
+        }
+        guard confirmer(question) else { throw CommandError.failed("cancelled; nothing was changed") }
+    }
+
+    /// The directory user `uid`, who must exist and hold the technician role (targets of moves
+    /// and restores).
+    public func technician(_ uid: String) throws -> DirectoryUser {
+        guard let target = try directory.user(uid: uid) else {
+            throw CommandError.failed("no user '\(uid)' in the directory")
+        }
+        guard target.has(.technician) else {
+            throw CommandError.failed("'\(uid)' is not a technician (roles: \(target.roles.map(\.rawValue).joined(separator: ", ").ifEmpty("none")))")
+        }
+        return target
+    }
+}
+
+extension String {
+    func ifEmpty(_ replacement: String) -> String { isEmpty ? replacement : self }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import MICommands
 import MIDirectory
+import MIStore
 
 /// Starts a console session: config, login, then commands from `-c`, `-f`, a pipe or the prompt.
 public enum Console {
@@ -35,7 +36,9 @@ public enum Console {
                                                     interactive: stdinIsTerminal)
             let directory = Directory(settings: try config.directorySettings(), logger: logger)
             let user = try directory.authenticate(uid: uid, password: password)
-            session = Session(config: config, user: user, directory: directory, logger: logger)
+            session = Session(config: config, user: user, directory: directory, logger: logger,
+                              clock: try clock(environment))
+            session.assumeYes = options.assumeYes
         } catch let error as PasswordSource.Failure {
             err.write("miadmin: \(error.description)\n")
             return .failure
@@ -60,16 +63,78 @@ public enum Console {
             source = file
             name = scriptFile
         } else if stdinIsTerminal {
+            guard !options.atomic else {
+                err.write("miadmin: --atomic is for scripts (-c, -f or a pipe), not the prompt\n")
+                return .failure
+            }
             err.write(banner(session) + "\n")
+            showUnreadNotices(session, err: err)
             err.flush()
-            source = prompt(for: session, environment: environment)
+            let readline = prompt(for: session, environment: environment)
+            session.confirmer = { readline.confirm($0) }
+            source = readline
             name = "<prompt>"
         } else {
             // fdopen rather than the `stdin` global, which strict concurrency rejects.
             source = StreamLineSource(file: fdopen(0, "r"), ownsFile: false)
             name = "<stdin>"
         }
-        return status(of: loop.run(source, name: name), commandLine: name == "-c")
+        guard options.atomic || options.dryRun else {
+            return status(of: loop.run(source, name: name), commandLine: name == "-c")
+        }
+        return runInSessionTransaction(options, session: session, err: err) {
+            loop.run(source, name: name)
+        }.map { status(of: $0, commandLine: name == "-c") } ?? .unreachable
+    }
+
+    private struct AbortAtomicRun: Error {}
+
+    /// `--atomic` (commit only if every command succeeded) and `--dry-run` (always roll back):
+    /// the whole run inside one store transaction. Nil when the store could not be opened or
+    /// locked (the error is printed).
+    static func runInSessionTransaction(_ options: LaunchOptions, session: Session, err: OutputStream,
+                                        _ run: () -> RunLoop.Outcome) -> RunLoop.Outcome? {
+        var outcome: RunLoop.Outcome = .finished(failures: 0)
+        do {
+            let store = try session.store()
+            try store.withSessionTransaction(end: options.dryRun ? .rollback : .commit) {
+                outcome = run()
+                if options.atomic, outcome != .finished(failures: 0), outcome != .quit { throw AbortAtomicRun() }
+            }
+            if options.dryRun { err.write("dry run: nothing was saved\n") }
+        } catch is AbortAtomicRun {
+            err.write("atomic run: a command failed, so nothing was saved\n")
+        } catch {
+            err.write("miadmin: " + TerminalText.escape(ErrorReport.message(for: error), keepNewlines: false) + "\n")
+            return nil
+        }
+        return outcome
+    }
+
+    /// Unread notices for the user who just logged in, then marked read.
+    static func showUnreadNotices(_ session: Session, err: OutputStream) {
+        do {
+            let store = try session.store()
+            let notices = try store.notices(for: session.user.uid, unreadOnly: true)
+            guard !notices.isEmpty else { return }
+            err.write("You have \(notices.count) unread notice\(notices.count == 1 ? "" : "s"):\n")
+            for notice in notices {
+                err.write("  \(notice.created.iso8601)  " + TerminalText.escape(notice.text, keepNewlines: false) + "\n")
+            }
+            _ = try store.markRead(ids: notices.map(\.id), actor: session.user.uid)
+        } catch {
+            err.write("miadmin: could not read your notices: " + ErrorReport.message(for: error) + "\n")
+        }
+    }
+
+    /// The system clock, or the fixed instant in `$MIADMIN_NOW` (ISO 8601) — a hook for tests
+    /// of expiry and reminders, so they never sleep.
+    static func clock(_ environment: [String: String]) throws -> any StoreClock {
+        guard let fixed = environment["MIADMIN_NOW"], !fixed.isEmpty else { return SystemClock() }
+        guard let date = ISO8601DateFormatter().date(from: fixed) else {
+            throw CommandError.failed("MIADMIN_NOW must be an ISO 8601 time such as 2026-11-21T09:00:00Z")
+        }
+        return FixedClock(date)
     }
 
     /// One line at login: who, with which roles, on which store and directory.

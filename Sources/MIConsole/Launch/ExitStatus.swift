@@ -1,6 +1,7 @@
 import ArgumentParser
 import MICommands
 import MIDirectory
+import MIStore
 
 /// The process exit codes (docs/exit-codes.md). Modelled on psql: distinct codes for a
 /// connection failure and for a script that stopped at an error.
@@ -26,6 +27,9 @@ enum ErrorReport {
             case .authenticationFailed, .noRole: return .authenticationFailed
             case .configuration, .operationFailed: return .failure
             }
+        case let error as StoreError:
+            // A busy store, or one that cannot be opened, is "unreachable" like a dead directory.
+            return error.kind == .busy || error.kind == .io ? .unreachable : .failure
         default:
             return .failure
         }
@@ -36,6 +40,7 @@ enum ErrorReport {
         case let error as DirectoryError: return error.description
         case let error as CommandError: return error.description
         case let error as ConfigError: return error.description
+        case let error as StoreError: return error.description
         case let error as Tokenizer.UnterminatedQuote: return error.description
         default: return String(describing: error)
         }

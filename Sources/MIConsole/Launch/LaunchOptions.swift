@@ -7,6 +7,12 @@ public struct LaunchOptions: Sendable {
     public var scriptFile: String?
     public var format: OutputFormat = .table
     public var continueOnError = false
+    /// `--yes`: destructive commands do not ask.
+    public var assumeYes = false
+    /// `--atomic`: the whole script in one store transaction, all or nothing.
+    public var atomic = false
+    /// `--dry-run`: run everything, print what would change, save nothing.
+    public var dryRun = false
 
     public init() {}
 }

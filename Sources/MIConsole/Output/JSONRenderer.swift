@@ -48,6 +48,8 @@ final class JSONRenderer: RenderingSink {
         case .double(let d): return d.isFinite ? value.text : "null"
         case .bool(let b): return b ? "true" : "false"
         case .list(let items): return "[" + items.map { self.value($0) }.joined(separator: ",") + "]"
+        case .object(let fields):
+            return "{" + fields.map { string($0.key) + ":" + self.value($0.value) }.joined(separator: ",") + "}"
         case .null: return "null"
         }
     }

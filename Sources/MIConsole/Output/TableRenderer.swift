@@ -9,11 +9,32 @@ final class TableRenderer: RenderingSink {
 
     override func record(_ columns: [Column], _ values: [Value]) {
         let width = columns.map { $0.title.count }.max() ?? 0
+        var nested: [(Column, [[Value.Field]])] = []
         for (column, value) in zip(columns, values) {
+            // A list of objects (a form's questions) is drawn as its own table below.
+            if case .list(let items) = value, !items.isEmpty, let objects = Self.objects(items) {
+                nested.append((column, objects))
+                continue
+            }
             let lines = cellLines(value)
             out.write(pad(column.title, width) + "  " + (lines.first ?? "") + "\n")
             for line in lines.dropFirst() { out.write(String(repeating: " ", count: width + 2) + line + "\n") }
         }
+        for (column, objects) in nested {
+            out.write("\n" + column.title + ":\n")
+            beginRows(objects[0].map { Column($0.key) })
+            for object in objects { row(object.map(\.value)) }
+            writeGrid(footer: false)
+        }
+    }
+
+    private static func objects(_ items: [Value]) -> [[Value.Field]]? {
+        var result: [[Value.Field]] = []
+        for item in items {
+            guard case .object(let fields) = item else { return nil }
+            result.append(fields)
+        }
+        return result
     }
 
     override func beginRows(_ columns: [Column]) {
@@ -25,7 +46,9 @@ final class TableRenderer: RenderingSink {
         rows.append(values.map(cellLines))
     }
 
-    override func endRows() {
+    override func endRows() { writeGrid(footer: true) }
+
+    private func writeGrid(footer: Bool) {
         var widths = columns.map { $0.title.count }
         for row in rows {
             for (i, cell) in row.enumerated() where i < widths.count {
@@ -35,7 +58,7 @@ final class TableRenderer: RenderingSink {
         writeLine(columns.map { [$0.title] }, widths)
         out.write(widths.map { String(repeating: "-", count: $0) }.joined(separator: "-+-") + "\n")
         for row in rows { writeLine(row, widths) }
-        out.write("(\(rows.count) row\(rows.count == 1 ? "" : "s"))\n")
+        if footer { out.write("(\(rows.count) row\(rows.count == 1 ? "" : "s"))\n") }
         rows = []
     }
 

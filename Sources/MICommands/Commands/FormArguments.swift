@@ -1,0 +1,25 @@
+import ArgumentParser
+import MIStore
+
+/// `FORM` as commands take it: a numeric id or `owner/name`. One definition, so help and
+/// completion (value name `form`) are the same everywhere.
+public struct FormArgument: ParsableArguments {
+    @Argument(help: ArgumentHelp("The form: its id, or owner/name (quote names with spaces).", valueName: "form"))
+    public var form: String
+
+    public init() {}
+
+    public func reference() throws -> FormReference {
+        do { return try FormReference(parsing: form) } catch { throw CommandError.failed(error.description) }
+    }
+}
+
+/// `--note TEXT`: the reason recorded with the change in the audit trail.
+public struct NoteOption: ParsableArguments {
+    @Option(help: ArgumentHelp("Why: recorded in the audit trail with the change.", valueName: "text"))
+    public var note: String?
+
+    public init() {}
+}
+
+extension FormState: ExpressibleByArgument {}

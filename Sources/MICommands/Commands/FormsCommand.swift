@@ -1,0 +1,46 @@
+import ArgumentParser
+import MIDirectory
+import MIStore
+
+/// `forms`: the store's live forms, streamed (a million-form listing does not load them all).
+public struct FormsCommand: ConsoleCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "forms",
+        abstract: "List forms in the store (technicians see their own).",
+        discussion: """
+            Examples:
+              forms
+              forms --owner jdoe --state incomplete
+              forms --template 'Monthly pump inspection' --older-than 5
+            """)
+    public static let roles: Set<Role> = Set(Role.allCases)
+
+    @Option(help: ArgumentHelp("Only forms of this technician.", valueName: "uid"))
+    public var owner: String?
+    @Option(help: "Only forms in this state (incomplete, completed, submitted).")
+    public var state: FormState?
+    @Option(help: ArgumentHelp("Only forms made from this template.", valueName: "template"))
+    public var template: String?
+    @Option(name: .customLong("older-than"), help: ArgumentHelp("Only forms created more than this many days ago.", valueName: "days"))
+    public var olderThan: Int?
+
+    public init() {}
+
+    public func validate() throws {
+        if let olderThan, olderThan < 0 { throw ValidationError("--older-than takes a number of days, 0 or more") }
+    }
+
+    public func run(in session: Session, output: OutputSink) throws {
+        var owner = self.owner
+        if session.isTechnicianOnly {
+            if let owner, owner != session.user.uid {
+                throw CommandError.permissionDenied("technicians see only their own forms")
+            }
+            owner = session.user.uid
+        }
+        let filter = FormFilter(owner: owner, state: state, template: template, olderThanDays: olderThan)
+        output.beginRows(FormColumns.columns)
+        try session.store().forEachForm(filter) { output.row(FormColumns.values($0)) }
+        output.endRows()
+    }
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import MIDirectory
+import MIStore
+
+/// `move FORM UID`: reassign an incomplete form to another technician, renaming it on a name
+/// collision and leaving the old owner a notice — all in one transaction.
+public struct MoveCommand: ConsoleCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "move",
+        abstract: "Reassign an incomplete form to another technician.",
+        discussion: """
+            If the technician already has a form of that name, the moved form becomes 'Name (2)', \
+            'Name (3)', ... (the smallest free number). The old owner sees a notice at next login.
+
+            Examples:
+              move 12 asmith
+              move 'jdoe/Pump station 4' asmith --note 'jdoe on leave'
+            """)
+    public static let roles: Set<Role> = [.foreman, .support]
+
+    @OptionGroup public var target: FormArgument
+    @Argument(help: ArgumentHelp("The technician who gets the form.", valueName: "uid"))
+    public var uid: String
+    @OptionGroup public var note: NoteOption
+
+    public init() {}
+
+    public func run(in session: Session, output: OutputSink) throws {
+        let technician = try session.technician(uid)
+        let result = try session.store().move(target.reference(), to: technician.uid, actor: session.user.uid,
+                                              note: note.note)
+        output.record([Column("id"), Column("from"), Column("to"), Column("name"), Column("renamed"), Column("moved")],
+                      [.int(result.formId), .string(result.fromOwner), .string(result.toOwner), .string(result.newName),
+                       .bool(result.renamed), .bool(result.moved)])
+    }
+}

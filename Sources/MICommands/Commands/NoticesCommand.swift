@@ -1,0 +1,39 @@
+import ArgumentParser
+import MIDirectory
+import MIStore
+
+/// `notices [UID]`: notices left for a user (yours by default) — reassigned forms and the like.
+public struct NoticesCommand: ConsoleCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "notices",
+        abstract: "List notices for a user (yours by default).",
+        discussion: """
+            Unread notices are also shown when a user logs in to the console, then marked read.
+
+            Examples:
+              notices
+              notices jdoe --all
+            """)
+    public static let roles: Set<Role> = Set(Role.allCases)
+
+    @Argument(help: ArgumentHelp("Whose notices (foremen and support staff may name anyone).", valueName: "uid"))
+    public var uid: String?
+    @Flag(help: "Include notices already read.")
+    public var all = false
+
+    public init() {}
+
+    public func run(in session: Session, output: OutputSink) throws {
+        let whose = uid ?? session.user.uid
+        if whose != session.user.uid && session.isTechnicianOnly {
+            throw CommandError.permissionDenied("technicians see only their own notices")
+        }
+        let notices = try session.store().notices(for: whose, unreadOnly: !all)
+        output.beginRows([Column("id"), Column("uid"), Column("created"), Column("read"), Column("text")])
+        for notice in notices {
+            output.row([.int(notice.id), .string(notice.uid), .string(notice.created.iso8601),
+                        .bool(notice.readAt != nil), .string(notice.text)])
+        }
+        output.endRows()
+    }
+}
