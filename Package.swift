@@ -15,6 +15,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // SHA-256 of media files (Foundation on Linux has no CryptoKit).
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // OpenLDAP's libldap, wrapped once (module map + shim.h).
@@ -29,6 +31,7 @@ let package = Package(
         ]),
         .target(name: "MIStore", dependencies: [
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "MICommands", dependencies: [
@@ -48,7 +51,7 @@ let package = Package(
         // Shared by the test targets: the real slapd fixture and a runner for the built binary.
         .target(name: "MITestSupport", path: "Tests/MITestSupport"),
         .testTarget(name: "MIDirectoryTests", dependencies: ["MIDirectory", "MITestSupport"]),
-        .testTarget(name: "MIStoreTests", dependencies: ["MIStore"]),
+        .testTarget(name: "MIStoreTests", dependencies: ["MIStore", .product(name: "GRDB", package: "GRDB.swift")]),
         // Depends on the executable so `swift test` builds the binary these tests run.
         .testTarget(name: "MIAdminEndToEndTests", dependencies: ["MIConsole", "miadmin", "MITestSupport"]),
     ]

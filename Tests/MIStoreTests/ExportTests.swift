@@ -11,7 +11,7 @@ struct ExportTests {
             let form = try store.form(.id(summary.id))
             var media = ""
             for file in form.media {
-                media += "\(file.fileName)=\(SHA256.hexDigest(try store.mediaData(.id(form.id), fileName: file.fileName)));"
+                media += "\(file.fileName)=\(MediaDigest.hex(try store.mediaData(.id(form.id), fileName: file.fileName)));"
             }
             result["\(form.owner)/\(form.name)"] = "\(form.state) \(JSONWriter.compact(form.document.json)) \(media)"
         }

@@ -15,4 +15,7 @@ public protocol OutputSink: AnyObject {
     func message(_ text: String)
     /// A remark on stderr that does not change the result (e.g. a rule violation on import).
     func warning(_ text: String)
+    /// Progress of a long run (`expire` over a big store): drawn as a bar on a terminal,
+    /// ignored otherwise. `done == total` ends it.
+    func progress(_ label: String, done: Int, total: Int)
 }

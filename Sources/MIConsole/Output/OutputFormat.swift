@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import MICommands
 
@@ -33,6 +34,17 @@ class RenderingSink: OutputSink {
     func warning(_ text: String) {
         out.flush()
         err.write("warning: " + TerminalText.escape(text, keepNewlines: false) + "\n")
+        err.flush()
+    }
+
+    private let progressOnTerminal = isatty(2) == 1
+
+    func progress(_ label: String, done: Int, total: Int) {
+        guard progressOnTerminal, total > 0 else { return }
+        let width = 30
+        let filled = min(width, done * width / total)
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+        err.write("\r\(label) [\(bar)] \(done)/\(total)" + (done >= total ? "\n" : ""))
         err.flush()
     }
 

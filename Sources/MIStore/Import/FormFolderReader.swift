@@ -60,7 +60,7 @@ enum FormFolderReader {
             }
             let data = try readFile(path)
             let file = MediaFile(fileName: name.nfc, question: parsed.question, number: parsed.number, ext: parsed.ext,
-                                 size: data.count, sha256: SHA256.hexDigest(data))
+                                 size: data.count, sha256: MediaDigest.hex(data))
             media.append(LoadedMedia(file: file, data: data))
         }
         return LoadedForm(owner: folder.owner, state: folder.state, document: document, media: media, path: folder.path)
