@@ -69,7 +69,13 @@ struct TreeBuilder {
 /// The sample tree of `spec/device-layout.md` (`samples/Documents/`), rebuilt in code so the tests
 /// run from a clean clone.
 enum Samples {
-    static let sharedSampleTree = "/work/shared/samples/Documents"
+    /// A copy of shared/samples/Documents kept in the repo (Tests/Fixtures), so a clean clone has it.
+    static let sharedSampleTree: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        url.deleteLastPathComponent()
+        url.deleteLastPathComponent()
+        return url.appendingPathComponent("Fixtures/Documents").path
+    }()
 
     static func formJSON(name: String, created: String, modified: String, answered: Bool) -> String {
         let a = answered

@@ -113,6 +113,18 @@ public enum Paths {
     }()
 }
 
+extension Paths {
+    /// The field app's sample tree (a copy of shared/samples/Documents).
+    public static var sampleTree: String { repoRoot + "/Tests/Fixtures/Documents" }
+
+    /// Copies the sample tree to a new temp dir (the copy is writable) and returns its path.
+    public static func copyOfSampleTree() throws -> String {
+        let dir = try TempDir.make() + "/Documents"
+        try FileManager.default.copyItem(atPath: sampleTree, toPath: dir)
+        return dir
+    }
+}
+
 public enum TempDir {
     public static func make() throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("miadmin-test-\(UUID().uuidString)").path

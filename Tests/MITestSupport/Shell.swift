@@ -18,6 +18,26 @@ public struct ProcessResult: Sendable {
 }
 
 public enum Shell {
+    /// Starts a program in the background (outputs to /dev/null) and returns its pid, for tests
+    /// that kill a process at an arbitrary moment. Reap it with `waitpid`.
+    public static func start(_ program: String, _ arguments: [String], environment: [String: String]) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        env.merge(environment) { $1 }
+        let argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, program, &actions, nil, argv, envp)
+        guard rc == 0 else { throw ShellError(description: "cannot start \(program): \(String(cString: strerror(rc)))") }
+        return pid
+    }
+
     /// Runs a program with a clean environment (PATH, a private HOME, plus `environment`),
     /// stdin from `input` (or /dev/null, so it is never a terminal), outputs captured in
     /// temp files (no pipe deadlock on big outputs). `deadline` kills a hung process: it bounds

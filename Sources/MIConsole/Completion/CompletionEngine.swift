@@ -7,7 +7,8 @@ struct CompletionEngine: @unchecked Sendable {
     /// What a value of a given kind completes from; supplied by the session.
     struct Sources {
         var userIDs: () -> [String] = { [] }
-        var formReferences: () -> [String] = { [] }
+        /// Form references (`owner/name`) starting with the given prefix.
+        var formReferences: (String) -> [String] = { _ in [] }
     }
 
     enum Result: Equatable {
@@ -24,7 +25,7 @@ struct CompletionEngine: @unchecked Sendable {
 
     /// `line` is the text before the cursor; `word` is the (unquoted) word being completed.
     func complete(line: String, word: String) -> Result {
-        let scanned = (try? Tokenizer.scan(line)) ?? (words: fallbackWords(line), endsInWord: true)
+        let scanned = Self.scanOpenLine(line)
         var before = scanned.words
         if scanned.endsInWord, !before.isEmpty { before.removeLast() }
 
@@ -70,14 +71,22 @@ struct CompletionEngine: @unchecked Sendable {
         if !argument.choices.isEmpty { return .words(argument.choices.filter { $0.hasPrefix(word) }) }
         switch argument.valueName {
         case "uid": return .words(sources.userIDs().filter { $0.hasPrefix(word) }.sorted())
-        case "form": return .words(sources.formReferences().filter { $0.hasPrefix(word) }.sorted())
+        case "form": return .words(sources.formReferences(word))
         case "file", "dir", "path": return .files
         default: return .words([])
         }
     }
 
-    /// For a line with an open quote: split on spaces outside it, good enough to find the command.
-    private func fallbackWords(_ line: String) -> [String] {
-        line.split(separator: " ").map(String.init)
+    /// Words of a line being typed. An open quote (`show 'jdoe/Pump st`) is closed for the
+    /// scan, so the quoted part counts as the one word under the cursor.
+    static func scanOpenLine(_ line: String) -> (words: [String], endsInWord: Bool) {
+        do {
+            return try Tokenizer.scan(line)
+        } catch let open as Tokenizer.UnterminatedQuote {
+            let words = (try? Tokenizer.scan(line + String(open.quote)).words) ?? []
+            return (words, true)
+        } catch {
+            return ([], false)
+        }
     }
 }

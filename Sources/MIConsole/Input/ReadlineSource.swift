@@ -110,8 +110,9 @@ private let attemptCompletion: @convention(c) (UnsafePointer<CChar>?, Int32, Int
             state.matches = offered
             state.next = 0
         }
-        if !quoted && words.contains(where: { Tokenizer.quote($0) != $0 }) {
-            rl_completion_suppress_append = 0
+        // `jdoe/` is half a reference: no space after it, so the name can follow.
+        if !words.isEmpty && words.allSatisfy({ $0.hasSuffix("/") }) {
+            rl_completion_suppress_append = 1
         }
         return rl_completion_matches(text, nextMatch)
     }

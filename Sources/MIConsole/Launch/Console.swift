@@ -157,6 +157,10 @@ public enum Console {
             cachedUserIDs = uids
             return uids
         }
+        sources.formReferences = { prefix in
+            let own = session.isTechnicianOnly ? session.user.uid : nil
+            return (try? session.store().formReferenceSuggestions(prefix: prefix, owner: own)) ?? []
+        }
         let engine = CompletionEngine(catalog: .shared, sources: sources)
         let history = HistoryFile(path: HistoryFile.path(for: session.user.uid, environment: environment))
         return ReadlineSource(prompt: "\(TerminalText.escape(session.user.uid, keepNewlines: false))@\(role)> ",
