@@ -1,4 +1,5 @@
 import Foundation
+import MIStore
 
 /// Why the config file cannot be used. Names the file and the key path (`ldap.uri`).
 public struct ConfigError: Error, Sendable, CustomStringConvertible {
@@ -12,18 +13,20 @@ public struct ConfigError: Error, Sendable, CustomStringConvertible {
 ///
 /// Hand-written instead of `Codable` because we want one error per wrong key naming its full
 /// path and type, and a list of unknown keys — which synthesized decoding does not give.
+/// The JSON itself is read by the store's strict parser (line and column in errors, duplicate
+/// keys refused).
 struct ConfigReader {
     let file: String
-    private let root: [String: JSONValue]
+    private let root: JSONObject
     private var read: Set<String> = []
 
     init(file: String, data: Data) throws {
         self.file = file
         let object: JSONValue
         do {
-            object = try JSONDecoder().decode(JSONValue.self, from: data)
+            object = try JSONValue.parse(data)
         } catch {
-            throw ConfigError(file: file, message: "not valid JSON")
+            throw ConfigError(file: file, message: error.description)
         }
         guard case .object(let root) = object else {
             throw ConfigError(file: file, message: "the top level must be a JSON object")
@@ -68,7 +71,7 @@ struct ConfigReader {
     mutating func number(_ path: String) throws -> Double? {
         read.insert(path)
         guard let value = lookup(path) else { return nil }
-        guard case .number(let number) = value else { throw fail(path, "a number") }
+        guard let number = value.doubleValue else { throw fail(path, "a number") }
         return number
     }
 
@@ -78,7 +81,7 @@ struct ConfigReader {
         let numbers: [Double]? = {
             guard case .array(let list) = value else { return nil }
             let numbers = list.compactMap { item -> Double? in
-                if case .number(let n) = item, n == n.rounded(), abs(n) < 1e9 { return n }
+                if let n = item.doubleValue, n == n.rounded(), abs(n) < 1e9 { return n }
                 return nil
             }
             return numbers.count == list.count ? numbers : nil
@@ -92,28 +95,12 @@ struct ConfigReader {
         var leaves: [String] = []
         func walk(_ node: JSONValue, _ prefix: String) {
             if case .object(let object) = node, !object.isEmpty {
-                for (key, value) in object { walk(value, prefix.isEmpty ? key : "\(prefix).\(key)") }
+                for entry in object.entries { walk(entry.value, prefix.isEmpty ? entry.key : "\(prefix).\(entry.key)") }
             } else {
                 leaves.append(prefix)
             }
         }
         walk(.object(root), "")
         return leaves.filter { !read.contains($0) }.sorted()
-    }
-}
-
-/// A JSON document as a plain enum. `JSONDecoder` keeps `true` and `1` apart, which
-/// `JSONSerialization`'s `NSNumber` does not on Linux.
-enum JSONValue: Decodable, Equatable {
-    case null, bool(Bool), number(Double), string(String), array([JSONValue]), object([String: JSONValue])
-
-    init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null }
-        else if let flag = try? container.decode(Bool.self) { self = .bool(flag) }
-        else if let number = try? container.decode(Double.self) { self = .number(number) }
-        else if let string = try? container.decode(String.self) { self = .string(string) }
-        else if let array = try? container.decode([JSONValue].self) { self = .array(array) }
-        else { self = .object(try container.decode([String: JSONValue].self)) }
     }
 }

@@ -1,12 +1,12 @@
 import Foundation
 
 /// Why a JSON text could not be read, with the 1-based line and column of the problem.
-struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
-    let line: Int
-    let column: Int
-    let reason: String
+public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
+    public let line: Int
+    public let column: Int
+    public let reason: String
 
-    var description: String { "invalid JSON at line \(line), column \(column): \(reason)" }
+    public var description: String { "invalid JSON at line \(line), column \(column): \(reason)" }
 }
 
 /// A small strict JSON reader (RFC 8259) that keeps object key order and number literals.
@@ -206,5 +206,13 @@ struct JSONParser {
         }
         index += 4
         return value
+    }
+}
+
+extension JSONValue {
+    /// Parses a JSON document strictly (RFC 8259; duplicate keys refused), keeping key order and
+    /// number literals. Errors give the line and column.
+    public static func parse(_ data: Data) throws(JSONSyntaxError) -> JSONValue {
+        try JSONParser.parse(data)
     }
 }
