@@ -82,4 +82,48 @@ import Testing
         try second.press("Up")
         #expect(try second.currentLine(prompt: prompt) == "users 'u0000?'")
     }
+
+    @Test func destructiveCommandAsksAndNoKeepsTheStoreUnchanged() throws {
+        let tree = try DocumentsTree()
+        try tree.form("jdoe", "Asked first")
+        let config = try Fixture.shared.config()
+        let term = try TerminalSession(uid: "mkhan", config: config)
+        try term.waitFor(prompt)
+        try term.type("import \(shellQuote(tree.root))")
+        try term.press("Enter")
+        try term.waitFor("/N] ")  // the question may wrap at the pane width
+        try term.type("n")
+        try term.press("Enter")
+        try term.waitFor("cancelled; nothing was changed")
+        #expect(try sqlite(try Fixture.shared.storePath(config), "SELECT COUNT(*) FROM forms") == "0")
+        try term.type("import \(shellQuote(tree.root))")
+        try term.press("Enter")
+        try term.waitFor("/N] ")  // the question may wrap at the pane width
+        try term.type("y")
+        try term.press("Enter")
+        try term.waitFor("(1 row)")
+        #expect(try sqlite(try Fixture.shared.storePath(config), "SELECT name FROM forms") == "Asked first")
+    }
+
+    @Test func tabCompletesFileNamesForSourceAndFormNamesWithSpaces() throws {
+        let dir = try TempDir.make()
+        try "whoami\n".write(toFile: dir + "/nightly-checks.mi", atomically: true, encoding: .utf8)
+        let tree = try DocumentsTree()
+        try tree.form("jdoe", "Pump station 4")
+        let config = try Fixture.shared.store(importing: tree.root)
+        let term = try TerminalSession(uid: "mkhan", config: config)
+        try term.waitFor(prompt)
+        try term.type("source \(dir)/nightly-")
+        try term.press("Tab")
+        #expect(try term.currentLine(prompt: prompt) == "source \(dir)/nightly-checks.mi ")
+        try term.press("C-u")
+        try term.type("show jd")
+        try term.press("Tab")
+        #expect(try term.currentLine(prompt: prompt) == "show jdoe/")
+        try term.type("Pu")
+        try term.press("Tab")
+        #expect(try term.currentLine(prompt: prompt) == "show 'jdoe/Pump station 4' ")
+        try term.press("Enter")
+        try term.waitFor("Monthly pump inspection")
+    }
 }

@@ -62,14 +62,16 @@ public final class TerminalSession {
         throw ShellError(description: "terminal never showed \"\(text)\"; sessions: \(sessions?.stdout ?? "") \(sessions?.stderr ?? ""); screen:\n\(last)")
     }
 
-    /// The current input line: the text after the last prompt on screen.
+    /// The current input line: the text between the prompt and the cursor (tmux reports the
+    /// cursor, so a space that completion appended is told apart from the pane's padding).
     public func currentLine(prompt: String) throws -> String {
-        let lines = try screen().split(separator: "\n").map(String.init)
-        guard let last = lines.last(where: { $0.hasPrefix(prompt) }) else { return "" }
-        // The pane pads lines to its width; the input ends where the padding starts (keeping
-        // one space, which completion appends after a unique match).
-        var input = String(last.dropFirst(prompt.count))
-        while input.hasSuffix("  ") { input.removeLast() }
-        return input
+        let position = try tmux(["display-message", "-p", "-t", "0", "#{cursor_x} #{cursor_y}"]).stdout
+            .split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let lines = try screen().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard position.count == 2, position[1] < lines.count else { return "" }
+        let line = Array(lines[position[1]])
+        let upToCursor = String(line.prefix(position[0]))
+        guard upToCursor.hasPrefix(prompt) else { return "" }
+        return String(upToCursor.dropFirst(prompt.count))
     }
 }
