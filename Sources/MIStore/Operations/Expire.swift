@@ -25,7 +25,7 @@ public struct ExpiredForm: Sendable, Hashable {
 }
 
 extension Notice {
-    /// Left for the owner by ``FormStore/expire(_:actor:note:batchSize:progress:_:)``.
+    /// Left for the owner by ``FormStore/expire(_:actor:note:batchSize:_:progress:)``.
     public static let sourceExpire = "expire"
 }
 
@@ -59,7 +59,7 @@ extension FormStore {
         return ExpiryCutoff(days: days, now: clock.now())
     }
 
-    /// How many forms ``expire(_:actor:note:batchSize:progress:_:)`` would take now.
+    /// How many forms ``expire(_:actor:note:batchSize:_:progress:)`` would take now.
     public func countExpirable(_ cutoff: ExpiryCutoff) throws -> Int {
         try read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM forms WHERE \(SummarySQL.expirable)",
@@ -93,7 +93,7 @@ extension FormStore {
     /// - Throws: `.invalidInput` for an empty actor or a batch size below 1; `.busy`; whatever `body` throws.
     @discardableResult
     public func expire(_ cutoff: ExpiryCutoff, actor: String, note: String? = nil, batchSize: Int = 1_000,
-                       progress: (Int) -> Void = { _ in }, _ body: (ExpiredForm) throws -> Void = { _ in }) throws -> Int {
+                       _ body: (ExpiredForm) throws -> Void = { _ in }, progress: (Int) -> Void = { _ in }) throws -> Int {
         let actor = try Validate.name(actor, what: "actor")
         guard batchSize >= 1 else { throw StoreError(.invalidInput, "The batch size must be 1 or more.") }
         let before = cutoff.before.timeIntervalSince1970

@@ -11,7 +11,7 @@ public struct PurgeCutoff: Sendable, Hashable {
 }
 
 extension Notice {
-    /// Left for the owner by ``FormStore/purge(_:actor:note:batchSize:progress:_:)``.
+    /// Left for the owner by ``FormStore/purge(_:actor:note:batchSize:_:progress:)``.
     public static let sourcePurge = "purge"
 }
 
@@ -28,7 +28,7 @@ extension FormStore {
         return PurgeCutoff(days: days, now: clock.now())
     }
 
-    /// How many trashed forms ``purge(_:actor:note:batchSize:progress:_:)`` would destroy now.
+    /// How many trashed forms ``purge(_:actor:note:batchSize:_:progress:)`` would destroy now.
     public func countPurgeable(_ cutoff: PurgeCutoff) throws -> Int {
         try read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM forms WHERE trashed_at IS NOT NULL AND trashed_at < ?",
@@ -52,12 +52,12 @@ extension FormStore {
 
     /// Destroys the forms trashed before `cutoff`, with their media and foreman comments (foreign
     /// key cascade). Each is audited (`purge`; audit rows outlive forms) and its owner gets a notice.
-    /// Batches of `batchSize` forms, one IMMEDIATE transaction each, like ``expire(_:actor:note:batchSize:progress:_:)``.
+    /// Batches of `batchSize` forms, one IMMEDIATE transaction each, like ``expire(_:actor:note:batchSize:_:progress:)``.
     ///
     /// - Returns: how many forms were destroyed.
     @discardableResult
     public func purge(_ cutoff: PurgeCutoff, actor: String, note: String? = nil, batchSize: Int = 1_000,
-                      progress: (Int) -> Void = { _ in }, _ body: (TrashedForm) throws -> Void = { _ in }) throws -> Int {
+                      _ body: (TrashedForm) throws -> Void = { _ in }, progress: (Int) -> Void = { _ in }) throws -> Int {
         let actor = try Validate.name(actor, what: "actor")
         guard batchSize >= 1 else { throw StoreError(.invalidInput, "The batch size must be 1 or more.") }
         let before = cutoff.before.timeIntervalSince1970

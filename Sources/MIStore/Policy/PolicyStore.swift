@@ -24,7 +24,7 @@ extension FormStore {
             let current = try Self.effectivePolicy(defaults: defaults, in: db).policy
             let updated = try setting.apply(text, to: current)
             if let problem = updated.problems.first {
-                throw StoreError(.invalidInput, "Refused: \(problem)")
+                throw StoreError(.invalidInput, problem)
             }
             let before = setting.text(in: current), after = setting.text(in: updated)
             let now = nowSeconds()

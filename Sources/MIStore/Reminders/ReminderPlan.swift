@@ -18,6 +18,40 @@ public struct Reminder: Sendable, Hashable {
     public let dropped: Bool
 }
 
+/// Which reminders of the plan ``FormStore/forEachReminder(policy:filter:_:)`` passes on; nil
+/// fields do not filter. The device cap is applied to the whole plan before filtering.
+public struct ReminderFilter: Sendable, Hashable {
+    /// Only this owner's forms.
+    public var owner: String?
+    /// Only reminders firing at or after this instant.
+    public var from: Date?
+    /// Only reminders firing before this instant.
+    public var to: Date?
+    /// Only reminders due now: fired at or before now and not dropped, since ``from`` or, without
+    /// it, within the last 24 hours (after now − 24 h) — so a daily job reports each one once.
+    public var due: Bool
+
+    public init(owner: String? = nil, from: Date? = nil, to: Date? = nil, due: Bool = false) {
+        self.owner = owner
+        self.from = from
+        self.to = to
+        self.due = due
+    }
+
+    /// How far back `due` looks without `from`.
+    public static let dueWindow: TimeInterval = 86_400
+
+    func admits(_ reminder: Reminder, now: Date) -> Bool {
+        if let from, reminder.at < from { return false }
+        if let to, reminder.at >= to { return false }
+        if due {
+            guard reminder.at <= now, !reminder.dropped else { return false }
+            if from == nil && reminder.at <= now.addingTimeInterval(-Self.dueWindow) { return false }
+        }
+        return true
+    }
+}
+
 extension FormStore {
     /// The reminder plan at the store clock's now: for each live incomplete form (of `owner`, when
     /// given), one reminder at `created` + each of `policy.notifyDays`, kept only when it fires
@@ -27,7 +61,8 @@ extension FormStore {
     /// owner, the earliest pending ones (by time, then form id, then day) are kept and the rest
     /// are marked ``Reminder/dropped``. Reminders come owner by owner (by uid), each owner's by time;
     /// only one owner's reminders are in memory at once.
-    public func forEachReminder(policy: ExpiryPolicy, owner: String? = nil, _ body: (Reminder) throws -> Void) throws {
+    public func forEachReminder(policy: ExpiryPolicy, filter: ReminderFilter = ReminderFilter(),
+                                _ body: (Reminder) throws -> Void) throws {
         let now = clock.now()
         let expirySeconds = Double(policy.expiryDays) * 86_400
         let days = Array(Set(policy.notifyDays)).sorted()
@@ -37,7 +72,7 @@ extension FormStore {
                 WHERE forms.state = 'incomplete' AND forms.trashed_at IS NULL
                 """
             var arguments = StatementArguments()
-            if let owner {
+            if let owner = filter.owner {
                 sql += " AND forms.owner = ?"
                 arguments += [owner.nfc]
             }
@@ -45,7 +80,9 @@ extension FormStore {
             var currentOwner: String?
             var pendingOfOwner: [Reminder] = []
             func flush() throws {
-                try Self.emitCapped(pendingOfOwner, now: now, body)
+                try Self.emitCapped(pendingOfOwner, now: now) { reminder in
+                    if filter.admits(reminder, now: now) { try body(reminder) }
+                }
                 pendingOfOwner.removeAll(keepingCapacity: true)
             }
             while let row = try cursor.next() {
