@@ -16,6 +16,15 @@ public enum CommandRegistry {
         ImportCommand.self,
         ExportCommand.self,
         AuditCommand.self,
+        ExpireCommand.self,
+        TrashCommand.self,
+        RestoreCommand.self,
+        PurgeCommand.self,
+        PolicyCommand.self,
+        NotificationsCommand.self,
+        CheckCommand.self,
+        OrphansCommand.self,
+        ReopenCommand.self,
     ]
 
     public static func command(named name: String) -> (any ConsoleCommand.Type)? {

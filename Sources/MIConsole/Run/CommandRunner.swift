@@ -37,7 +37,8 @@ final class CommandRunner {
             throw ParseFailure(description: "unknown command '\(words.first ?? "")' (type 'help')", isHelp: false)
         }
         let type = Swift.type(of: command)
-        try session.require(type.roles, for: type.name)
+        // A nested command is named with its parent (`policy set`).
+        try session.require(type.roles, for: type.name == name ? name : "\(name) \(type.name)")
         try command.run(in: session, output: sink)
     }
 }
