@@ -79,11 +79,23 @@ public struct PolicySetCommand: ConsoleCommand {
 
     @Argument(help: ArgumentHelp("expiry-days, notify-days or retention-days.", valueName: "setting"))
     public var setting: PolicySetting
-    @Argument(help: ArgumentHelp("The new value: days, or for notify-days a list like 1,2,5.", valueName: "value"))
-    public var value: String
+    /// An array only so that a negative number (`-3`) reaches the policy check, which says why
+    /// it is refused, instead of being taken for an unknown option.
+    @Argument(parsing: .allUnrecognized,
+              help: ArgumentHelp("The new value: days, or for notify-days a list like 1,2,5.", valueName: "value"))
+    public var values: [String] = []
     @OptionGroup public var note: NoteOption
 
     public init() {}
+
+    public func validate() throws {
+        guard values.count == 1 else {
+            throw ValidationError(values.isEmpty ? "Missing expected argument '<value>'"
+                                  : "give one value (for notify-days a comma-separated list like 1,2,5), not \(values.count)")
+        }
+    }
+
+    var value: String { values[0] }
 
     public func run(in session: Session, output: OutputSink) throws {
         let change: PolicyChange
