@@ -278,5 +278,9 @@ import Testing
         try term.type("not")
         try term.press("Tab")
         #expect(try term.currentLine(prompt: prompt) == "policy set notify-days ")
+        try term.press("C-u")
+        try term.type("help policy se")
+        try term.press("Tab")
+        #expect(try term.currentLine(prompt: prompt) == "help policy set ")
     }
 }

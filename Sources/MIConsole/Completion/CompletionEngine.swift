@@ -34,7 +34,13 @@ struct CompletionEngine: @unchecked Sendable {
         }
         if commandName == "source" { return .files }
         if commandName == "help" {
-            return .words(catalog.commands.map(\.name).filter { $0.hasPrefix(word) }.sorted())
+            // `help policy set`: command names, then that command's subcommands.
+            var choices = catalog.commands
+            for typed in before.dropFirst() {
+                guard let command = choices.first(where: { $0.name == typed }) else { return .words([]) }
+                choices = command.subcommands
+            }
+            return .words(choices.map(\.name).filter { $0.hasPrefix(word) }.sorted())
         }
         guard var command = catalog.command(commandName) else { return .words([]) }
 
