@@ -163,6 +163,15 @@ import Testing
         #expect(support.stderr.contains("'policy set' needs the foreman role"))
     }
 
+    @Test func aConfigWhoseRemindersWouldNeverFireIsRefused() throws {
+        let config = try config { setKey(&$0, "policy.notifyDays", [1, 9]) }
+        let result = try run(config, "policy")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("keys policy.*: notify-days: a reminder on day 9 would never fire"))
+        let retention = try run(try self.config { setKey(&$0, "policy.retentionDays", 0) }, "policy")
+        #expect(retention.status == 1 && retention.stderr.contains("key policy.retentionDays must be a whole number of days, 1 or more"))
+    }
+
     @Test func notificationsAsJSONAndAsAnICalendarFile() throws {
         let config = try config { setKey(&$0, "policy.notifyDays", [1, 3]) }
         let ids = try imported(config, try tree([

@@ -43,6 +43,10 @@ public struct PolicyShowCommand: ConsoleCommand {
 
     public func run(in session: Session, output: OutputSink) throws {
         let effective = try session.policy()
+        for problem in effective.policy.problems {
+            // Possible when the config file changed under values stored with `policy set`.
+            output.warning("the policy in force is inconsistent: \(problem)")
+        }
         output.beginRows([Column("setting"), Column("value"), Column("source"), Column("setBy"), Column("setAt")])
         for setting in PolicySetting.allCases {
             let value = Value.string(setting.text(in: effective.policy))

@@ -97,6 +97,10 @@ public struct AppConfig: Sendable {
             throw ConfigError(file: path, message: "key policy.retentionDays must be a whole number of days, 1 or more")
         }
         let policy = Policy(expiryDays: Int(expiry), notifyDays: notify, retentionDays: Int(retention))
+        if let problem = policy.expiryPolicy.problems.first {
+            // The rules `policy set` enforces (a reminder that would never fire, duplicates, …).
+            throw ConfigError(file: path, message: "keys policy.*: \(problem)")
+        }
 
         let unknown = reader.unknownKeys()
         guard unknown.isEmpty else {
