@@ -10,7 +10,8 @@ public struct Notice: Sendable, Hashable, Identifiable {
     public let created: Date
     /// When it was marked read; nil while unread.
     public let readAt: Date?
-    /// Where it came from: ``Notice/sourceMove`` or ``Notice/sourceImport``.
+    /// Where it came from: ``Notice/sourceMove``, ``Notice/sourceImport``, `expire`, `restore`,
+    /// `purge` or `reopen`.
     public let source: String
     /// The form it is about, when known.
     public let formId: Int64?
@@ -25,8 +26,8 @@ enum Notices {
     /// Adds a notice; call it inside the transaction of the change that causes it.
     @discardableResult
     static func add(_ db: Database, uid: String, text: String, source: String, formId: Int64?, at: Double) throws -> Int64 {
-        try db.execute(sql: "INSERT INTO notices (uid, text, created, source, form_id) VALUES (?, ?, ?, ?, ?)",
-                       arguments: [uid, text, at, source, formId])
+        try db.cachedStatement(sql: "INSERT INTO notices (uid, text, created, source, form_id) VALUES (?, ?, ?, ?, ?)")
+            .execute(arguments: [uid, text, at, source, formId])
         return db.lastInsertedRowID
     }
 

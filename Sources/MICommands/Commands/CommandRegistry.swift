@@ -16,10 +16,31 @@ public enum CommandRegistry {
         ImportCommand.self,
         ExportCommand.self,
         AuditCommand.self,
+        ExpireCommand.self,
+        TrashCommand.self,
+        RestoreCommand.self,
+        PurgeCommand.self,
+        PolicyCommand.self,
+        NotificationsCommand.self,
+        CheckCommand.self,
+        OrphansCommand.self,
+        ReopenCommand.self,
     ]
 
     public static func command(named name: String) -> (any ConsoleCommand.Type)? {
         commands.first { $0.name == name }
+    }
+
+    /// The command the leading words name, descending into subcommands (`policy set`); words
+    /// after the deepest command are ignored.
+    public static func command(path words: [String]) -> (any ConsoleCommand.Type)? {
+        guard let first = words.first, var type = command(named: first) else { return nil }
+        for word in words.dropFirst() {
+            guard let sub = type.configuration.subcommands
+                .compactMap({ $0 as? any ConsoleCommand.Type }).first(where: { $0.name == word }) else { break }
+            type = sub
+        }
+        return type
     }
 }
 

@@ -11,15 +11,15 @@ public struct HelpCommand: ConsoleCommand {
         discussion: "Examples:\n  help\n  help move\n  users --help")
     public static let roles: Set<Role> = Set(Role.allCases)
 
-    @Argument(help: ArgumentHelp("The command to explain.", valueName: "command"))
-    public var command: String?
+    @Argument(help: ArgumentHelp("The command to explain (with a subcommand: 'policy set').", valueName: "command"))
+    public var command: [String] = []
 
     public init() {}
 
     public func run(in session: Session, output: OutputSink) throws {
-        if let command {
-            guard let type = CommandRegistry.command(named: command) else {
-                throw CommandError.failed("no command '\(command)' (type 'help' for the list)")
+        if let name = command.first {
+            guard let type = CommandRegistry.command(path: command) else {
+                throw CommandError.failed("no command '\(name)' (type 'help' for the list)")
             }
             let roles = type.roles.sorted().map(\.rawValue).joined(separator: ", ")
             output.message(ConsoleLine.helpMessage(for: type).trimmingTrailingNewlines()

@@ -1,5 +1,6 @@
 import Foundation
 import MIDirectory
+import MIStore
 
 /// The console's configuration file (JSON, nested objects; every key in docs/configuration.md).
 public struct AppConfig: Sendable {
@@ -27,6 +28,13 @@ public struct AppConfig: Sendable {
     public struct Policy: Sendable {
         public var expiryDays: Int
         public var notifyDays: [Int]
+        /// Days a form stays in the trash before `purge` destroys it.
+        public var retentionDays: Int
+
+        /// These values as the store's policy type (the defaults `policy set` overrides).
+        public var expiryPolicy: ExpiryPolicy {
+            ExpiryPolicy(expiryDays: expiryDays, notifyDays: notifyDays, retentionDays: retentionDays)
+        }
     }
 
     public var file: String
@@ -84,7 +92,15 @@ public struct AppConfig: Sendable {
             throw ConfigError(file: path, message: "key policy.expiryDays must be a whole number of days, 1 or more")
         }
         let notify = try reader.integerList("policy.notifyDays") ?? [1, 2]
-        let policy = Policy(expiryDays: Int(expiry), notifyDays: notify)
+        let retention = try reader.number("policy.retentionDays") ?? 30
+        guard retention >= 1, retention == retention.rounded() else {
+            throw ConfigError(file: path, message: "key policy.retentionDays must be a whole number of days, 1 or more")
+        }
+        let policy = Policy(expiryDays: Int(expiry), notifyDays: notify, retentionDays: Int(retention))
+        if let problem = policy.expiryPolicy.problems.first {
+            // The rules `policy set` enforces (a reminder that would never fire, duplicates, …).
+            throw ConfigError(file: path, message: "keys policy.*: \(problem)")
+        }
 
         let unknown = reader.unknownKeys()
         guard unknown.isEmpty else {

@@ -22,6 +22,8 @@ struct CommandCatalog: Sendable {
         let name: String
         let abstract: String
         let arguments: [Argument]
+        /// Nested commands (`policy show`, `policy set`), read from the same dump.
+        var subcommands: [Command] = []
     }
 
     let commands: [Command]
@@ -32,23 +34,35 @@ struct CommandCatalog: Sendable {
 
     init(registry: [any ConsoleCommand.Type]) {
         commands = registry.map { type in
-            Command(name: type.name, abstract: type.configuration.abstract,
-                    arguments: CommandCatalog.arguments(of: type))
+            CommandCatalog.dump(of: type).map { CommandCatalog.command(from: $0, name: type.name) }
+                ?? Command(name: type.name, abstract: type.configuration.abstract, arguments: [])
         }
     }
 
-    private static func arguments(of type: any ConsoleCommand.Type) -> [Argument] {
+    /// The parser's JSON description of a command (with its subcommands), or nil.
+    private static func dump(of type: any ConsoleCommand.Type) -> [String: Any]? {
         let dump: String
         do {
             _ = try ConsoleLine.parseAsRoot([type.name, "--experimental-dump-help"])
-            return []
+            return nil
         } catch {
             dump = ConsoleLine.fullMessage(for: error)
         }
-        guard let json = try? JSONSerialization.jsonObject(with: Data(dump.utf8)) as? [String: Any],
-              let command = json["command"] as? [String: Any],
-              let arguments = command["arguments"] as? [[String: Any]] else { return [] }
-        return arguments.compactMap { raw -> Argument? in
+        guard let json = try? JSONSerialization.jsonObject(with: Data(dump.utf8)) as? [String: Any] else { return nil }
+        return json["command"] as? [String: Any]
+    }
+
+    private static func command(from json: [String: Any], name: String) -> Command {
+        let subcommands = (json["subcommands"] as? [[String: Any]] ?? []).compactMap { sub -> Command? in
+            guard let subName = sub["commandName"] as? String, subName != "help" else { return nil }
+            return command(from: sub, name: subName)
+        }
+        return Command(name: name, abstract: json["abstract"] as? String ?? "",
+                       arguments: arguments(json["arguments"] as? [[String: Any]] ?? []), subcommands: subcommands)
+    }
+
+    private static func arguments(_ arguments: [[String: Any]]) -> [Argument] {
+        arguments.compactMap { raw -> Argument? in
             guard (raw["shouldDisplay"] as? Bool) != false,
                   let kind = (raw["kind"] as? String).flatMap(Argument.Kind.init(rawValue:)) else { return nil }
             let names = (raw["names"] as? [[String: Any]] ?? []).compactMap { name -> String? in

@@ -35,15 +35,32 @@ struct CompletionEngine: @unchecked Sendable {
         }
         if commandName == "source" { return .files }
         if commandName == "help" {
-            return .words(catalog.commands.map(\.name).filter { $0.hasPrefix(word) }.sorted())
+            // `help policy set`: command names, then that command's subcommands.
+            var choices = catalog.commands
+            for typed in before.dropFirst() {
+                guard let command = choices.first(where: { $0.name == typed }) else { return .words([]) }
+                choices = command.subcommands
+            }
+            return .words(choices.map(\.name).filter { $0.hasPrefix(word) }.sorted())
         }
-        guard let command = catalog.command(commandName) else { return .words([]) }
+        guard var command = catalog.command(commandName) else { return .words([]) }
+
+        // A nested command (`policy set`): descend through the subcommand names typed so far;
+        // right after the parent, its subcommands complete.
+        var typed = before.dropFirst()
+        while let next = typed.first, let sub = command.subcommands.first(where: { $0.name == next }) {
+            command = sub
+            typed = typed.dropFirst()
+        }
+        if !command.subcommands.isEmpty, typed.isEmpty, !word.hasPrefix("-") {
+            return .words(command.subcommands.map(\.name).filter { $0.hasPrefix(word) }.sorted())
+        }
 
         // Walk the words typed so far to know whether an option is waiting for its value and
         // which positional comes next.
         var positionalIndex = 0
         var pendingOption: CommandCatalog.Argument?
-        for token in before.dropFirst() {
+        for token in typed {
             if pendingOption != nil { pendingOption = nil; continue }
             if token.hasPrefix("-"), let option = command.arguments.first(where: { $0.names.contains(token) }) {
                 if option.kind == .option { pendingOption = option }

@@ -34,10 +34,17 @@ final class CommandRunner {
             throw ParseFailure(description: "\(name): \(ConsoleLine.message(for: error)) (see 'help \(name)')", isHelp: false)
         }
         guard let command = parsed as? any ConsoleCommand else {
+            // `policy set --help`: for a nested command the parser returns its own help command
+            // instead of throwing; show the help of the command the words name.
+            if words.contains("--help") || words.contains("-h"), let type = CommandRegistry.command(path: words) {
+                sink.message(ConsoleLine.helpMessage(for: type).replacingOccurrences(of: "USAGE:  ", with: "USAGE: "))
+                return
+            }
             throw ParseFailure(description: "unknown command '\(words.first ?? "")' (type 'help')", isHelp: false)
         }
         let type = Swift.type(of: command)
-        try session.require(type.roles, for: type.name)
+        // A nested command is named with its parent (`policy set`).
+        try session.require(type.roles, for: type.name == name ? name : "\(name) \(type.name)")
         try command.run(in: session, output: sink)
     }
 }

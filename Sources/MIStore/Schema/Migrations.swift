@@ -8,6 +8,7 @@ enum Migrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1", migrate: v1)
+        migrator.registerMigration("v2-expiry-policy", migrate: v2)
         return migrator
     }
 
@@ -82,6 +83,26 @@ enum Migrations {
             CREATE INDEX audit_at ON audit(at);
             CREATE INDEX audit_actor ON audit(actor, at);
             CREATE INDEX audit_form ON audit(form_id, at);
+            """)
+    }
+
+    /// Expiry, trash and the shared notification policy.
+    ///
+    /// - `forms.expiry_reset_at`: set by restore and reopen; expiry then counts from it instead of
+    ///   `created`, so a form brought back is not expired again at the next run.
+    /// - `policy`: policy values set with `policy set`, overriding the config file for every console.
+    /// - `forms_trashed_owner`: the trash listing of one owner.
+    static func v2(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE forms ADD COLUMN expiry_reset_at REAL;
+            CREATE INDEX forms_trashed_owner ON forms(owner, trashed_at) WHERE trashed_at IS NOT NULL;
+
+            CREATE TABLE policy (
+                key TEXT PRIMARY KEY,
+                value TEXT NOT NULL,
+                set_at REAL NOT NULL,
+                set_by TEXT NOT NULL
+            );
             """)
     }
 }

@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import MIDirectory
+import MIStore
+
+/// `expire`: incomplete forms older than the expiry days go to the trash, as the field app
+/// deletes them at launch — but recoverable (`trash`, `restore`) until `purge`.
+public struct ExpireCommand: ConsoleCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "expire",
+        abstract: "Move incomplete forms older than the expiry days to the trash.",
+        discussion: """
+            A form expires when it was created more than N days ago (N: --days, else the policy's \
+            expiry days); one created exactly N days ago stays. A form restored or reopened counts \
+            from then. Each expired form keeps its media, is audited, and its owner gets a notice. \
+            Shows what will go and asks first (--yes to skip the question); --dry-run only lists.
+
+            Examples:
+              expire --dry-run
+              expire --days 14 --yes --note 'cleanup after the audit'
+            """)
+    public static let roles: Set<Role> = [.foreman]
+
+    @Option(help: ArgumentHelp("Expire forms created more than this many days ago (default: the policy).", valueName: "days"))
+    public var days: Int?
+    @Flag(name: .customLong("dry-run"), help: "List what would expire; change nothing.")
+    public var dryRun = false
+    @Flag(help: "Do not ask for confirmation.")
+    public var yes = false
+    @OptionGroup public var note: NoteOption
+
+    public init() {}
+
+    public func validate() throws {
+        if let days, days < 1 { throw ValidationError("--days takes a number of days, 1 or more") }
+    }
+
+    static let columns = FormColumns.columns + [Column("ageDays")]
+
+    static func values(_ form: FormSummary, now: Date) -> [Value] {
+        FormColumns.values(form) + [.int(Int64((now.timeIntervalSince(form.created.date) / 86_400).rounded(.down)))]
+    }
+
+    public func run(in session: Session, output: OutputSink) throws {
+        let store = try session.store()
+        let days = try self.days ?? session.policy().policy.expiryDays
+        let cutoff = try store.expiryCutoff(days: days)
+        if dryRun {
+            output.beginRows(Self.columns)
+            try store.forEachExpirable(cutoff) { output.row(Self.values($0, now: cutoff.now)) }
+            output.endRows()
+            return
+        }
+        let total = try store.countExpirable(cutoff)
+        let question = "move \(total) incomplete form(s) created more than \(days) day(s) ago to the trash?"
+        if try session.needsPreview(yes, question: question) {
+            guard total > 0 else {
+                output.message("nothing to expire: no incomplete form was created more than \(days) day(s) ago")
+                return
+            }
+            output.beginRows(Self.columns)
+            try store.forEachExpirable(cutoff) { output.row(Self.values($0, now: cutoff.now)) }
+            output.endRows()
+            try session.confirm(question, yes: false)
+            let expired = try store.expire(cutoff, actor: session.user.uid, note: note.note) { _ in } progress: {
+                output.progress("expire", done: $0, total: max(total, $0))
+            }
+            output.message("moved \(expired) form(s) to the trash ('trash' lists them, 'restore FORM' brings one back)")
+            return
+        }
+        output.beginRows(Self.columns)
+        try store.expire(cutoff, actor: session.user.uid, note: note.note) { expired in
+            output.row(Self.values(expired.form, now: cutoff.now))
+        } progress: {
+            output.progress("expire", done: $0, total: max(total, $0))
+        }
+        output.endRows()
+    }
+}

@@ -1,0 +1,100 @@
+import ArgumentParser
+import Foundation
+import MIDirectory
+import MIStore
+
+/// `notifications`: the reminder plan — when each technician's tablet reminds them of an
+/// incomplete form, and which reminders a full device drops.
+public struct NotificationsCommand: ConsoleCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "notifications",
+        abstract: "Show the reminder plan (who gets reminded of which form, and when).",
+        discussion: """
+            One reminder per incomplete form and notify day (policy), at created + that many \
+            days, if that is before the form expires. A device holds at most 64 pending \
+            notifications: for a technician who needs more, the earliest 64 are kept and the rest \
+            are marked dropped. pending: not fired yet (at or after now).
+
+            --from (inclusive) and --to (exclusive) select by fire time: YYYY-MM-DD (midnight \
+            UTC) or ISO 8601. --due lists the reminders due now: fired at or before now and \
+            within the last 24 hours, or since --from (for a cron job that missed runs). \
+            --ics writes the listed reminders as an iCalendar file instead.
+
+            Technicians see their own plan only.
+
+            Examples:
+              notifications --user jdoe
+              notifications --due --format csv
+              notifications --from 2026-11-23 --to 2026-11-30 --ics week.ics
+            """)
+    public static let roles: Set<Role> = Set(Role.allCases)
+
+    @Option(help: ArgumentHelp("Only this technician's reminders.", valueName: "uid"))
+    public var user: String?
+    @Option(help: ArgumentHelp("Only reminders firing at or after this date or time.", valueName: "date"))
+    public var from: String?
+    @Option(help: ArgumentHelp("Only reminders firing before this date or time.", valueName: "date"))
+    public var to: String?
+    @Flag(help: "Only reminders due now (fired in the last 24 hours, or since --from).")
+    public var due = false
+    @Option(help: ArgumentHelp("Write the reminders to this iCalendar (.ics) file.", valueName: "file"), completion: .file())
+    public var ics: String?
+
+    public init() {}
+
+    public func run(in session: Session, output: OutputSink) throws {
+        var owner = user
+        if session.isTechnicianOnly {
+            if let user, user != session.user.uid {
+                throw CommandError.permissionDenied("technicians see only their own reminders")
+            }
+            owner = session.user.uid
+        }
+        var filter = ReminderFilter(owner: owner, due: due)
+        filter.from = try from.map { try Self.date($0, option: "--from") }
+        filter.to = try to.map { try Self.date($0, option: "--to") }
+        let policy = try session.policy().policy
+        let store = try session.store()
+
+        if let ics {
+            let writer = try ICalendarWriter(path: ics, now: session.clock.now())
+            var dropped = 0
+            try store.forEachReminder(policy: policy, filter: filter) { reminder in
+                if reminder.dropped { dropped += 1 }
+                try writer.add(Self.event(reminder))
+            }
+            try writer.finish()
+            output.record([Column("file"), Column("events"), Column("dropped")],
+                          [.string(ics), .int(Int64(writer.events)), .int(Int64(dropped))])
+            return
+        }
+        output.beginRows([Column("at"), Column("uid"), Column("id"), Column("name"), Column("day"), Column("expires"),
+                          Column("pending"), Column("dropped")])
+        try store.forEachReminder(policy: policy, filter: filter) { reminder in
+            output.row([.string(reminder.at.iso8601), .string(reminder.form.owner), .int(reminder.form.id),
+                        .string(reminder.form.name), .int(Int64(reminder.day)), .string(reminder.expiresAt.iso8601),
+                        .bool(reminder.pending), .bool(reminder.dropped)])
+        }
+        output.endRows()
+    }
+
+    static func date(_ text: String, option: String) throws -> Date {
+        guard let date = DateArgument.parse(text) else {
+            throw CommandError.failed("\(option): '\(text)' is not a date (YYYY-MM-DD) or ISO 8601 time")
+        }
+        return date
+    }
+
+    static func event(_ reminder: Reminder) -> ICalendarWriter.Event {
+        let form = reminder.form
+        var summary = "MI reminder for \(form.owner): finish '\(form.name)'"
+        var description = "Form \(form.id) '\(form.name)' of \(form.owner) (\(form.template)), created \(form.created.text): "
+            + "reminder of day \(reminder.day). The form expires at \(reminder.expiresAt.iso8601)."
+        if reminder.dropped {
+            summary = "[dropped] " + summary
+            description += " Dropped: \(form.owner)'s device already holds 64 earlier pending notifications."
+        }
+        return ICalendarWriter.Event(uid: "mi-form-\(form.id)-day-\(reminder.day)@miadmin", start: reminder.at,
+                                     summary: summary, description: description)
+    }
+}

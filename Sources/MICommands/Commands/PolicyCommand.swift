@@ -1,0 +1,115 @@
+import ArgumentParser
+import Foundation
+import MIDirectory
+import MIStore
+
+/// `policy`: the expiry and notification policy in force, and `policy set` to change it for
+/// every console sharing the store.
+public struct PolicyCommand: ConsoleCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "policy",
+        abstract: "Show or set the expiry and notification policy.",
+        discussion: """
+            Examples:
+              policy
+              policy set expiry-days 10
+              policy set notify-days 1,2,5
+              policy set retention-days 60
+            """,
+        subcommands: [PolicyShowCommand.self, PolicySetCommand.self],
+        defaultSubcommand: PolicyShowCommand.self)
+    public static let roles: Set<Role> = [.foreman, .support]
+
+    public init() {}
+
+    /// Never run: the parser always picks a subcommand (`show` by default).
+    public func run(in session: Session, output: OutputSink) throws {
+        try PolicyShowCommand().run(in: session, output: output)
+    }
+}
+
+/// `policy show`: each setting's value and where it comes from.
+public struct PolicyShowCommand: ConsoleCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show the policy in force and where each value comes from.",
+        discussion: """
+            A value set with 'policy set' is kept in the shared store and wins over the config \
+            file (policy.* keys) for every console.
+            """)
+    public static let roles: Set<Role> = [.foreman, .support]
+
+    public init() {}
+
+    public func run(in session: Session, output: OutputSink) throws {
+        let effective = try session.policy()
+        for problem in effective.policy.problems {
+            // Possible when the config file changed under values stored with `policy set`.
+            output.warning("the policy in force is inconsistent: \(problem)")
+        }
+        output.beginRows([Column("setting"), Column("value"), Column("source"), Column("setBy"), Column("setAt")])
+        for setting in PolicySetting.allCases {
+            let value = Value.string(setting.text(in: effective.policy))
+            switch effective.source(of: setting) {
+            case .config:
+                output.row([.string(setting.rawValue), value, .string("config"), .null, .null])
+            case .store(let setBy, let setAt):
+                output.row([.string(setting.rawValue), value, .string("store"), .string(setBy), .string(setAt.iso8601)])
+            }
+        }
+        output.endRows()
+    }
+}
+
+extension PolicySetting: ExpressibleByArgument {}
+
+/// `policy set SETTING VALUE`: stores a policy value for every console; audited.
+public struct PolicySetCommand: ConsoleCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "set",
+        abstract: "Set a policy value in the shared store.",
+        discussion: """
+            expiry-days and retention-days take a whole number of days, 1 or more. notify-days \
+            takes a comma-separated list of days after creation (or 'none'): distinct, each 1 or \
+            more and before the expiry day (a reminder on or after it would never fire), at most \
+            64 (the device's limit of pending notifications). A value that breaks a rule is \
+            refused with the reason.
+
+            Examples:
+              policy set expiry-days 10
+              policy set notify-days 1,2,5 --note 'reminders on day 5 too'
+            """)
+    public static let roles: Set<Role> = [.foreman]
+
+    @Argument(help: ArgumentHelp("expiry-days, notify-days or retention-days.", valueName: "setting"))
+    public var setting: PolicySetting
+    /// An array only so that a negative number (`-3`) reaches the policy check, which says why
+    /// it is refused, instead of being taken for an unknown option.
+    @Argument(parsing: .allUnrecognized,
+              help: ArgumentHelp("The new value: days, or for notify-days a list like 1,2,5.", valueName: "value"))
+    public var values: [String] = []
+    @OptionGroup public var note: NoteOption
+
+    public init() {}
+
+    public func validate() throws {
+        guard values.count == 1 else {
+            throw ValidationError(values.isEmpty ? "Missing expected argument '<value>'"
+                                  : "give one value (for notify-days a comma-separated list like 1,2,5), not \(values.count)")
+        }
+    }
+
+    var value: String { values[0] }
+
+    public func run(in session: Session, output: OutputSink) throws {
+        let change: PolicyChange
+        do {
+            change = try session.store().setPolicy(setting, to: value, defaults: session.config.policy.expiryPolicy,
+                                                   actor: session.user.uid, note: note.note)
+        } catch let error as StoreError where error.kind == .invalidInput {
+            throw CommandError.failed("refused: \(error.message)")
+        }
+        output.record([Column("setting"), Column("before"), Column("after"), Column("source")],
+                      [.string(setting.rawValue), .string(change.before), .string(change.after), .string("store")])
+    }
+}

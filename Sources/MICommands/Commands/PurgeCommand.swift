@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import MIDirectory
+import MIStore
+
+/// `purge`: destroy forms that have been in the trash longer than the retention days.
+public struct PurgeCommand: ConsoleCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "purge",
+        abstract: "Destroy forms in the trash longer than the retention days, with their media.",
+        discussion: """
+            Destroys forms trashed more than DAYS ago (--older-than, else the policy's retention \
+            days; 0 empties the trash). Media and foreman comments go with them; the audit trail \
+            keeps every step. Each owner gets a notice. Shows what will go and asks first (--yes \
+            to skip the question); --dry-run only lists.
+
+            Examples:
+              purge --dry-run
+              purge --older-than 60 --yes
+            """)
+    public static let roles: Set<Role> = [.foreman]
+
+    @Option(name: .customLong("older-than"),
+            help: ArgumentHelp("Destroy forms trashed more than this many days ago (default: the policy).", valueName: "days"))
+    public var olderThan: Int?
+    @Flag(name: .customLong("dry-run"), help: "List what would be destroyed; change nothing.")
+    public var dryRun = false
+    @Flag(help: "Do not ask for confirmation.")
+    public var yes = false
+    @OptionGroup public var note: NoteOption
+
+    public init() {}
+
+    public func validate() throws {
+        if let olderThan, olderThan < 0 { throw ValidationError("--older-than takes a number of days, 0 or more") }
+    }
+
+    public func run(in session: Session, output: OutputSink) throws {
+        let store = try session.store()
+        let days = try olderThan ?? session.policy().policy.retentionDays
+        let cutoff = try store.purgeCutoff(days: days)
+        if dryRun {
+            output.beginRows(TrashCommand.columns)
+            try store.forEachPurgeable(cutoff) { output.row(TrashCommand.values($0)) }
+            output.endRows()
+            return
+        }
+        let total = try store.countPurgeable(cutoff)
+        let question = "destroy \(total) form(s) trashed more than \(days) day(s) ago, with their media? This cannot be undone."
+        if try session.needsPreview(yes, question: question) {
+            guard total > 0 else {
+                output.message("nothing to purge: no form has been in the trash more than \(days) day(s)")
+                return
+            }
+            output.beginRows(TrashCommand.columns)
+            try store.forEachPurgeable(cutoff) { output.row(TrashCommand.values($0)) }
+            output.endRows()
+            try session.confirm(question, yes: false)
+            let purged = try store.purge(cutoff, actor: session.user.uid, note: note.note) { _ in } progress: {
+                output.progress("purge", done: $0, total: max(total, $0))
+            }
+            output.message("destroyed \(purged) form(s) from the trash")
+            return
+        }
+        output.beginRows(TrashCommand.columns)
+        try store.purge(cutoff, actor: session.user.uid, note: note.note) { output.row(TrashCommand.values($0)) } progress: {
+            output.progress("purge", done: $0, total: max(total, $0))
+        }
+        output.endRows()
+    }
+}

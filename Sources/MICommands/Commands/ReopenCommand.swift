@@ -1,0 +1,31 @@
+import ArgumentParser
+import MIDirectory
+import MIStore
+
+/// `reopen FORM --note REASON`: a completed form goes back to its technician as incomplete.
+public struct ReopenCommand: ConsoleCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "reopen",
+        abstract: "Send a completed form back to its technician, with a reason.",
+        discussion: """
+            The form becomes incomplete again (its expiry counts from now); the technician gets a \
+            notice carrying the reason, which the audit trail records too.
+
+            Example:
+              reopen 12 --note 'Bearing temperatures missing for the pump'
+            """)
+    public static let roles: Set<Role> = [.foreman, .support]
+
+    @OptionGroup public var target: FormArgument
+    @Option(help: ArgumentHelp("Why: sent to the technician and recorded in the audit trail.", valueName: "text"))
+    public var note: String
+
+    public init() {}
+
+    public func run(in session: Session, output: OutputSink) throws {
+        let result = try session.store().reopen(target.reference(), reason: note, actor: session.user.uid)
+        output.record([Column("id"), Column("owner"), Column("name"), Column("state"), Column("notice")],
+                      [.int(result.formId), .string(result.owner), .string(result.name),
+                       .string(FormState.incomplete.rawValue), .int(result.noticeId)])
+    }
+}

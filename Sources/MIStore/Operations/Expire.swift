@@ -1,0 +1,154 @@
+import Foundation
+import GRDB
+
+/// Which incomplete forms an expiry run takes: those created more than ``days`` days before
+/// ``now`` (strictly: a form created exactly `days` days ago is not older than `days` days and
+/// stays). `created` is compared as a UTC instant, whatever zone it was written in.
+///
+/// Computed once per run, so the preview (`--dry-run`, the confirmation list) and the run itself
+/// select the same forms.
+public struct ExpiryCutoff: Sendable, Hashable {
+    public let days: Int
+    /// The run's "now".
+    public let now: Date
+    /// Forms created before this instant expire.
+    public var before: Date { now.addingTimeInterval(-Double(days) * 86_400) }
+}
+
+/// One form that an expiry run moved to the trash.
+public struct ExpiredForm: Sendable, Hashable {
+    /// The form as it was before it was trashed (version before the change).
+    public let form: FormSummary
+    public let trashedAt: Date
+    /// The notice left for the owner.
+    public let noticeId: Int64
+}
+
+extension Notice {
+    /// Left for the owner by ``FormStore/expire(_:actor:note:batchSize:_:progress:)``.
+    public static let sourceExpire = "expire"
+}
+
+extension Notices {
+    static func expired(formName: String, days: Int) -> String {
+        "Form '\(formName)' expired after \(days) day\(days == 1 ? "" : "s") and was moved to the trash."
+    }
+}
+
+/// SQL shared by the listings of the expiry feature.
+enum SummarySQL {
+    /// The columns ``FormStore/summary(_:)`` reads.
+    static let columns = """
+        forms.id, forms.owner, forms.name, forms.state, forms.template, forms.created, forms.created_utc, \
+        forms.modified, forms.modified_utc, forms.version, \
+        (SELECT COUNT(*) FROM media WHERE media.form_id = forms.id) AS media_count
+        """
+
+    /// Live incomplete forms past the cutoff (`?1` = cutoff): by `forms(state, created_utc)`. A form
+    /// restored or reopened counts from then (`expiry_reset_at`) instead of from `created`.
+    static let expirable = """
+        forms.state = 'incomplete' AND forms.trashed_at IS NULL AND forms.created_utc < ?1
+        AND (forms.expiry_reset_at IS NULL OR forms.expiry_reset_at < ?1)
+        """
+}
+
+extension FormStore {
+    /// The cutoff of an expiry run over forms older than `days` days, at the store clock's now.
+    public func expiryCutoff(days: Int) throws -> ExpiryCutoff {
+        guard days >= 1 else { throw StoreError(.invalidInput, "Expiry takes a number of days, 1 or more (got \(days)).") }
+        return ExpiryCutoff(days: days, now: clock.now())
+    }
+
+    /// How many forms ``expire(_:actor:note:batchSize:_:progress:)`` would take now.
+    public func countExpirable(_ cutoff: ExpiryCutoff) throws -> Int {
+        try read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM forms WHERE \(SummarySQL.expirable)",
+                             arguments: [cutoff.before.timeIntervalSince1970]) ?? 0
+        }
+    }
+
+    /// Calls `body` with each form an expiry run would take, oldest `created` first (then id) —
+    /// the order the run takes them in. Streams from a cursor; changes nothing.
+    public func forEachExpirable(_ cutoff: ExpiryCutoff, _ body: (FormSummary) throws -> Void) throws {
+        try read { db in
+            let cursor = try Row.fetchCursor(db, sql: """
+                SELECT \(SummarySQL.columns) FROM forms WHERE \(SummarySQL.expirable) ORDER BY forms.created_utc, forms.id
+                """, arguments: [cutoff.before.timeIntervalSince1970])
+            while let row = try cursor.next() { try body(try Self.summary(row)) }
+        }
+    }
+
+    /// Moves every incomplete form past `cutoff` to the trash (the device's "delete forms older
+    /// than the expiration date", but recoverable): `trashed_at` set, version + 1, media kept with
+    /// the form, the owner notified (`Form 'X' expired after N days and was moved to the trash.`),
+    /// one audit row (`expire`) per form.
+    ///
+    /// Works in batches of `batchSize` forms, each one IMMEDIATE transaction that selects its forms
+    /// inside the write lock (oldest first, resuming after the last one taken), so memory holds one
+    /// batch whatever the store's size and other consoles get the lock between batches. A failure
+    /// keeps the batches already committed. `progress` gets the running count after each batch;
+    /// `body` gets each expired form after its batch committed.
+    ///
+    /// - Returns: how many forms were expired.
+    /// - Throws: `.invalidInput` for an empty actor or a batch size below 1; `.busy`; whatever `body` throws.
+    @discardableResult
+    public func expire(_ cutoff: ExpiryCutoff, actor: String, note: String? = nil, batchSize: Int = 1_000,
+                       _ body: (ExpiredForm) throws -> Void = { _ in }, progress: (Int) -> Void = { _ in }) throws -> Int {
+        let actor = try Validate.name(actor, what: "actor")
+        guard batchSize >= 1 else { throw StoreError(.invalidInput, "The batch size must be 1 or more.") }
+        let before = cutoff.before.timeIntervalSince1970
+        var resume: (created: Double, id: Int64) = (-Double.greatestFiniteMagnitude, 0)
+        var done = 0
+        while true {
+            let batch: [ExpiredForm] = try write { db in
+                let rows = try Row.fetchAll(db, sql: """
+                    SELECT \(SummarySQL.columns) FROM forms
+                    WHERE \(SummarySQL.expirable) AND forms.created_utc >= ?2 AND (forms.created_utc > ?2 OR forms.id > ?3)
+                    ORDER BY forms.created_utc, forms.id LIMIT ?4
+                    """, arguments: [before, resume.created, resume.id, batchSize])
+                let now = nowSeconds()
+                let trashedAt = Date(timeIntervalSince1970: now)
+                let trashedText = JSONValue.string(trashedAt.storeISO8601)
+                let update = try db.cachedStatement(sql: """
+                    UPDATE forms SET trashed_at = ?, version = version + 1 WHERE id = ? AND trashed_at IS NULL
+                    """)
+                var expired: [ExpiredForm] = []
+                expired.reserveCapacity(rows.count)
+                for row in rows {
+                    let form = try Self.summary(row)
+                    try update.execute(arguments: [now, form.id])
+                    let noticeId = try Notices.add(db, uid: form.owner, text: Notices.expired(formName: form.name, days: cutoff.days),
+                                                   source: Notice.sourceExpire, formId: form.id, at: now)
+                    var after = FormRecord.summary(owner: form.owner, name: form.name, state: form.state,
+                                                   version: form.version + 1).objectValue
+                    after["trashedAt"] = trashedText
+                    try Audit.record(db, at: now, actor: actor, command: "expire", formId: form.id,
+                                     object: "form \(form.id) \(form.owner)/\(form.name)",
+                                     before: FormRecord.summary(owner: form.owner, name: form.name, state: form.state,
+                                                                version: form.version),
+                                     after: .object(after), note: note)
+                    expired.append(ExpiredForm(form: form, trashedAt: trashedAt, noticeId: noticeId))
+                }
+                if let last = rows.last { resume = (last["created_utc"], last["id"]) }
+                return expired
+            }
+            done += batch.count
+            if !batch.isEmpty {
+                logger.info("forms expired", metadata: ["count": "\(batch.count)", "total": "\(done)", "actor": "\(actor)"])
+            }
+            progress(done)
+            for form in batch { try body(form) }
+            if batch.count < batchSize { break }
+        }
+        return done
+    }
+}
+
+extension Date {
+    /// ISO 8601 in UTC (`2026-11-21T09:00:00Z`), how audit rows show times the store made.
+    var storeISO8601: String {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: self)
+    }
+}

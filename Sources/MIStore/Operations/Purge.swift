@@ -1,0 +1,100 @@
+import Foundation
+import GRDB
+
+/// Which trashed forms a purge destroys: those trashed more than ``days`` days before ``now``
+/// (strictly, like expiry). Computed once per run so the preview and the run agree.
+public struct PurgeCutoff: Sendable, Hashable {
+    public let days: Int
+    public let now: Date
+    /// Forms trashed before this instant are purged.
+    public var before: Date { now.addingTimeInterval(-Double(days) * 86_400) }
+}
+
+extension Notice {
+    /// Left for the owner by ``FormStore/purge(_:actor:note:batchSize:_:progress:)``.
+    public static let sourcePurge = "purge"
+}
+
+extension Notices {
+    static func purged(formName: String) -> String {
+        "Form '\(formName)' was deleted for good from the trash."
+    }
+}
+
+extension FormStore {
+    /// The cutoff of a purge of forms trashed more than `days` days ago (0: everything in the trash).
+    public func purgeCutoff(days: Int) throws -> PurgeCutoff {
+        guard days >= 0 else { throw StoreError(.invalidInput, "Purge takes a number of days, 0 or more (got \(days)).") }
+        return PurgeCutoff(days: days, now: clock.now())
+    }
+
+    /// How many trashed forms ``purge(_:actor:note:batchSize:_:progress:)`` would destroy now.
+    public func countPurgeable(_ cutoff: PurgeCutoff) throws -> Int {
+        try read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM forms WHERE trashed_at IS NOT NULL AND trashed_at < ?",
+                             arguments: [cutoff.before.timeIntervalSince1970]) ?? 0
+        }
+    }
+
+    /// Calls `body` with each trashed form a purge would destroy, oldest in the trash first — the
+    /// order the purge takes them in. Changes nothing.
+    public func forEachPurgeable(_ cutoff: PurgeCutoff, _ body: (TrashedForm) throws -> Void) throws {
+        try read { db in
+            let cursor = try Row.fetchCursor(db, sql: """
+                SELECT \(SummarySQL.columns), forms.trashed_at FROM forms
+                WHERE forms.trashed_at IS NOT NULL AND forms.trashed_at < ? ORDER BY forms.trashed_at, forms.id
+                """, arguments: [cutoff.before.timeIntervalSince1970])
+            while let row = try cursor.next() {
+                try body(TrashedForm(form: try Self.summary(row), trashedAt: Date(timeIntervalSince1970: row["trashed_at"])))
+            }
+        }
+    }
+
+    /// Destroys the forms trashed before `cutoff`, with their media and foreman comments (foreign
+    /// key cascade). Each is audited (`purge`; audit rows outlive forms) and its owner gets a notice.
+    /// Batches of `batchSize` forms, one IMMEDIATE transaction each, like ``expire(_:actor:note:batchSize:_:progress:)``.
+    ///
+    /// - Returns: how many forms were destroyed.
+    @discardableResult
+    public func purge(_ cutoff: PurgeCutoff, actor: String, note: String? = nil, batchSize: Int = 1_000,
+                      _ body: (TrashedForm) throws -> Void = { _ in }, progress: (Int) -> Void = { _ in }) throws -> Int {
+        let actor = try Validate.name(actor, what: "actor")
+        guard batchSize >= 1 else { throw StoreError(.invalidInput, "The batch size must be 1 or more.") }
+        let before = cutoff.before.timeIntervalSince1970
+        var done = 0
+        while true {
+            // Purged rows leave the index, so each batch simply takes the oldest that remain.
+            let batch: [TrashedForm] = try write { db in
+                let rows = try Row.fetchAll(db, sql: """
+                    SELECT \(SummarySQL.columns), forms.trashed_at FROM forms
+                    WHERE forms.trashed_at IS NOT NULL AND forms.trashed_at < ? ORDER BY forms.trashed_at, forms.id LIMIT ?
+                    """, arguments: [before, batchSize])
+                let now = nowSeconds()
+                let delete = try db.cachedStatement(sql: "DELETE FROM forms WHERE id = ?")
+                var purged: [TrashedForm] = []
+                for row in rows {
+                    let form = try Self.summary(row)
+                    let trashedAt = Date(timeIntervalSince1970: row["trashed_at"])
+                    try delete.execute(arguments: [form.id])
+                    try Notices.add(db, uid: form.owner, text: Notices.purged(formName: form.name),
+                                    source: Notice.sourcePurge, formId: form.id, at: now)
+                    var before = FormRecord.summary(owner: form.owner, name: form.name, state: form.state,
+                                                    version: form.version).objectValue
+                    before["trashedAt"] = .string(trashedAt.storeISO8601)
+                    before["media"] = .integer(form.mediaCount)
+                    try Audit.record(db, at: now, actor: actor, command: "purge", formId: form.id,
+                                     object: "form \(form.id) \(form.owner)/\(form.name)",
+                                     before: .object(before), after: nil, note: note)
+                    purged.append(TrashedForm(form: form, trashedAt: trashedAt))
+                }
+                return purged
+            }
+            done += batch.count
+            if !batch.isEmpty { logger.info("forms purged", metadata: ["count": "\(batch.count)", "actor": "\(actor)"]) }
+            progress(done)
+            for form in batch { try body(form) }
+            if batch.count < batchSize { break }
+        }
+        return done
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import GRDB
+
+/// What ``FormStore/reopen(_:reason:actor:)`` did.
+public struct ReopenResult: Sendable, Hashable {
+    public let formId: Int64
+    public let owner: String
+    public let name: String
+    public let version: Int
+    /// The notice (carrying the reason) left for the technician.
+    public let noticeId: Int64
+}
+
+extension Notice {
+    /// Left for the technician by ``FormStore/reopen(_:reason:actor:)``.
+    public static let sourceReopen = "reopen"
+}
+
+extension Notices {
+    static func reopened(formName: String, by foreman: String, reason: String) -> String {
+        "Form '\(formName)' was sent back to you by foreman \(foreman): \(reason)"
+    }
+}
+
+extension FormStore {
+    /// Sends a completed form back to its technician as incomplete, with the foreman's reason in
+    /// a notice (and in the audit row's note). Expiry counts from now for it. Version + 1; audited
+    /// (`reopen`).
+    ///
+    /// - Throws: `.notFound`; `.invalidState` unless the form is completed (an incomplete form is
+    ///   the technician's already; a submitted one has been uploaded); `.invalidInput` for an empty
+    ///   reason or actor; `.busy`.
+    @discardableResult
+    public func reopen(_ ref: FormReference, reason: String, actor: String) throws -> ReopenResult {
+        let actor = try Validate.name(actor, what: "actor")
+        guard !reason.allSatisfy(\.isWhitespace) else {
+            throw StoreError(.invalidInput, "Reopening a form needs a reason for the technician.")
+        }
+        let result: ReopenResult = try write { db in
+            let form = try FormRecord.find(ref, in: db)
+            guard form.state == .completed else {
+                let why = form.state == .incomplete ? "it is still with the technician" : "it has been submitted (uploaded) already"
+                throw StoreError(.invalidState, "Form \(form.id) '\(form.name)' of \(form.owner) is \(form.state): "
+                    + "\(why). Only completed forms can be reopened.")
+            }
+            let now = nowSeconds()
+            try db.execute(sql: """
+                UPDATE forms SET state = 'incomplete', version = version + 1, expiry_reset_at = ? WHERE id = ?
+                """, arguments: [now, form.id])
+            let noticeId = try Notices.add(db, uid: form.owner,
+                                           text: Notices.reopened(formName: form.name, by: actor, reason: reason),
+                                           source: Notice.sourceReopen, formId: form.id, at: now)
+            try Audit.record(db, at: now, actor: actor, command: "reopen", formId: form.id, object: form.label,
+                             before: form.summaryJSON,
+                             after: FormRecord.summary(owner: form.owner, name: form.name, state: .incomplete,
+                                                       version: form.version + 1),
+                             note: reason)
+            return ReopenResult(formId: form.id, owner: form.owner, name: form.name, version: form.version + 1,
+                                noticeId: noticeId)
+        }
+        logger.info("form reopened", metadata: ["form": "\(result.formId)", "actor": "\(actor)"])
+        return result
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import GRDB
+
+/// A form in the trash (expired, not yet purged).
+public struct TrashedForm: Sendable, Hashable {
+    /// The form as it was trashed: its owner and name then.
+    public let form: FormSummary
+    public let trashedAt: Date
+}
+
+/// What ``FormStore/restore(_:actor:note:)`` did.
+public struct RestoreResult: Sendable, Hashable {
+    public let formId: Int64
+    public let owner: String
+    /// The name in the trash.
+    public let oldName: String
+    /// The name it has again: `oldName`, or `Base (k)` when the owner has a live form of that name now.
+    public let newName: String
+    public let version: Int
+    /// The notice left for the owner.
+    public let noticeId: Int64
+
+    public var renamed: Bool { oldName != newName }
+}
+
+extension Notice {
+    /// Left for the owner by ``FormStore/restore(_:actor:note:)``.
+    public static let sourceRestore = "restore"
+}
+
+extension Notices {
+    static func restored(oldName: String, newName: String, by actor: String) -> String {
+        oldName == newName
+            ? "Form '\(oldName)' was restored from the trash by \(actor)."
+            : "Form '\(oldName)' was restored from the trash by \(actor) as '\(newName)'."
+    }
+}
+
+extension FormStore {
+    /// Calls `body` with each trashed form (of `owner`, when given), oldest in the trash first;
+    /// streamed from an index.
+    public func forEachTrashedForm(owner: String? = nil, _ body: (TrashedForm) throws -> Void) throws {
+        try read { db in
+            var sql = "SELECT \(SummarySQL.columns), forms.trashed_at FROM forms WHERE forms.trashed_at IS NOT NULL"
+            var arguments = StatementArguments()
+            if let owner {
+                sql += " AND forms.owner = ?"
+                arguments += [owner.nfc]
+            }
+            let cursor = try Row.fetchCursor(db, sql: sql + " ORDER BY forms.trashed_at, forms.id", arguments: arguments)
+            while let row = try cursor.next() {
+                try body(TrashedForm(form: try Self.summary(row), trashedAt: Date(timeIntervalSince1970: row["trashed_at"])))
+            }
+        }
+    }
+
+    /// Takes a form out of the trash, back to its owner as an incomplete form. If the owner has a
+    /// live form of that name now, it is renamed `Base (k)` exactly as ``move(_:to:actor:note:expectedVersion:)``
+    /// renames. Expiry counts from now for it (it is not expired again by the next run). Version + 1,
+    /// a notice for the owner, one audit row (`restore`).
+    ///
+    /// `ref` is the form's id, or `owner/name` as it was trashed (the most recently trashed such form).
+    ///
+    /// - Throws: `.notFound` (no such form in the trash); `.invalidState` (the form is not in the
+    ///   trash); `.invalidInput`; `.busy`.
+    @discardableResult
+    public func restore(_ ref: FormReference, actor: String, note: String? = nil) throws -> RestoreResult {
+        let actor = try Validate.name(actor, what: "actor")
+        let result: RestoreResult = try write { db in
+            let form = try Self.findTrashed(ref, in: db)
+            let newName = try FormNames.freeName(for: form.name, owner: form.owner, in: db)
+            let now = nowSeconds()
+            do {
+                try db.execute(sql: """
+                    UPDATE forms SET trashed_at = NULL, name = ?, state = 'incomplete', version = version + 1,
+                                     expiry_reset_at = ?
+                    WHERE id = ?
+                    """, arguments: [newName, now, form.id])
+            } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+                throw StoreError(.conflict, "\(form.owner) got a form named '\(newName)' at the same moment; try again.")
+            }
+            let noticeId = try Notices.add(db, uid: form.owner,
+                                           text: Notices.restored(oldName: form.name, newName: newName, by: actor),
+                                           source: Notice.sourceRestore, formId: form.id, at: now)
+            var before = form.summaryJSON.objectValue
+            before["trashed"] = .bool(true)
+            try Audit.record(db, at: now, actor: actor, command: "restore", formId: form.id, object: form.label,
+                             before: .object(before),
+                             after: FormRecord.summary(owner: form.owner, name: newName, state: .incomplete,
+                                                       version: form.version + 1),
+                             note: note)
+            return RestoreResult(formId: form.id, owner: form.owner, oldName: form.name, newName: newName,
+                                 version: form.version + 1, noticeId: noticeId)
+        }
+        logger.info("form restored", metadata: ["form": "\(result.formId)", "name": "\(result.newName)", "actor": "\(actor)"])
+        return result
+    }
+
+    /// The trashed form `ref` names.
+    static func findTrashed(_ ref: FormReference, in db: Database) throws -> FormRecord {
+        switch ref {
+        case .id(let id):
+            guard let row = try Row.fetchOne(db, sql: "SELECT \(FormRecord.columns), forms.trashed_at FROM forms WHERE id = ?",
+                                             arguments: [id]) else {
+                throw StoreError(.notFound, "There is no form \(id).")
+            }
+            guard row["trashed_at"] as Double? != nil else {
+                let form = try FormRecord(row: row)
+                throw StoreError(.invalidState, "Form \(id) '\(form.name)' of \(form.owner) is not in the trash.")
+            }
+            return try FormRecord(row: row)
+        case .path(let owner, let name):
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT \(FormRecord.columns) FROM forms WHERE owner = ? AND name = ? AND trashed_at IS NOT NULL
+                ORDER BY trashed_at DESC, id DESC LIMIT 1
+                """, arguments: [owner, name]) else {
+                throw StoreError(.notFound, "\(owner) has no form named '\(name)' in the trash.")
+            }
+            return try FormRecord(row: row)
+        }
+    }
+}

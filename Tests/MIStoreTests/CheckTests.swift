@@ -1,0 +1,56 @@
+import Foundation
+import GRDB
+import Testing
+@testable import MIStore
+
+@Suite("Store check")
+struct CheckTests {
+    func findings(_ store: FormStore) throws -> [StoreFinding] {
+        var result: [StoreFinding] = []
+        try store.check { result.append($0) }
+        return result
+    }
+
+    @Test func aCleanStoreHasNoFindings() throws {
+        let dir = try TempDir()
+        let store = try makeStore(dir)
+        _ = try store.importTree(at: Samples.writeTree(at: dir.sub("Documents")).root, actor: "seed")
+        #expect(try findings(store) == [])
+    }
+
+    @Test func findsDeletedAndCorruptedMediaAndUnreadableForms() throws {
+        let dir = try TempDir()
+        let store = try makeStore(dir)
+        _ = try store.importTree(at: Samples.writeTree(at: dir.sub("Documents")).root, actor: "seed")
+        let generator = try store.form(ref("jdoe/Generator monthly"))
+        let valve = try store.form(ref("jdoe/Valve check – north"))
+        let pump = try store.form(ref("asmith/Pump station 4"))
+        try store.dbPool.write { db in
+            // The bytes are gone; flipped bytes of the same size; bad JSON.
+            try db.execute(sql: "UPDATE media SET data = X'' WHERE form_id = ? AND file_name = 'Qid1(1).mp4'", arguments: [generator.id])
+            try db.execute(sql: "UPDATE media SET data = CAST('sampl3' AS BLOB) WHERE form_id = ? AND file_name = 'Qid1(2).jpg'",
+                           arguments: [generator.id])
+            try db.execute(sql: "UPDATE forms SET questions = '[{\"type\": \"trueFalse\", ' WHERE id = ?", arguments: [pump.id])
+            // A rule broken: a single-answer question with two answers.
+            try db.execute(sql: "UPDATE forms SET questions = json_set(questions, '$[0].answer', json('[0,1]')) WHERE id = ?",
+                           arguments: [valve.id])
+        }
+        let found = try findings(store)
+        #expect(found.map(\.kind) == [.media, .media, .unreadable, .rule])
+        #expect(found[0].object == "form \(generator.id) jdoe/Generator monthly: Qid1(1).mp4")
+        #expect(found[0].message == "media file Qid1(1).mp4 is damaged: 0 bytes stored, 12 recorded; SHA-256 does not match the one recorded")
+        #expect(found[1].message == "media file Qid1(2).jpg is damaged: SHA-256 does not match the one recorded")
+        #expect(found[2].formId == pump.id && found[2].message.hasPrefix("the stored form content cannot be read"))
+        #expect(found[3].formId == valve.id && found[3].message.hasPrefix("tooManyAnswers: "))
+    }
+
+    @Test func ownersOfFormsStillToBeWorkedOn() throws {
+        let dir = try TempDir()
+        let store = try makeStore(dir)
+        _ = try store.importTree(at: Samples.writeTree(at: dir.sub("Documents")).root, actor: "seed")
+        _ = try store.submit(ref("jdoe/Generator monthly"), actor: "mkhan")
+        var owners: [String] = []
+        try store.forEachOwner { owners.append("\($0):\($1)") }
+        #expect(owners == ["asmith:2", "jdoe:2"])
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+@testable import MIStore
+
+@Suite("Notification policy")
+struct PolicyTests {
+    let config = ExpiryPolicy(expiryDays: 7, notifyDays: [1, 2], retentionDays: 30)
+
+    @Test func configValuesUntilTheStoreHasItsOwn() throws {
+        let dir = try TempDir()
+        let store = try makeStore(dir, clock: TestClock(expiryNow))
+        let before = try store.policy(defaults: config)
+        #expect(before.policy == config && before.sources.isEmpty)
+        #expect(before.source(of: .expiryDays) == .config)
+
+        let change = try store.setPolicy(.notifyDays, to: "1,2,5", defaults: config, actor: "mkhan", note: "more nagging")
+        #expect(change.before == "1,2" && change.after == "1,2,5")
+        let after = try store.policy(defaults: config)
+        #expect(after.policy.notifyDays == [1, 2, 5] && after.policy.expiryDays == 7)
+        #expect(after.source(of: .notifyDays) == .store(setBy: "mkhan", setAt: expiryNow))
+        #expect(after.source(of: .expiryDays) == .config)
+
+        try store.setPolicy(.expiryDays, to: "10", defaults: config, actor: "mkhan")
+        try store.setPolicy(.retentionDays, to: "90", defaults: config, actor: "mkhan")
+        #expect(try store.policy(defaults: config).policy == ExpiryPolicy(expiryDays: 10, notifyDays: [1, 2, 5], retentionDays: 90))
+        // The store wins over any config.
+        #expect(try store.policy(defaults: .defaults).policy.expiryDays == 10)
+
+        let audit = try store.auditEntries()
+        #expect(audit.map(\.command) == ["policy.set", "policy.set", "policy.set"])
+        #expect(audit[0].object == "policy notify-days" && audit[0].note == "more nagging")
+        #expect(audit[0].before == #"{"notify-days":"1,2"}"# && audit[0].after == #"{"notify-days":"1,2,5"}"#)
+    }
+
+    @Test(arguments: [
+        (PolicySetting.expiryDays, "seven", "expiry-days: 'seven' is not a whole number of days."),
+        (.expiryDays, "7.5", "expiry-days: '7.5' is not a whole number of days."),
+        (.expiryDays, "", "expiry-days: '' is not a whole number of days."),
+        (.expiryDays, "0", "expiry-days must be 1 or more (got 0)."),
+        (.expiryDays, "-3", "expiry-days must be 1 or more (got -3)."),
+        (.retentionDays, "0", "retention-days must be 1 or more (got 0)."),
+        (.retentionDays, "x", "retention-days: 'x' is not a whole number of days."),
+        (.notifyDays, "1,x", "notify-days: 'x' in '1,x' is not a whole number of days."),
+        (.notifyDays, "1,,2", "notify-days: '' in '1,,2' is not a whole number of days."),
+        (.notifyDays, "0,1", "notify-days: 0 is not a day after creation; reminder days must be 1 or more."),
+        (.notifyDays, "-1", "notify-days: -1 is not a day after creation; reminder days must be 1 or more."),
+        (.notifyDays, "1,2,1", "notify-days: day 1 is listed twice."),
+        (.notifyDays, "1,7", "notify-days: a reminder on day 7 would never fire: forms expire after 7 days, so reminders must come before day 7."),
+        (.notifyDays, "9", "notify-days: a reminder on day 9 would never fire: forms expire after 7 days, so reminders must come before day 7."),
+        // Shortening expiry below a reminder day is refused for the same reason.
+        (.expiryDays, "2", "notify-days: a reminder on day 2 would never fire: forms expire after 2 days, so reminders must come before day 2."),
+    ])
+    func badValuesAreRefusedWithTheirReason(setting: PolicySetting, value: String, reason: String) throws {
+        let dir = try TempDir()
+        let store = try makeStore(dir)
+        #expect { try store.setPolicy(setting, to: value, defaults: config, actor: "mkhan") } throws: { error in
+            let error = error as! StoreError
+            return error.kind == .invalidInput && error.message == reason
+        }
+        #expect(try store.policy(defaults: config).sources.isEmpty, "nothing stored")
+        #expect(try store.auditEntries().isEmpty, "nothing audited")
+    }
+
+    @Test func moreRemindersThanTheDeviceHoldsAreRefused() throws {
+        let dir = try TempDir()
+        let store = try makeStore(dir)
+        try store.setPolicy(.expiryDays, to: "100", defaults: config, actor: "mkhan")
+        try store.setPolicy(.notifyDays, to: (1...64).map(String.init).joined(separator: ","), defaults: config, actor: "mkhan")
+        #expect { try store.setPolicy(.notifyDays, to: (1...65).map(String.init).joined(separator: ","), defaults: config, actor: "mkhan") }
+            throws: { error in
+                (error as? StoreError)?.message
+                    == "notify-days: 65 reminders per form are more than a device holds (64 pending notifications)."
+            }
+        #expect(try store.policy(defaults: config).policy.notifyDays.count == 64)
+    }
+
+    @Test func noRemindersAtAll() throws {
+        let dir = try TempDir()
+        let store = try makeStore(dir)
+        try store.setPolicy(.notifyDays, to: "none", defaults: config, actor: "mkhan")
+        #expect(try store.policy(defaults: config).policy.notifyDays == [])
+    }
+}
