@@ -15,6 +15,17 @@ import Testing
         #expect(result.lines.count == 1 + bulk + 8)
     }
 
+    @Test func tableListingLongerThanItsSizingRowsKeepsEveryRow() throws {
+        // The table renderer sizes columns from the first 1,000 rows, then streams the rest.
+        let result = try MIAdmin.as_("mkhan", ["users"])
+        #expect(result.status == 0)
+        let total = (Int(fixture["BULK_USERS"]) ?? 0) + 8
+        #expect(total > 1_000)
+        #expect(result.lines.count == total + 3, "header, rule, rows, footer")
+        #expect(result.lines.last == "(\(total) rows)")
+        #expect(result.lines.contains { $0.hasPrefix("u03000 ") })
+    }
+
     @Test func nonASCIINamesRoundTripInJSON() throws {
         let result = try MIAdmin.as_("mkhan", format: "json", ["users --role technician '*(night shift)'", "users zangstrom"])
         #expect(result.status == 0, "\(result.stderr)")

@@ -1,11 +1,16 @@
 import MICommands
 
-/// Aligned columns for people. Buffers a listing to size the columns (a terminal user does not
-/// page a million rows; use `--format csv` for that). Multi-line cells (a table answer's grid)
-/// take several lines; control characters are escaped.
+/// Aligned columns for people. The first rows of a listing are buffered to size the columns;
+/// past `sizingRows` the grid is drawn with those widths and later rows stream through, so a
+/// huge listing still runs in bounded memory (a longer cell then pushes its line out of line).
+/// Multi-line cells (a table answer's grid) take several lines; control characters are escaped.
 final class TableRenderer: RenderingSink {
+    private let sizingRows = 1_000
     private var columns: [Column] = []
     private var rows: [[[String]]] = []
+    /// Set once the header is out and rows stream.
+    private var streamingWidths: [Int]?
+    private var rowCount = 0
 
     override func record(_ columns: [Column], _ values: [Value]) {
         let width = columns.map { $0.title.count }.max() ?? 0
@@ -40,15 +45,33 @@ final class TableRenderer: RenderingSink {
     override func beginRows(_ columns: [Column]) {
         self.columns = columns
         rows = []
+        streamingWidths = nil
+        rowCount = 0
     }
 
     override func row(_ values: [Value]) {
-        rows.append(values.map(cellLines))
+        rowCount += 1
+        let cells = values.map(cellLines)
+        if let widths = streamingWidths {
+            writeLine(cells, widths)
+            return
+        }
+        rows.append(cells)
+        if rows.count >= sizingRows { streamingWidths = writeHeaderAndBuffered() }
     }
 
     override func endRows() { writeGrid(footer: true) }
 
     private func writeGrid(footer: Bool) {
+        if streamingWidths == nil { _ = writeHeaderAndBuffered() }
+        if footer { out.write("(\(rowCount) row\(rowCount == 1 ? "" : "s"))\n") }
+        rows = []
+        streamingWidths = nil
+        rowCount = 0
+    }
+
+    /// Sizes the columns from the buffered rows, writes header and rows; returns the widths.
+    private func writeHeaderAndBuffered() -> [Int] {
         var widths = columns.map { $0.title.count }
         for row in rows {
             for (i, cell) in row.enumerated() where i < widths.count {
@@ -58,8 +81,8 @@ final class TableRenderer: RenderingSink {
         writeLine(columns.map { [$0.title] }, widths)
         out.write(widths.map { String(repeating: "-", count: $0) }.joined(separator: "-+-") + "\n")
         for row in rows { writeLine(row, widths) }
-        if footer { out.write("(\(rows.count) row\(rows.count == 1 ? "" : "s"))\n") }
         rows = []
+        return widths
     }
 
     override func message(_ text: String) {
