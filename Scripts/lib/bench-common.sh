@@ -98,3 +98,8 @@ with open(out, "w") as f:
     json.dump(config, f, indent=2)
 PY
 }
+
+# One line on the machine and how busy it is (other builds share it): cores and load averages.
+machine_line() {
+    echo "machine: $(nproc) cores; load average (1, 5, 15 min) $1: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
