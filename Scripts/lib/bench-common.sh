@@ -39,15 +39,15 @@ fail_with() {
 }
 
 # timed WHAT OUT IN -- CMD...: runs CMD once under /usr/bin/time with stdin from IN and
-# stdout to OUT (both may be /dev/null), stderr to $WORK/stderr.out; prints "SECONDS KIB"
-# (wall time, peak RSS). Fails with CMD's stderr if it exits non-zero.
+# stdout to OUT (both may be /dev/null), stderr to $WORK/stderr.out; prints "SECONDS KIB CPU"
+# (wall time, peak RSS, user + system seconds). Fails with CMD's stderr if it exits non-zero.
 timed() {
     local what=$1 out=$2 in=$3 tfile="$WORK/time.out" efile="$WORK/stderr.out" rc=0
     shift 4
-    /usr/bin/time -f '%e %M' -o "$tfile" "$@" <"$in" >"$out" 2>"$efile" || rc=$?
+    /usr/bin/time -f '%e %M %U %S' -o "$tfile" "$@" <"$in" >"$out" 2>"$efile" || rc=$?
     ((rc == 0)) || fail_with "$what" "$rc" "$efile"
     # On failure time(1) writes a "Command exited ..." line first: the last line is ours.
-    tail -n 1 "$tfile"
+    tail -n 1 "$tfile" | awk '{ printf "%s %s %.2f\n", $1, $2, $3 + $4 }'
 }
 
 # Sets MIADMIN: $MIADMIN_BIN if given, else a release build in the repository root.
