@@ -1,0 +1,105 @@
+# Shared helpers for Scripts/bench-store and Scripts/bench-startup. Sourced, not run.
+#
+# The sourcing script sets BENCH_NAME (for messages), SCRIPT_DIR and REPO_ROOT, and WORK
+# (its temporary directory) before calling the functions that use them.
+
+log() {
+    echo "$BENCH_NAME: $*" >&2
+}
+
+die() {
+    echo "$BENCH_NAME: $*" >&2
+    exit 1
+}
+
+# Median of the numbers on stdin (mean of the middle two for an even count).
+median() {
+    sort -n | awk '{ v[NR] = $1 } END {
+        if (NR == 0) exit 1
+        if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# KiB -> MiB with one decimal.
+mib() {
+    awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'
+}
+
+# "A / B" as "1.23x", or n/a when B is zero.
+ratio() {
+    awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "n/a" }'
+}
+
+# Fail with the command's own error output, so a broken miadmin is obvious.
+fail_with() {
+    local what=$1 rc=$2 errfile=$3 how="exit $rc"
+    if ((rc > 128)); then how+=", killed by signal $((rc - 128))"; fi
+    echo "$BENCH_NAME: $what failed ($how); its stderr (last 20 lines):" >&2
+    tail -n 20 "$errfile" | sed 's/^/    /' >&2
+    exit 1
+}
+
+# timed WHAT OUT IN -- CMD...: runs CMD once under /usr/bin/time with stdin from IN and
+# stdout to OUT (both may be /dev/null), stderr to $WORK/stderr.out; prints "SECONDS KIB CPU"
+# (wall time, peak RSS, user + system seconds). Fails with CMD's stderr if it exits non-zero.
+timed() {
+    local what=$1 out=$2 in=$3 tfile="$WORK/time.out" efile="$WORK/stderr.out" rc=0
+    shift 4
+    /usr/bin/time -f '%e %M %U %S' -o "$tfile" "$@" <"$in" >"$out" 2>"$efile" || rc=$?
+    ((rc == 0)) || fail_with "$what" "$rc" "$efile"
+    # On failure time(1) writes a "Command exited ..." line first: the last line is ours.
+    tail -n 1 "$tfile" | awk '{ printf "%s %s %.2f\n", $1, $2, $3 + $4 }'
+}
+
+# Sets MIADMIN: $MIADMIN_BIN if given, else a release build in the repository root.
+build_miadmin() {
+    if [[ -n ${MIADMIN_BIN:-} ]]; then
+        [[ -x $MIADMIN_BIN ]] || die "MIADMIN_BIN=$MIADMIN_BIN is not an executable"
+        MIADMIN=$MIADMIN_BIN
+        log "using MIADMIN_BIN=$MIADMIN (no build)"
+        return
+    fi
+    command -v swift >/dev/null 2>&1 || die "swift is not on PATH: cannot build miadmin"
+    log "building miadmin (release) in $REPO_ROOT"
+    if ! (cd "$REPO_ROOT" && swift build -c release --product miadmin) >&2; then
+        die "release build of miadmin failed (see above)"
+    fi
+    MIADMIN="$REPO_ROOT/.build/release/miadmin"
+    [[ -x $MIADMIN ]] || die "the build succeeded but $MIADMIN does not exist"
+}
+
+# start_fixture N: a fixture with N bulk users in $WORK/fixture; sources its fixture.env and
+# sets MKHAN_PASSWORD.
+start_fixture() {
+    log "starting a fixture with $1 bulk users"
+    "$SCRIPT_DIR/ldap-fixture" start "$WORK/fixture" --users "$1" >&2
+    # shellcheck source=/dev/null
+    source "$WORK/fixture/fixture.env"
+    MKHAN_PASSWORD=$(awk -F'\t' '$1 == "mkhan" { print $2 }' "$USERS_FILE")
+    [[ -n $MKHAN_PASSWORD ]] || die "no password for mkhan in $USERS_FILE"
+}
+
+# Stop slapd and remove the temp dir however we leave (error, Ctrl-C, success).
+cleanup() {
+    if [[ -n ${WORK:-} ]]; then
+        if [[ -d $WORK/fixture ]]; then "$SCRIPT_DIR/ldap-fixture" stop "$WORK/fixture" || true; fi
+        rm -rf "$WORK"
+    fi
+}
+
+# config_for STORE OUT: the fixture's console config with store.path set to STORE.
+config_for() {
+    python3 - "$MIADMIN_CONFIG" "$1" "$2" <<'PY'
+import json, sys
+src, store, out = sys.argv[1:]
+with open(src) as f:
+    config = json.load(f)
+config["store"]["path"] = store
+with open(out, "w") as f:
+    json.dump(config, f, indent=2)
+PY
+}
+
+# One line on the machine and how busy it is (other builds share it): cores and load averages.
+machine_line() {
+    echo "machine: $(nproc) cores; load average (1, 5, 15 min) $1: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
