@@ -118,20 +118,31 @@ public final class Directory {
                       name: entry.first("cn") ?? "", mail: entry.first("mail"), roles: roles)
     }
 
-    /// One base-scope search per role group asking whether the DN is a member; the server does
-    /// the DN matching, so no client-side normalization is involved.
+    /// The roles of one user in one request: the groups under the base DN that list the DN as a
+    /// `member` (the server matches the DN, escaping and case included), compared with the
+    /// configured group DNs. A role group outside the base DN gets its own base-scope check.
     private func rolesByQuery(dn: String, on ldap: LDAPConnection) throws -> [Role] {
+        let memberFilter = "(member=\(FilterEscaping.escape(dn)))"
+        let base = DistinguishedName.normalized(settings.baseDN)
+        var wanted: [String: Role] = [:]
+        var outside: [(Role, String)] = []
+        for (role, group) in settings.groups {
+            let key = DistinguishedName.normalized(group)
+            if key.hasSuffix("," + base) || key == base { wanted[key] = role } else { outside.append((role, group)) }
+        }
         var roles: [Role] = []
-        for role in Role.allCases {
-            guard let group = settings.groups[role] else { continue }
-            var isMember = false
+        if !wanted.isEmpty {
+            try ldap.search(base: settings.baseDN, scope: .subtree, filter: "(&(objectClass=groupOfNames)\(memberFilter))",
+                            attributes: ["1.1"]) { entry in
+                if let role = wanted[DistinguishedName.normalized(entry.dn)] { roles.append(role) }
+            }
+        }
+        for (role, group) in outside {
             do {
-                try ldap.search(base: group, scope: .base, filter: "(member=\(FilterEscaping.escape(dn)))",
-                                attributes: ["1.1"]) { _ in isMember = true }
+                try ldap.search(base: group, scope: .base, filter: memberFilter, attributes: ["1.1"]) { _ in roles.append(role) }
             } catch let error as DirectoryError where error.code == .noSuchObject {
                 logger.warning("role group for \(role.rawValue) does not exist: \(group)")
             }
-            if isMember { roles.append(role) }
         }
         return roles
     }
@@ -143,10 +154,8 @@ public final class Directory {
         for (role, group) in settings.groups {
             var members = Set<String>()
             do {
-                try ldap.search(base: group, scope: .base, filter: "(objectClass=*)", attributes: ["member"]) { entry in
-                    for member in entry.attributes["member"] ?? [] {
-                        members.insert(DistinguishedName.normalized(member))
-                    }
+                try ldap.forEachValue(of: "member", inEntry: group) { member in
+                    members.insert(DistinguishedName.normalized(bytes: member))
                 }
             } catch let error as DirectoryError where error.code == .noSuchObject {
                 logger.warning("role group for \(role.rawValue) does not exist: \(group)")
