@@ -50,7 +50,7 @@ timed() {
     tail -n 1 "$tfile" | awk '{ printf "%s %s %.2f\n", $1, $2, $3 + $4 }'
 }
 
-# Sets MIADMIN: $MIADMIN_BIN if given, else a release build in the repository root.
+# Sets MIADMIN: $MIADMIN_BIN if given, else a static-runtime release build in the repository root.
 build_miadmin() {
     if [[ -n ${MIADMIN_BIN:-} ]]; then
         [[ -x $MIADMIN_BIN ]] || die "MIADMIN_BIN=$MIADMIN_BIN is not an executable"
@@ -59,11 +59,13 @@ build_miadmin() {
         return
     fi
     command -v swift >/dev/null 2>&1 || die "swift is not on PATH: cannot build miadmin"
-    log "building miadmin (release) in $REPO_ROOT"
-    if ! (cd "$REPO_ROOT" && swift build -c release --product miadmin) >&2; then
+    # The build we recommend for deployment (README): the Swift runtime linked statically, which
+    # saves loading about 14 shared libraries at every start.
+    log "building miadmin (release, static Swift runtime) in $REPO_ROOT"
+    if ! (cd "$REPO_ROOT" && swift build -c release --static-swift-stdlib --scratch-path .build-static --product miadmin) >&2; then
         die "release build of miadmin failed (see above)"
     fi
-    MIADMIN="$REPO_ROOT/.build/release/miadmin"
+    MIADMIN="$REPO_ROOT/.build-static/release/miadmin"
     [[ -x $MIADMIN ]] || die "the build succeeded but $MIADMIN does not exist"
 }
 

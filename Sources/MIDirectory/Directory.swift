@@ -114,8 +114,9 @@ public final class Directory {
     }
 
     private func user(from entry: LDAPEntry, roles: [Role]) -> DirectoryUser {
+        // Callers pass roles filtered from Role.allCases: already ordered, each once.
         DirectoryUser(uid: entry.first(settings.userAttribute) ?? "", dn: entry.dn,
-                      name: entry.first("cn") ?? "", mail: entry.first("mail"), roles: roles)
+                      name: entry.first("cn") ?? "", mail: entry.first("mail"), orderedRoles: roles)
     }
 
     /// The roles of one user in one request: the groups under the base DN that list the DN as a

@@ -16,5 +16,14 @@ public struct DirectoryUser: Sendable, Equatable {
         self.roles = Array(Set(roles)).sorted()
     }
 
+    /// For roles already in `Role.allCases` order, each once (the listing's hot path).
+    init(uid: String, dn: String, name: String, mail: String?, orderedRoles: [Role]) {
+        self.uid = uid
+        self.dn = dn
+        self.name = name
+        self.mail = mail
+        self.roles = orderedRoles
+    }
+
     public func has(_ role: Role) -> Bool { roles.contains(role) }
 }

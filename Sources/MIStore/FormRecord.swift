@@ -47,14 +47,16 @@ struct FormRecord: Sendable {
         let row: Row?
         switch ref {
         case .id(let id):
-            row = try Row.fetchOne(db, sql: "SELECT \(columns), forms.trashed_at FROM forms WHERE id = ?", arguments: [id])
+            // Cached statements: a script of moves runs these thousands of times.
+            row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns), forms.trashed_at FROM forms WHERE id = ?"),
+                                   arguments: [id])
             if let row, row["trashed_at"] as Double? != nil {
                 throw StoreError(.notFound, "Form \(id) is in the trash.")
             }
         case .path(let owner, let name):
-            row = try Row.fetchOne(db, sql: """
+            row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT \(columns) FROM forms WHERE owner = ? AND name = ? AND trashed_at IS NULL
-                """, arguments: [owner, name])
+                """), arguments: [owner, name])
         }
         guard let row else {
             switch ref {

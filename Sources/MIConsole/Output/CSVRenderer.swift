@@ -13,7 +13,13 @@ final class CSVRenderer: RenderingSink {
     }
 
     override func row(_ values: [Value]) {
-        out.write(values.map { field($0.text) }.joined(separator: ",") + "\r\n")
+        var first = true
+        for value in values {
+            if !first { out.write(",") }
+            first = false
+            out.write(field(value.text))
+        }
+        out.write("\r\n")
     }
 
     override func endRows() {}

@@ -4,7 +4,8 @@
 /// out multi-line cells itself.
 enum TerminalText {
     static func escape(_ text: String, keepNewlines: Bool) -> String {
-        guard text.unicodeScalars.contains(where: { needsEscape($0, keepNewlines: keepNewlines) }) else { return text }
+        guard mayNeedEscape(text, keepNewlines: keepNewlines),
+              text.unicodeScalars.contains(where: { needsEscape($0, keepNewlines: keepNewlines) }) else { return text }
         var out = ""
         for scalar in text.unicodeScalars {
             if needsEscape(scalar, keepNewlines: keepNewlines) {
@@ -14,6 +15,18 @@ enum TerminalText {
             }
         }
         return out
+    }
+
+    /// A byte-level first look (every value of every listing passes here): C0 controls and DEL
+    /// are single bytes; C1 controls (U+0080–U+009F) are encoded as 0xC2 0x80…0x9F.
+    private static func mayNeedEscape(_ text: String, keepNewlines: Bool) -> Bool {
+        var afterC2 = false
+        for byte in text.utf8 {
+            if byte < 0x20 && !(keepNewlines && byte == 0x0A) { return true }
+            if byte == 0x7F || (afterC2 && byte <= 0x9F) { return true }
+            afterC2 = byte == 0xC2
+        }
+        return false
     }
 
     private static func needsEscape(_ scalar: Unicode.Scalar, keepNewlines: Bool) -> Bool {

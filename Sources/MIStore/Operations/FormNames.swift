@@ -20,14 +20,14 @@ enum FormNames {
     /// Two indexed lookups on `forms(owner, name)`: the exact name, then the range of names
     /// starting with `Base (` (everything from `Base (` up to, not including, `Base )`).
     static func freeName(for name: String, owner: String, in db: Database) throws -> String {
-        let taken = try Bool.fetchOne(db, sql: """
+        let taken = try Bool.fetchOne(db.cachedStatement(sql: """
             SELECT EXISTS (SELECT 1 FROM forms WHERE owner = ? AND name = ? AND trashed_at IS NULL)
-            """, arguments: [owner, name]) ?? false
+            """), arguments: [owner, name]) ?? false
         guard taken else { return name }
         let base = split(name).base
-        let candidates = try String.fetchAll(db, sql: """
+        let candidates = try String.fetchAll(db.cachedStatement(sql: """
             SELECT name FROM forms WHERE owner = ? AND name >= ? AND name < ? AND trashed_at IS NULL
-            """, arguments: [owner, base + " (", base + " )"])
+            """), arguments: [owner, base + " (", base + " )"])
         var numbers = Set<Int>()
         for candidate in candidates {
             let (candidateBase, number) = split(candidate)

@@ -52,8 +52,8 @@ extension FormStore {
             }
             let newName = try FormNames.freeName(for: form.name, owner: uid, in: db)
             do {
-                try db.execute(sql: "UPDATE forms SET owner = ?, name = ?, version = version + 1 WHERE id = ? AND version = ?",
-                               arguments: [uid, newName, form.id, form.version])
+                try db.cachedStatement(sql: "UPDATE forms SET owner = ?, name = ?, version = version + 1 WHERE id = ? AND version = ?")
+                    .execute(arguments: [uid, newName, form.id, form.version])
             } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
                 throw StoreError(.conflict, "\(uid) got a form named '\(newName)' at the same moment; try the move again.")
             }
