@@ -45,35 +45,17 @@ public struct ExpireCommand: ConsoleCommand {
         let store = try session.store()
         let days = try self.days ?? session.policy().policy.expiryDays
         let cutoff = try store.expiryCutoff(days: days)
-        if dryRun {
-            output.beginRows(Self.columns)
-            try store.forEachExpirable(cutoff) { output.row(Self.values($0, now: cutoff.now)) }
-            output.endRows()
-            return
-        }
-        let total = try store.countExpirable(cutoff)
-        let question = "move \(total) incomplete form(s) created more than \(days) day(s) ago to the trash?"
-        if try session.needsPreview(yes, question: question) {
-            guard total > 0 else {
-                output.message("nothing to expire: no incomplete form was created more than \(days) day(s) ago")
-                return
-            }
-            output.beginRows(Self.columns)
-            try store.forEachExpirable(cutoff) { output.row(Self.values($0, now: cutoff.now)) }
-            output.endRows()
-            try session.confirm(question, yes: false)
-            let expired = try store.expire(cutoff, actor: session.user.uid, note: note.note) { _ in } progress: {
-                output.progress("expire", done: $0, total: max(total, $0))
-            }
-            output.message("moved \(expired) form(s) to the trash ('trash' lists them, 'restore FORM' brings one back)")
-            return
-        }
-        output.beginRows(Self.columns)
-        try store.expire(cutoff, actor: session.user.uid, note: note.note) { expired in
-            output.row(Self.values(expired.form, now: cutoff.now))
-        } progress: {
-            output.progress("expire", done: $0, total: max(total, $0))
-        }
-        output.endRows()
+        let actor = session.user.uid, note = self.note.note
+        try BatchRemoval<FormSummary>(
+            name: "expire", columns: Self.columns, row: { Self.values($0, now: cutoff.now) },
+            count: { try store.countExpirable(cutoff) },
+            forEachCandidate: { each in try store.forEachExpirable(cutoff) { each($0) } },
+            perform: { each, progress in
+                try store.expire(cutoff, actor: actor, note: note, { each($0.form) }, progress: progress)
+            },
+            question: { "move \($0) incomplete form(s) created more than \(days) day(s) ago to the trash?" },
+            nothingToDo: "nothing to expire: no incomplete form was created more than \(days) day(s) ago",
+            summary: { "moved \($0) form(s) to the trash ('trash' lists them, 'restore FORM' brings one back)" }
+        ).run(in: session, output: output, dryRun: dryRun, yes: yes)
     }
 }

@@ -39,33 +39,17 @@ public struct PurgeCommand: ConsoleCommand {
         let store = try session.store()
         let days = try olderThan ?? session.policy().policy.retentionDays
         let cutoff = try store.purgeCutoff(days: days)
-        if dryRun {
-            output.beginRows(TrashCommand.columns)
-            try store.forEachPurgeable(cutoff) { output.row(TrashCommand.values($0)) }
-            output.endRows()
-            return
-        }
-        let total = try store.countPurgeable(cutoff)
-        let question = "destroy \(total) form(s) trashed more than \(days) day(s) ago, with their media? This cannot be undone."
-        if try session.needsPreview(yes, question: question) {
-            guard total > 0 else {
-                output.message("nothing to purge: no form has been in the trash more than \(days) day(s)")
-                return
-            }
-            output.beginRows(TrashCommand.columns)
-            try store.forEachPurgeable(cutoff) { output.row(TrashCommand.values($0)) }
-            output.endRows()
-            try session.confirm(question, yes: false)
-            let purged = try store.purge(cutoff, actor: session.user.uid, note: note.note) { _ in } progress: {
-                output.progress("purge", done: $0, total: max(total, $0))
-            }
-            output.message("destroyed \(purged) form(s) from the trash")
-            return
-        }
-        output.beginRows(TrashCommand.columns)
-        try store.purge(cutoff, actor: session.user.uid, note: note.note) { output.row(TrashCommand.values($0)) } progress: {
-            output.progress("purge", done: $0, total: max(total, $0))
-        }
-        output.endRows()
+        let actor = session.user.uid, note = self.note.note
+        try BatchRemoval<TrashedForm>(
+            name: "purge", columns: TrashCommand.columns, row: TrashCommand.values,
+            count: { try store.countPurgeable(cutoff) },
+            forEachCandidate: { each in try store.forEachPurgeable(cutoff) { each($0) } },
+            perform: { each, progress in
+                try store.purge(cutoff, actor: actor, note: note, { each($0) }, progress: progress)
+            },
+            question: { "destroy \($0) form(s) trashed more than \(days) day(s) ago, with their media? This cannot be undone." },
+            nothingToDo: "nothing to purge: no form has been in the trash more than \(days) day(s)",
+            summary: { "destroyed \($0) form(s) from the trash" }
+        ).run(in: session, output: output, dryRun: dryRun, yes: yes)
     }
 }
