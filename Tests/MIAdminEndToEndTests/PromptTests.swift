@@ -34,9 +34,18 @@ import Testing
     @Test func tabCompletesAUserID() throws {
         let term = try TerminalSession(uid: "mkhan")
         try term.waitFor(prompt)
-        try term.type("help wh")
+        // move FORM UID: the second word completes from the directory's user ids.
+        try term.type("move 12 asm")
         try term.press("Tab")
-        #expect(try term.currentLine(prompt: prompt) == "help whoami ")
+        #expect(try term.currentLine(prompt: prompt) == "move 12 asmith ")
+        try term.press("C-u")
+        try term.type("users --role tech")
+        try term.press("Tab")
+        #expect(try term.currentLine(prompt: prompt) == "users --role technician ")
+        try term.press("C-u")
+        try term.type("notices zang")
+        try term.press("Tab")
+        #expect(try term.currentLine(prompt: prompt) == "notices zangstrom ")
     }
 
     @Test func ctrlCCancelsTheLineNotTheProgram() throws {
