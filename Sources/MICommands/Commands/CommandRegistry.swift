@@ -27,6 +27,16 @@ public enum CommandRegistry {
         ReopenCommand.self,
     ]
 
+    /// A command's help: usage, options and examples from its definition, and the roles that may
+    /// run it. The one text both `help CMD` and `CMD --help` show; nil when the words name no
+    /// command. Words after the deepest command named are ignored (`policy set --help`).
+    public static func helpText(for words: [String]) -> String? {
+        guard let root = words.first.flatMap(command(named:)), let type = command(path: words) else { return nil }
+        var text = root.helpMessage(for: type)
+        while text.hasSuffix("\n") { text.removeLast() }
+        return text + "\n\nROLES: " + type.roles.sorted().map(\.rawValue).joined(separator: ", ")
+    }
+
     public static func command(named name: String) -> (any ConsoleCommand.Type)? {
         commands.first { $0.name == name }
     }
@@ -42,12 +52,4 @@ public enum CommandRegistry {
         }
         return type
     }
-}
-
-/// The root the console hands each tokenized line to (`parseAsRoot`); never run itself.
-public struct ConsoleLine: ParsableCommand {
-    public static let configuration = CommandConfiguration(
-        commandName: "",
-        subcommands: CommandRegistry.commands.map { $0 as ParsableCommand.Type })
-    public init() {}
 }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import MIDirectory
 
 /// `help [COMMAND]`: the command list, or one command's usage and examples — generated from the
@@ -18,12 +17,10 @@ public struct HelpCommand: ConsoleCommand {
 
     public func run(in session: Session, output: OutputSink) throws {
         if let name = command.first {
-            guard let type = CommandRegistry.command(path: command) else {
+            guard let text = CommandRegistry.helpText(for: command) else {
                 throw CommandError.failed("no command '\(name)' (type 'help' for the list)")
             }
-            let roles = type.roles.sorted().map(\.rawValue).joined(separator: ", ")
-            output.message(ConsoleLine.helpMessage(for: type).trimmingTrailingNewlines()
-                .replacingOccurrences(of: "USAGE:  ", with: "USAGE: ") + "\n\nROLES: \(roles)")
+            output.message(text)
             return
         }
         output.beginRows([Column("command"), Column("description"), Column("roles")])
@@ -34,13 +31,5 @@ public struct HelpCommand: ConsoleCommand {
         output.row([.string("source"), .string("Run the commands in a script file (nests up to 16 deep)."), .list([])])
         output.row([.string("quit"), .string("Leave the console (also Ctrl-D)."), .list([])])
         output.endRows()
-    }
-}
-
-extension String {
-    func trimmingTrailingNewlines() -> String {
-        var s = self
-        while s.hasSuffix("\n") { s.removeLast() }
-        return s
     }
 }

@@ -43,10 +43,10 @@ struct CommandCatalog: Sendable {
     private static func dump(of type: any ConsoleCommand.Type) -> [String: Any]? {
         let dump: String
         do {
-            _ = try ConsoleLine.parseAsRoot([type.name, "--experimental-dump-help"])
+            _ = try type.parseAsRoot(["--experimental-dump-help"])
             return nil
         } catch {
-            dump = ConsoleLine.fullMessage(for: error)
+            dump = type.fullMessage(for: error)
         }
         guard let json = try? JSONSerialization.jsonObject(with: Data(dump.utf8)) as? [String: Any] else { return nil }
         return json["command"] as? [String: Any]

@@ -13,38 +13,37 @@ final class CommandRunner {
         self.sink = sink
     }
 
-    /// A parse failure, or a `--help` request, carrying the parser's own text.
+    /// A line the parser refused, with the parser's own reason.
     struct ParseFailure: Error, CustomStringConvertible {
         let description: String
-        let isHelp: Bool
     }
 
     func run(words: [String]) throws {
         guard let name = words.first, let root = CommandRegistry.command(named: name) else {
-            throw ParseFailure(description: "unknown command '\(words.first ?? "")' (type 'help' for the list)", isHelp: false)
+            throw ParseFailure(description: "unknown command '\(words.first ?? "")' (type 'help' for the list)")
         }
-        // Parse with the named command's own type: the same definitions as `ConsoleLine`, but
-        // argument-parser then builds one command's argument tree per line instead of all of
-        // them (it was a quarter of a 10,000-line script's time).
+        // Parse with the named command's own type: argument-parser then builds one command's
+        // argument tree per line instead of every command's (a root over all of them was a
+        // quarter of a 10,000-line script's time).
         let arguments = Array(words.dropFirst())
         let parsed: ParsableCommand
         do {
             parsed = try root.parseAsRoot(arguments)
         } catch {
             if root.exitCode(for: error) == .success {
-                sink.message(root.fullMessage(for: error))
-                return  // `CMD --help`
+                sink.message(CommandRegistry.helpText(for: words) ?? root.fullMessage(for: error))
+                return  // `CMD --help`: the same text as `help CMD`
             }
-            throw ParseFailure(description: "\(name): \(root.message(for: error)) (see 'help \(name)')", isHelp: false)
+            throw ParseFailure(description: "\(name): \(root.message(for: error)) (see 'help \(name)')")
         }
         guard let command = parsed as? any ConsoleCommand else {
             // `policy set --help`: for a nested command the parser returns its own help command
             // instead of throwing; show the help of the command the words name.
-            if words.contains("--help") || words.contains("-h"), let type = CommandRegistry.command(path: words) {
-                sink.message(root.helpMessage(for: type))
+            if words.contains("--help") || words.contains("-h"), let text = CommandRegistry.helpText(for: words) {
+                sink.message(text)
                 return
             }
-            throw ParseFailure(description: "unknown command '\(name)' (type 'help')", isHelp: false)
+            throw ParseFailure(description: "unknown command '\(name)' (type 'help')")
         }
         let type = Swift.type(of: command)
         // A nested command is named with its parent (`policy set`).
