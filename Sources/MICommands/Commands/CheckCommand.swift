@@ -32,7 +32,7 @@ public struct CheckCommand: ConsoleCommand {
         try store.check { finding in
             emit(finding.kind.rawValue, finding.formId, finding.object, finding.message, Self.fix(for: finding))
         }
-        try OrphansCommand.forEachOrphan(store: store, lookup: OwnerLookup(session.directory)) { form, reason in
+        try OrphansCommand.forEachOrphan(store: store, session: session) { form, reason in
             let fix = form.state == .incomplete
                 ? "move \(form.id) <technician>"
                 : "review it ('show \(form.id)') and 'submit \(form.id)', or reopen and move it"

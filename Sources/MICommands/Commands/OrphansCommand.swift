@@ -22,9 +22,8 @@ public struct OrphansCommand: ConsoleCommand {
 
     public func run(in session: Session, output: OutputSink) throws {
         let store = try session.store()
-        let lookup = OwnerLookup(session.directory)
         output.beginRows(FormColumns.columns + [Column("reason")])
-        try Self.forEachOrphan(store: store, lookup: lookup) { form, reason in
+        try Self.forEachOrphan(store: store, session: session) { form, reason in
             output.row(FormColumns.values(form) + [.string(reason)])
         }
         output.endRows()
@@ -32,11 +31,11 @@ public struct OrphansCommand: ConsoleCommand {
 
     /// Each live incomplete or completed form whose owner cannot keep it, with the reason; owners
     /// looked up once each.
-    static func forEachOrphan(store: FormStore, lookup: OwnerLookup,
+    static func forEachOrphan(store: FormStore, session: Session,
                               _ body: (FormSummary, String) throws -> Void) throws {
         var gone: [(String, String)] = []
         try store.forEachOwner { uid, _ in
-            if let problem = try lookup.problem(uid) { gone.append((uid, problem)) }
+            if let problem = try session.ownerProblem(uid) { gone.append((uid, problem)) }
         }
         for (uid, problem) in gone {
             try store.forEachForm(FormFilter(owner: uid)) { form in

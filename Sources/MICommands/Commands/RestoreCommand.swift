@@ -25,7 +25,7 @@ public struct RestoreCommand: ConsoleCommand {
 
     public func run(in session: Session, output: OutputSink) throws {
         let result = try session.store().restore(target.reference(), actor: session.user.uid, note: note.note)
-        if let problem = try? OwnerLookup(session.directory).problem(result.owner) {
+        if let problem = try? session.ownerProblem(result.owner) {
             output.warning("\(problem): give the form to a technician with 'move \(result.formId) <technician>'")
         }
         output.record([Column("id"), Column("owner"), Column("name"), Column("renamed"), Column("state")],

@@ -57,16 +57,43 @@ public final class Session {
         guard confirmer(question) else { throw CommandError.failed("cancelled; nothing was changed") }
     }
 
+    /// Whether `uid` may hold forms. The directory caches its lookups for the session, so asking
+    /// for every owner of a large store costs one lookup per owner.
+    public enum FormHolder: Equatable {
+        case technician(DirectoryUser)
+        case notInDirectory
+        case notTechnician(roles: [Role])
+    }
+
+    public func formHolder(_ uid: String) throws -> FormHolder {
+        guard let user = try directory.user(uid: uid) else { return .notInDirectory }
+        return user.has(.technician) ? .technician(user) : .notTechnician(roles: user.roles)
+    }
+
     /// The directory user `uid`, who must exist and hold the technician role (targets of moves
     /// and restores).
     public func technician(_ uid: String) throws -> DirectoryUser {
-        guard let target = try directory.user(uid: uid) else {
+        switch try formHolder(uid) {
+        case .technician(let user):
+            return user
+        case .notInDirectory:
             throw CommandError.failed("no user '\(uid)' in the directory")
+        case .notTechnician(let roles):
+            throw CommandError.failed("'\(uid)' is not a technician (roles: \(roles.map(\.rawValue).joined(separator: ", ").ifEmpty("none")))")
         }
-        guard target.has(.technician) else {
-            throw CommandError.failed("'\(uid)' is not a technician (roles: \(target.roles.map(\.rawValue).joined(separator: ", ").ifEmpty("none")))")
+    }
+
+    /// Why the owner `uid` cannot keep forms, as `check`, `orphans` and `restore` report it;
+    /// nil when they can.
+    public func ownerProblem(_ uid: String) throws -> String? {
+        switch try formHolder(uid) {
+        case .technician:
+            return nil
+        case .notInDirectory:
+            return "owner \(uid) is not in the directory"
+        case .notTechnician(let roles):
+            return "owner \(uid) is not a technician (\(roles.map(\.rawValue).joined(separator: ", ").ifEmpty("no role")))"
         }
-        return target
     }
 }
 
