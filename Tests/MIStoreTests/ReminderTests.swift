@@ -36,7 +36,7 @@ struct ReminderTests {
         var forms: [(String, String)] = []
         for index in 0..<40 {
             let created = expiryNow.addingTimeInterval(-Double(index) * 600)
-            forms.append(("jdoe/Form \(index)", created.storeISO8601))
+            forms.append(("jdoe/Form \(index)", created.iso8601))
         }
         forms.append(("asmith/Only one", "2026-11-21T08:00:00Z"))
         let store = try ExpiryTests.store(dir, forms)

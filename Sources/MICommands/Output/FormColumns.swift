@@ -12,12 +12,3 @@ public enum FormColumns {
          .string(form.created.text), .string(form.modified.text), .int(Int64(form.mediaCount))]
     }
 }
-
-extension Date {
-    /// ISO 8601 in UTC, as the console prints times it recorded itself.
-    public var iso8601: String {
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: self)
-    }
-}

@@ -108,7 +108,7 @@ extension FormStore {
                     """, arguments: [before, resume.created, resume.id, batchSize])
                 let now = nowSeconds()
                 let trashedAt = Date(timeIntervalSince1970: now)
-                let trashedText = JSONValue.string(trashedAt.storeISO8601)
+                let trashedText = JSONValue.string(trashedAt.iso8601)
                 let update = try db.cachedStatement(sql: """
                     UPDATE forms SET trashed_at = ?, version = version + 1 WHERE id = ? AND trashed_at IS NULL
                     """)
@@ -141,14 +141,5 @@ extension FormStore {
             if batch.count < batchSize { break }
         }
         return done
-    }
-}
-
-extension Date {
-    /// ISO 8601 in UTC (`2026-11-21T09:00:00Z`), how audit rows show times the store made.
-    var storeISO8601: String {
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: self)
     }
 }

@@ -80,7 +80,7 @@ extension FormStore {
                                     source: Notice.sourcePurge, formId: form.id, at: now)
                     var before = FormRecord.summary(owner: form.owner, name: form.name, state: form.state,
                                                     version: form.version).objectValue
-                    before["trashedAt"] = .string(trashedAt.storeISO8601)
+                    before["trashedAt"] = .string(trashedAt.iso8601)
                     before["media"] = .integer(form.mediaCount)
                     try Audit.record(db, at: now, actor: actor, command: "purge", formId: form.id,
                                      object: "form \(form.id) \(form.owner)/\(form.name)",
