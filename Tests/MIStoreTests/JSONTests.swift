@@ -55,3 +55,57 @@ struct JSONTests {
         #expect(MediaDigest.hex(long) == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
     }
 }
+
+@Suite("JSON limits and escapes")
+struct JSONLimitTests {
+    func refusal(_ text: String, limits: JSONLimits = .standard) -> String? {
+        do { _ = try JSONParser.parse(Data(text.utf8), limits: limits); return nil } catch { return error.description }
+    }
+
+    // `UInt32("+fff", radix: 16)` is 4095: a signed parse took these as escapes.
+    @Test(arguments: [#"["\u+fff"]"#, #"["\u-000"]"#, #"["\u 123"]"#, #"["\u12g4"]"#])
+    func uEscapesTakeExactlyFourHexDigits(text: String) {
+        #expect(refusal(text)?.contains("expected four hex digits after \\u") == true)
+    }
+
+    @Test func upperAndLowerCaseHexDigits() throws {
+        #expect(try JSONParser.parse(Data(#""\u00E9\u00e9\uD83D\uDE00""#.utf8)) == .string("éé😀"))
+    }
+
+    @Test func tooManyKeys() {
+        let limits = JSONLimits(maximumBytes: 1 << 20, maximumDepth: 8, maximumKeys: 3, maximumArrayLength: 10, maximumStringBytes: 100)
+        #expect(refusal(#"{"a":1,"b":2,"c":3}"#, limits: limits) == nil)
+        #expect(refusal(#"{"a":1,"b":2,"c":3,"d":4}"#, limits: limits)?.contains("more than 3 keys in one object") == true)
+    }
+
+    @Test func tooLongArraysStringsAndTexts() {
+        let limits = JSONLimits(maximumBytes: 64, maximumDepth: 3, maximumKeys: 3, maximumArrayLength: 2, maximumStringBytes: 4)
+        #expect(refusal("[1,2,3]", limits: limits)?.contains("more than 2 elements in one array") == true)
+        #expect(refusal(#""abcde""#, limits: limits)?.contains("a string longer than 4 bytes") == true)
+        #expect(refusal(#""\u00e9\u00e9\u00e9""#, limits: limits)?.contains("a string longer than 4 bytes") == true)
+        #expect(refusal("[[[[1]]]]", limits: limits)?.contains("nested more than 3 levels deep") == true)
+        #expect(refusal("[" + String(repeating: "1,", count: 40) + "1]", limits: limits)?.contains("at most 64 are allowed") == true)
+    }
+
+    @Test func theStandardCapsHoldForAFormSizedObjectAndRefuseAHostileOne() throws {
+        // 10,000 distinct keys: the most one object may hold. Found by hashing; before, each key
+        // was compared with every earlier one (a 710 KB file took 93 s).
+        let keys = (0..<10_000).map { #""key-\#($0)-\#(String(repeating: "x", count: 40))":\#($0)"# }
+        let text = "{" + keys.joined(separator: ",") + "}"
+        guard case .object(let object) = try JSONParser.parse(Data(text.utf8)) else { Issue.record("not an object"); return }
+        #expect(object.entries.count == 10_000 && object["key-9999-" + String(repeating: "x", count: 40)] == .number("9999"))
+        #expect(refusal("{" + keys.joined(separator: ",") + #","one-more":0}"#)?.contains("more than 10000 keys") == true)
+        #expect(refusal("{" + keys.joined(separator: ",") + "," + keys[5000] + "}")?.contains("duplicate key") == true)
+    }
+
+    @Test func aFormFileOverTheSizeCapIsRefusedBeforeItIsRead() throws {
+        let dir = try TempDir()
+        let store = try makeStore(dir)
+        let tree = try Samples.writeTree(at: dir.sub("Documents"))
+        let big = try tree.write("jdoe/Huge/form.json", Data(count: JSONLimits.standard.maximumBytes + 1))
+        let report = try store.importTree(at: dir.sub("Documents"), actor: "importer")
+        let issue = try #require(report.errors.first { $0.path == big.path })
+        #expect(issue.reason == "the file is \(JSONLimits.standard.maximumBytes + 1) bytes; at most \(JSONLimits.standard.maximumBytes) are allowed")
+        #expect(report.inserted.count == 5)
+    }
+}

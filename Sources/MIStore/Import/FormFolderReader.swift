@@ -37,7 +37,7 @@ enum FormFolderReader {
         guard names.contains(formFile) else { throw failure(folder.path, "no \(formFile) in the form folder") }
         var document: FormDocument
         do {
-            document = try FormDocument(jsonData: try readFile(jsonPath))
+            document = try FormDocument(jsonData: try readFile(jsonPath, maximumBytes: JSONLimits.standard.maximumBytes))
         } catch let error as StoreError {
             throw failure(jsonPath, error.message)
         } catch {
@@ -66,13 +66,18 @@ enum FormFolderReader {
         return LoadedForm(owner: folder.owner, state: folder.state, document: document, media: media, path: folder.path)
     }
 
-    /// The bytes of a regular file, or why they cannot be read.
-    static func readFile(_ path: String) throws(ImportIssue) -> Data {
+    /// The bytes of a regular file, or why they cannot be read. A file larger than `maximumBytes`
+    /// is refused before it is read.
+    static func readFile(_ path: String, maximumBytes: Int? = nil) throws(ImportIssue) -> Data {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ImportIssue(path: path, reason: "cannot read the file: it does not exist (a dangling link?)")
         }
         if isDirectory.boolValue { throw ImportIssue(path: path, reason: "a folder, expected a file") }
+        if let maximumBytes, let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int,
+           size > maximumBytes {
+            throw ImportIssue(path: path, reason: "the file is \(size) bytes; at most \(maximumBytes) are allowed")
+        }
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {

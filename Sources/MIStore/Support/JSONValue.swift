@@ -46,6 +46,8 @@ public enum JSONValue: Sendable, Equatable {
 
 /// A JSON object whose entries keep the order they were read in.
 ///
+/// Keys are also hashed, so looking one up, adding one and comparing objects take time in
+/// proportion to the number of keys, not its square.
 /// Equality ignores order: two objects are equal when they hold the same keys with equal values.
 public struct JSONObject: Sendable, Equatable {
     public struct Entry: Sendable, Equatable {
@@ -54,6 +56,8 @@ public struct JSONObject: Sendable, Equatable {
     }
 
     public private(set) var entries: [Entry] = []
+    /// The position of each key in `entries`.
+    private var positions: [String: Int] = [:]
 
     public init() {}
 
@@ -61,16 +65,33 @@ public struct JSONObject: Sendable, Equatable {
         for (key, value) in entries { self[key] = value }
     }
 
+    /// Entries whose keys the caller has already checked to be distinct (the parser).
+    init(uniqueEntries: [(String, JSONValue)]) {
+        entries.reserveCapacity(uniqueEntries.count)
+        positions.reserveCapacity(uniqueEntries.count)
+        for (key, value) in uniqueEntries {
+            positions[key] = entries.count
+            entries.append(Entry(key: key, value: value))
+        }
+    }
+
     public var isEmpty: Bool { entries.isEmpty }
     public var keys: [String] { entries.map(\.key) }
 
     /// Reads or replaces the value of `key`; setting `nil` removes the key. A new key is appended.
     public subscript(key: String) -> JSONValue? {
-        get { entries.first { $0.key == key }?.value }
+        get { positions[key].map { entries[$0].value } }
         set {
-            if let index = entries.firstIndex(where: { $0.key == key }) {
-                if let newValue { entries[index].value = newValue } else { entries.remove(at: index) }
+            if let index = positions[key] {
+                if let newValue {
+                    entries[index].value = newValue
+                } else {
+                    entries.remove(at: index)
+                    positions[key] = nil
+                    for later in index..<entries.count { positions[entries[later].key] = later }
+                }
             } else if let newValue {
+                positions[key] = entries.count
                 entries.append(Entry(key: key, value: newValue))
             }
         }
