@@ -131,8 +131,10 @@ import Testing
 
         let refusals = [
             ("policy set expiry-days seven", "refused: expiry-days: 'seven' is not a whole number of days."),
-            ("policy set expiry-days 0", "refused: expiry-days must be 1 or more (got 0)."),
-            ("policy set retention-days -3", "refused: retention-days must be 1 or more (got -3)."),
+            ("policy set expiry-days 0", "refused: expiry-days must be between 1 and 3650 days (got 0)."),
+            ("policy set retention-days -3", "refused: retention-days must be between 1 and 3650 days (got -3)."),
+            // Nine digits once gave dates in the year 506713 and an invalid iCalendar DTSTART.
+            ("policy set expiry-days 999999999", "refused: expiry-days must be between 1 and 3650 days (got 999999999)."),
             ("policy set notify-days 1,2,1", "refused: notify-days: day 1 is listed twice."),
             ("policy set notify-days 1,x", "refused: notify-days: 'x' in '1,x' is not a whole number of days."),
             ("policy set notify-days 1,5",
@@ -169,7 +171,13 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stderr.contains("keys policy.*: notify-days: a reminder on day 9 would never fire"))
         let retention = try run(try self.config { setKey(&$0, "policy.retentionDays", 0) }, "policy")
-        #expect(retention.status == 1 && retention.stderr.contains("key policy.retentionDays must be a whole number of days, 1 or more"))
+        #expect(retention.status == 1 && retention.stderr.contains("key policy.retentionDays must be a whole number of days between 1 and 3650"))
+        // Too large for an Int: the console once crashed on it (exit 132).
+        let huge = try run(try self.config { setKey(&$0, "policy.expiryDays", 1e300) }, "policy")
+        #expect(huge.status == 1 && huge.stderr.contains("key policy.expiryDays must be a whole number of days between 1 and 3650"),
+                "\(huge.status) \(huge.stderr)")
+        let far = try run(try self.config { setKey(&$0, "policy.expiryDays", 3651) }, "policy")
+        #expect(far.status == 1 && far.stderr.contains("key policy.expiryDays must be a whole number of days between 1 and 3650"))
     }
 
     @Test func notificationsAsJSONAndAsAnICalendarFile() throws {

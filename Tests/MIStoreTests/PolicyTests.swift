@@ -36,14 +36,18 @@ struct PolicyTests {
         (PolicySetting.expiryDays, "seven", "expiry-days: 'seven' is not a whole number of days."),
         (.expiryDays, "7.5", "expiry-days: '7.5' is not a whole number of days."),
         (.expiryDays, "", "expiry-days: '' is not a whole number of days."),
-        (.expiryDays, "0", "expiry-days must be 1 or more (got 0)."),
-        (.expiryDays, "-3", "expiry-days must be 1 or more (got -3)."),
-        (.retentionDays, "0", "retention-days must be 1 or more (got 0)."),
+        (.expiryDays, "0", "expiry-days must be between 1 and 3650 days (got 0)."),
+        (.expiryDays, "-3", "expiry-days must be between 1 and 3650 days (got -3)."),
+        // Nine digits gave dates in the year 506713 and an iCalendar DTSTART no reader takes.
+        (.expiryDays, "999999999", "expiry-days must be between 1 and 3650 days (got 999999999)."),
+        (.expiryDays, "3651", "expiry-days must be between 1 and 3650 days (got 3651)."),
+        (.retentionDays, "0", "retention-days must be between 1 and 3650 days (got 0)."),
+        (.retentionDays, "99999", "retention-days must be between 1 and 3650 days (got 99999)."),
         (.retentionDays, "x", "retention-days: 'x' is not a whole number of days."),
         (.notifyDays, "1,x", "notify-days: 'x' in '1,x' is not a whole number of days."),
         (.notifyDays, "1,,2", "notify-days: '' in '1,,2' is not a whole number of days."),
-        (.notifyDays, "0,1", "notify-days: 0 is not a day after creation; reminder days must be 1 or more."),
-        (.notifyDays, "-1", "notify-days: -1 is not a day after creation; reminder days must be 1 or more."),
+        (.notifyDays, "0,1", "notify-days: 0 is out of range; reminder days must be between 1 and 3650 days after creation and before the expiry day."),
+        (.notifyDays, "-1", "notify-days: -1 is out of range; reminder days must be between 1 and 3650 days after creation and before the expiry day."),
         (.notifyDays, "1,2,1", "notify-days: day 1 is listed twice."),
         (.notifyDays, "1,7", "notify-days: a reminder on day 7 would never fire: forms expire after 7 days, so reminders must come before day 7."),
         (.notifyDays, "9", "notify-days: a reminder on day 9 would never fire: forms expire after 7 days, so reminders must come before day 7."),
@@ -79,5 +83,26 @@ struct PolicyTests {
         let store = try makeStore(dir)
         try store.setPolicy(.notifyDays, to: "none", defaults: config, actor: "mkhan")
         #expect(try store.policy(defaults: config).policy.notifyDays == [])
+    }
+}
+
+@Suite("Policy ranges")
+struct PolicyRangeTests {
+    @Test func theEdgesOfTheRangeAreAccepted() throws {
+        let dir = try TempDir()
+        let store = try makeStore(dir)
+        for (setting, value) in [(PolicySetting.expiryDays, "3650"), (.retentionDays, "3650"), (.notifyDays, "1,3649"),
+                                 (.notifyDays, "1"), (.expiryDays, "2")] {
+            _ = try store.setPolicy(setting, to: value, defaults: .defaults, actor: "mkhan", note: nil)
+        }
+        #expect(try store.policy(defaults: .defaults).policy == ExpiryPolicy(expiryDays: 2, notifyDays: [1], retentionDays: 3650))
+    }
+
+    @Test func expiryRunsTakeTheSameRange() throws {
+        let dir = try TempDir()
+        let store = try makeStore(dir)
+        #expect(throws: StoreError.self) { _ = try store.expiryCutoff(days: 3651) }
+        #expect(throws: StoreError.self) { _ = try store.expiryCutoff(days: 0) }
+        _ = try store.expiryCutoff(days: 3650)
     }
 }

@@ -69,9 +69,9 @@ public struct PolicySetCommand: ConsoleCommand {
         commandName: "set",
         abstract: "Set a policy value in the shared store.",
         discussion: """
-            expiry-days and retention-days take a whole number of days, 1 or more. notify-days \
-            takes a comma-separated list of days after creation (or 'none'): distinct, each 1 or \
-            more and before the expiry day (a reminder on or after it would never fire), at most \
+            expiry-days and retention-days take a whole number of days from 1 to 3650. notify-days \
+            takes a comma-separated list of days after creation (or 'none'): distinct, each 1 to \
+            3650 and before the expiry day (a reminder on or after it would never fire), at most \
             64 (the device's limit of pending notifications). A value that breaks a rule is \
             refused with the reason.
 

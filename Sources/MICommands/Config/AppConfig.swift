@@ -87,14 +87,18 @@ public struct AppConfig: Sendable {
         let busy = try reader.number("store.busyTimeoutSeconds") ?? 5
         guard busy >= 0 else { throw ConfigError(file: path, message: "key store.busyTimeoutSeconds must not be negative") }
         let store = Store(path: resolve(try reader.requiredString("store.path"))!, busyTimeoutSeconds: busy)
+        // Checked as numbers before they become Int (1e300 does not fit one), with the same range
+        // as `policy set` (ExpiryPolicy.dayRange).
+        let days = ExpiryPolicy.dayRange
+        let dayText = "a whole number of days between \(days.lowerBound) and \(days.upperBound)"
         let expiry = try reader.number("policy.expiryDays") ?? 7
-        guard expiry >= 1, expiry == expiry.rounded() else {
-            throw ConfigError(file: path, message: "key policy.expiryDays must be a whole number of days, 1 or more")
+        guard expiry == expiry.rounded(), Double(days.lowerBound)...Double(days.upperBound) ~= expiry else {
+            throw ConfigError(file: path, message: "key policy.expiryDays must be \(dayText)")
         }
         let notify = try reader.integerList("policy.notifyDays") ?? [1, 2]
         let retention = try reader.number("policy.retentionDays") ?? 30
-        guard retention >= 1, retention == retention.rounded() else {
-            throw ConfigError(file: path, message: "key policy.retentionDays must be a whole number of days, 1 or more")
+        guard retention == retention.rounded(), Double(days.lowerBound)...Double(days.upperBound) ~= retention else {
+            throw ConfigError(file: path, message: "key policy.retentionDays must be \(dayText)")
         }
         let policy = Policy(expiryDays: Int(expiry), notifyDays: notify, retentionDays: Int(retention))
         if let problem = policy.expiryPolicy.problems.first {

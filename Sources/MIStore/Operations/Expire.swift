@@ -55,7 +55,9 @@ enum SummarySQL {
 extension FormStore {
     /// The cutoff of an expiry run over forms older than `days` days, at the store clock's now.
     public func expiryCutoff(days: Int) throws -> ExpiryCutoff {
-        guard days >= 1 else { throw StoreError(.invalidInput, "Expiry takes a number of days, 1 or more (got \(days)).") }
+        guard ExpiryPolicy.dayRange.contains(days) else {
+            throw StoreError(.invalidInput, "Expiry takes a number of days between 1 and 3650 (got \(days)).")
+        }
         return ExpiryCutoff(days: days, now: clock.now())
     }
 

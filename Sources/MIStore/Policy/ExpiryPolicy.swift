@@ -3,8 +3,8 @@ import Foundation
 /// The field app's expiry and notification settings (`spec/device-layout.md`, "Policy values"),
 /// plus how long expired forms stay in the trash.
 ///
-/// A policy is usable when ``problems`` is empty: every value a whole number of days ≥ 1, reminder
-/// days distinct and before the expiry day (a reminder on or after it would never fire), and no
+/// A policy is usable when ``problems`` is empty: every value a whole number of days in
+/// ``dayRange`` (1–3650, ten years), reminder days distinct and before the expiry day (a reminder on or after it would never fire), and no
 /// more reminders per form than a device holds pending (``deviceNotificationCap``).
 public struct ExpiryPolicy: Sendable, Hashable {
     /// An incomplete form older than this many days after `created` is expired.
@@ -13,6 +13,10 @@ public struct ExpiryPolicy: Sendable, Hashable {
     public var notifyDays: [Int]
     /// A trashed form older (in the trash) than this many days may be purged.
     public var retentionDays: Int
+
+    /// The days any setting may hold: at least one day, at most ten years. Beyond that dates stop
+    /// meaning anything (999999999 days is the year 506713, which iCalendar cannot even write).
+    public static let dayRange = 1...3650
 
     /// iOS keeps at most 64 pending local notifications per app.
     public static let deviceNotificationCap = 64
@@ -29,12 +33,18 @@ public struct ExpiryPolicy: Sendable, Hashable {
     /// Why this policy cannot be used, one sentence each; empty when it can.
     public var problems: [String] {
         var problems: [String] = []
-        if expiryDays < 1 { problems.append("expiry-days must be 1 or more (got \(expiryDays)).") }
-        if retentionDays < 1 { problems.append("retention-days must be 1 or more (got \(retentionDays)).") }
+        let range = "between \(Self.dayRange.lowerBound) and \(Self.dayRange.upperBound) days"
+        if !Self.dayRange.contains(expiryDays) {
+            problems.append("expiry-days must be \(range) (got \(expiryDays)).")
+        }
+        if !Self.dayRange.contains(retentionDays) {
+            problems.append("retention-days must be \(range) (got \(retentionDays)).")
+        }
         var seen = Set<Int>()
         for day in notifyDays {
-            if day < 1 {
-                problems.append("notify-days: \(day) is not a day after creation; reminder days must be 1 or more.")
+            if !Self.dayRange.contains(day) {
+                problems.append("notify-days: \(day) is out of range; reminder days must be \(range) after creation "
+                    + "and before the expiry day.")
             } else if !seen.insert(day).inserted {
                 problems.append("notify-days: day \(day) is listed twice.")
             } else if expiryDays >= 1 && day >= expiryDays {
