@@ -57,9 +57,24 @@ public final class FormStore: Sendable {
     }
 
     /// Applies pending migrations. Two processes opening a new file at once may both try;
-    /// the loser finds the work done.
+    /// the loser finds the work done. A store that holds a migration this binary does not know
+    /// was migrated by a newer miadmin: it is refused (`.newerSchema`), naming both schema
+    /// versions, before anything is written — an older binary would write rows the newer schema
+    /// does not expect.
     private func migrate() throws {
         let migrator = Migrations.migrator
+        let unknown: [String]
+        do {
+            let applied = try dbPool.read { try migrator.appliedIdentifiers($0) }
+            unknown = applied.subtracting(Migrations.identifiers).sorted()
+        } catch {
+            throw StoreError.mapping(error, busyTimeout: busyTimeout)
+        }
+        if !unknown.isEmpty {
+            throw StoreError(.newerSchema, "The store at \(path) has schema version \(unknown.last!), from a newer miadmin; "
+                + "this miadmin knows schema versions up to \(Migrations.identifiers.last!). Use the newer miadmin: "
+                + "this one does not read or write the store.", path: path)
+        }
         do {
             try migrator.migrate(dbPool)
         } catch {

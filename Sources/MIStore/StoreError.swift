@@ -27,6 +27,9 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let invalidInput = Kind(rawValue: "invalidInput")
         /// A file could not be read or written.
         public static let io = Kind(rawValue: "io")
+        /// The store was migrated by a newer miadmin (a schema this one does not know); it is
+        /// neither read nor written.
+        public static let newerSchema = Kind(rawValue: "newerSchema")
         /// Any other SQLite error; ``StoreError/sqliteCode`` holds the result code.
         public static let database = Kind(rawValue: "database")
     }

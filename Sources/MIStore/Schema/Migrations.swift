@@ -5,10 +5,18 @@ import GRDB
 /// Rules: a migration that has shipped is never edited (add a new one instead), and migrations
 /// use raw SQL only, never app types, so they mean the same thing forever.
 enum Migrations {
+    /// Every migration, oldest first: its identifier (the schema version it brings the store
+    /// to, recorded in `grdb_migrations`) and what it does.
+    static let all: [(identifier: String, migrate: @Sendable (Database) throws -> Void)] = [
+        ("v1", v1),
+        ("v2-expiry-policy", v2),
+    ]
+
+    static let identifiers = all.map(\.identifier)
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1", migrate: v1)
-        migrator.registerMigration("v2-expiry-policy", migrate: v2)
+        for migration in all { migrator.registerMigration(migration.identifier, migrate: migration.migrate) }
         return migrator
     }
 
