@@ -3,6 +3,7 @@ import MICommands
 /// One JSON value per command on stdout: an object for a record, an array for a listing
 /// (written element by element as rows arrive), `{"message": ...}` for a message.
 ///
+/// Characters TerminalText escapes are written as `\uXXXX` (the same value for a JSON reader).
 /// The string escaper is hand-written because `JSONEncoder` encodes whole values; a streamed
 /// listing needs to write each element as it comes.
 final class JSONRenderer: RenderingSink {
@@ -64,7 +65,9 @@ final class JSONRenderer: RenderingSink {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) {
+                // TerminalText's rule, as JSON escapes: the value stays the same, but a terminal
+                // showing the output is neither driven nor has its text reordered.
+                if TerminalText.isUnsafe(scalar) {
                     let hex = String(scalar.value, radix: 16)
                     out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {

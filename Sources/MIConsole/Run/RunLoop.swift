@@ -105,7 +105,8 @@ final class RunLoop {
         } else {
             prefix = ""
         }
-        err.write(prefix + TerminalText.escape(message, keepNewlines: true) + "\n")
+        // One line per error: a newline in a form name must not fake a line of output.
+        err.write(prefix + TerminalText.escape(message, keepNewlines: false) + "\n")
         err.flush()
         return .failed(ErrorReport.status(for: error))
     }
