@@ -36,6 +36,9 @@ struct MIAdminCommand: ParsableCommand {
     @Option(name: .long, help: "Output format: table, csv or json (one JSON value per command).")
     var format: OutputFormat = .table
 
+    @Flag(name: .customLong("csv-raw"), help: "With --format csv, write cells that start with = + - @ (or tab or CR) as they are, instead of behind a ' that keeps spreadsheets from running them as formulas.")
+    var csvRaw = false
+
     @Option(name: .long, help: ArgumentHelp("What a script does after a failing command: stop (default) or continue.", valueName: "stop|continue"))
     var onError: OnError = .stop
 
@@ -70,6 +73,9 @@ struct MIAdminCommand: ParsableCommand {
         if !command.isEmpty && file != nil {
             throw ValidationError("use either -c or -f, not both")
         }
+        if csvRaw && format != .csv {
+            throw ValidationError("--csv-raw only applies to --format csv")
+        }
     }
 
     func run() throws {
@@ -80,6 +86,7 @@ struct MIAdminCommand: ParsableCommand {
         options.commands = command
         options.scriptFile = file
         options.format = format
+        options.csvRaw = csvRaw
         options.continueOnError = onError == .continue
         options.assumeYes = yes
         options.atomic = atomic

@@ -12,7 +12,7 @@ public enum Console {
         defer { out.flush(); err.flush() }
         func fail(_ error: Error) -> ExitStatus {
             out.flush()
-            err.write("miadmin: " + TerminalText.escape(ErrorReport.message(for: error), keepNewlines: true) + "\n")
+            err.write("miadmin: " + TerminalText.escape(ErrorReport.message(for: error), keepNewlines: false) + "\n")
             return ErrorReport.status(for: error)
         }
 
@@ -46,7 +46,7 @@ public enum Console {
             return fail(error)
         }
 
-        let sink = options.format.makeSink(stdout: out, stderr: err)
+        let sink = options.format.makeSink(stdout: out, stderr: err, csvRaw: options.csvRaw)
         let runner = CommandRunner(session: session, sink: sink)
         let loop = RunLoop(runner: runner, err: err, stopOnError: !options.continueOnError)
 
@@ -63,8 +63,15 @@ public enum Console {
             source = file
             name = scriptFile
         } else if stdinIsTerminal {
+            // Both would hold the store's write lock for the whole session, until the person quits,
+            // and every other console's changes would fail "busy" meanwhile (docs/user-guide.md).
             guard !options.atomic else {
                 err.write("miadmin: --atomic is for scripts (-c, -f or a pipe), not the prompt\n")
+                return .failure
+            }
+            guard !options.dryRun else {
+                err.write("miadmin: --dry-run is for scripts (-c, -f or a pipe), not the prompt: it would hold the "
+                          + "store's write lock until you quit; at the prompt use import, expire or purge --dry-run\n")
                 return .failure
             }
             err.write(banner(session) + "\n")
@@ -123,7 +130,8 @@ public enum Console {
             }
             _ = try store.markRead(ids: notices.map(\.id), actor: session.user.uid)
         } catch {
-            err.write("miadmin: could not read your notices: " + ErrorReport.message(for: error) + "\n")
+            err.write("miadmin: could not read your notices: "
+                      + TerminalText.escape(ErrorReport.message(for: error), keepNewlines: false) + "\n")
         }
     }
 
@@ -137,12 +145,19 @@ public enum Console {
         return FixedClock(date)
     }
 
-    /// One line at login: who, with which roles, on which store and directory.
+    /// One line at login: who, with which roles, on which store and directory. The uid and the
+    /// display name come from the directory, so they are escaped (an ESC in `cn` must not
+    /// retitle the terminal).
     static func banner(_ session: Session) -> String {
-        let user = session.user
+        banner(user: session.user, storePath: session.config.store.path, directoryURI: session.config.ldap.uri)
+    }
+
+    static func banner(user: DirectoryUser, storePath: String, directoryURI: String) -> String {
         let roles = user.roles.map(\.rawValue).joined(separator: ", ")
-        return "miadmin: \(user.uid) (\(user.name); \(roles)) · store \(session.config.store.path) · "
-            + "directory \(session.config.ldap.uri) · 'help' lists commands, Ctrl-D quits"
+        let uid = TerminalText.escape(user.uid, keepNewlines: false)
+        let name = TerminalText.escape(user.name, keepNewlines: false)
+        return "miadmin: \(uid) (\(name); \(roles)) · store \(storePath) · "
+            + "directory \(directoryURI) · 'help' lists commands, Ctrl-D quits"
     }
 
     /// The readline prompt `uid@role> ` with history and completion for this user.

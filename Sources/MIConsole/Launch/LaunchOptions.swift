@@ -6,6 +6,8 @@ public struct LaunchOptions: Sendable {
     public var commands: [String] = []
     public var scriptFile: String?
     public var format: OutputFormat = .table
+    /// `--csv-raw`: CSV cells exactly as stored, without formula neutralisation.
+    public var csvRaw = false
     public var continueOnError = false
     /// `--yes`: destructive commands do not ask.
     public var assumeYes = false

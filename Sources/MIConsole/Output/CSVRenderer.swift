@@ -2,7 +2,20 @@ import MICommands
 
 /// RFC 4180 CSV: a header of column keys, then one line per row, written as rows arrive.
 /// Lists are joined with ", "; control characters other than newlines are escaped.
+///
+/// Formula neutralisation (OWASP "CSV Injection"): a text cell that starts with `=`, `+`, `-`,
+/// `@`, a tab or a carriage return would be run as a formula by Excel, LibreOffice and Google
+/// Sheets (`=HYPERLINK(...)`, `@SUM(...)`, `-2+3`), so it is written behind a `'`, which
+/// spreadsheets take as "this is text" and do not show. Numbers are written as they are (`-3` is
+/// a number, not a formula). `--csv-raw` turns this off for programs that need the stored bytes.
 final class CSVRenderer: RenderingSink {
+    let neutraliseFormulas: Bool
+
+    init(out: OutputStream, err: OutputStream, neutraliseFormulas: Bool = true) {
+        self.neutraliseFormulas = neutraliseFormulas
+        super.init(out: out, err: err)
+    }
+
     override func record(_ columns: [Column], _ values: [Value]) {
         beginRows(columns)
         row(values)
@@ -17,7 +30,7 @@ final class CSVRenderer: RenderingSink {
         for value in values {
             if !first { out.write(",") }
             first = false
-            out.write(field(value.text))
+            out.write(field(cellText(value)))
         }
         out.write("\r\n")
     }
@@ -25,8 +38,21 @@ final class CSVRenderer: RenderingSink {
     override func endRows() {}
 
     override func message(_ text: String) {
-        out.write("message\r\n" + field(text) + "\r\n")
+        out.write("message\r\n" + field(cellText(.string(text))) + "\r\n")
     }
+
+    /// The cell's text, behind a `'` when it is text a spreadsheet would run as a formula.
+    private func cellText(_ value: Value) -> String {
+        switch value {
+        case .int, .double, .bool, .null: return value.text
+        case .string, .list, .object:
+            let text = value.text
+            guard neutraliseFormulas, let first = text.utf8.first, Self.formulaStarts.contains(first) else { return text }
+            return "'" + text
+        }
+    }
+
+    static let formulaStarts: Set<UInt8> = [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 0x09, 0x0D]
 
     private func field(_ raw: String) -> String {
         let text = TerminalText.escape(raw, keepNewlines: true)

@@ -6,10 +6,10 @@ import MICommands
 public enum OutputFormat: String, CaseIterable, Sendable, ExpressibleByArgument {
     case table, csv, json
 
-    func makeSink(stdout: OutputStream, stderr: OutputStream) -> RenderingSink {
+    func makeSink(stdout: OutputStream, stderr: OutputStream, csvRaw: Bool = false) -> RenderingSink {
         switch self {
         case .table: return TableRenderer(out: stdout, err: stderr)
-        case .csv: return CSVRenderer(out: stdout, err: stderr)
+        case .csv: return CSVRenderer(out: stdout, err: stderr, neutraliseFormulas: !csvRaw)
         case .json: return JSONRenderer(out: stdout, err: stderr)
         }
     }
