@@ -9,17 +9,17 @@ public final class TerminalSession {
     private let socket: String
     public let home: String
 
-    /// Starts `miadmin --config CONFIG --user UID --password-file …` in a 120x40 terminal, with
-    /// HOME set to `home` (where the history file goes).
-    public init(uid: String, config: String? = nil, home: String? = nil) throws {
+    /// Starts `miadmin --config CONFIG --user UID --password-file … ARGUMENTS` in a 120x40
+    /// terminal, with HOME set to `home` (where the history file goes).
+    public init(uid: String, config: String? = nil, home: String? = nil, arguments: [String] = []) throws {
         let fixture = Fixture.shared
         socket = "miadmin-test-\(UUID().uuidString.prefix(8))"
         self.home = try home ?? TempDir.make()
         let passwordFile = self.home + "/.pw"
         try fixture.password(uid).write(toFile: passwordFile, atomically: true, encoding: .utf8)
-        let command = ["env", "-i", "PATH=/usr/bin:/bin", "HOME=\(self.home)", "TERM=xterm", "LANG=C.UTF-8",
+        let command = (["env", "-i", "PATH=/usr/bin:/bin", "HOME=\(self.home)", "TERM=xterm", "LANG=C.UTF-8",
                        Paths.binary, "--config", config ?? fixture.configPath, "--user", uid,
-                       "--password-file", passwordFile]
+                       "--password-file", passwordFile] + arguments)
             .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
         // `; sleep` keeps the pane readable after the program exits.
         try tmux(["new-session", "-d", "-x", "120", "-y", "40", command + "; echo '[exited '$?']'; sleep 30"])

@@ -23,16 +23,15 @@ public struct ExpireCommand: ConsoleCommand {
 
     @Option(help: ArgumentHelp("Expire forms created more than this many days ago (default: the policy).", valueName: "days"))
     public var days: Int?
-    @Flag(name: .customLong("dry-run"), help: "List what would expire; change nothing.")
-    public var dryRun = false
-    @Flag(help: "Do not ask for confirmation.")
-    public var yes = false
+    @OptionGroup public var batch: BatchOptions
     @OptionGroup public var note: NoteOption
 
     public init() {}
 
     public func validate() throws {
-        if let days, days < 1 { throw ValidationError("--days takes a number of days, 1 or more") }
+        if let days, !ExpiryPolicy.dayRange.contains(days) {
+            throw ValidationError("--days takes a number of days between \(ExpiryPolicy.dayRange.lowerBound) and \(ExpiryPolicy.dayRange.upperBound)")
+        }
     }
 
     static let columns = FormColumns.columns + [Column("ageDays")]
@@ -56,6 +55,6 @@ public struct ExpireCommand: ConsoleCommand {
             question: { "move \($0) incomplete form(s) created more than \(days) day(s) ago to the trash?" },
             nothingToDo: "nothing to expire: no incomplete form was created more than \(days) day(s) ago",
             summary: { "moved \($0) form(s) to the trash ('trash' lists them, 'restore FORM' brings one back)" }
-        ).run(in: session, output: output, dryRun: dryRun, yes: yes)
+        ).run(in: session, output: output, dryRun: batch.dryRun, yes: batch.yes)
     }
 }

@@ -23,10 +23,7 @@ public struct PurgeCommand: ConsoleCommand {
     @Option(name: .customLong("older-than"),
             help: ArgumentHelp("Destroy forms trashed more than this many days ago (default: the policy).", valueName: "days"))
     public var olderThan: Int?
-    @Flag(name: .customLong("dry-run"), help: "List what would be destroyed; change nothing.")
-    public var dryRun = false
-    @Flag(help: "Do not ask for confirmation.")
-    public var yes = false
+    @OptionGroup public var batch: BatchOptions
     @OptionGroup public var note: NoteOption
 
     public init() {}
@@ -50,6 +47,6 @@ public struct PurgeCommand: ConsoleCommand {
             question: { "destroy \($0) form(s) trashed more than \(days) day(s) ago, with their media? This cannot be undone." },
             nothingToDo: "nothing to purge: no form has been in the trash more than \(days) day(s)",
             summary: { "destroyed \($0) form(s) from the trash" }
-        ).run(in: session, output: output, dryRun: dryRun, yes: yes)
+        ).run(in: session, output: output, dryRun: batch.dryRun, yes: batch.yes)
     }
 }

@@ -26,22 +26,23 @@ enum FormUpsert {
     static func run(_ form: LoadedForm, actor: String, at now: Double, in db: Database,
                     warnings: inout [ImportIssue]) throws -> Outcome {
         let document = form.document
-        guard let row = try Row.fetchOne(db, sql: """
-            SELECT \(FormRecord.columns) FROM forms WHERE owner = ? AND name = ? AND trashed_at IS NULL
-            """, arguments: [form.owner, document.name]) else {
+        guard let existing = try Existing.fetch(form, in: db) else {
             return .inserted(try insert(form, actor: actor, at: now, in: db))
         }
-        let stored = try FormRecord(row: row)
-        let storedComments = try FormStore.foremanComments(formId: stored.id, in: db)
-        let storedDocument = try stored.document(foremanComments: storedComments)
-        let storedMedia = try FormStore.media(formId: stored.id, in: db)
-        let sameContent = storedDocument.sameContent(as: document) && stored.state == form.state
-            && Set(storedMedia) == Set(form.mediaFiles)
+        let stored = existing.record, storedMedia = existing.media, sameContent = existing.sameContent
         if !sameContent {
             if let reason = collisionReason(stored: stored, incoming: form) { return .collision(reason) }
         }
-        let addedComment = try mergeComments(document.foremanComments, stored: storedComments, formId: stored.id,
-                                             at: now, in: db, path: form.path, warnings: &warnings)
+        var addedComment: String?
+        switch commentMerge(document.foremanComments, stored: existing.comments) {
+        case .nothing: break
+        case .differs:
+            warnings.append(ImportIssue(path: form.path + "/" + FormFolderReader.formFile,
+                                        reason: "foremanComments differ from the store's foreman comments; the store's were kept"))
+        case .add(let addition):
+            try addComment(addition, formId: stored.id, at: now, in: db)
+            addedComment = addition
+        }
         if sameContent && addedComment == nil { return .unchanged(stored.id) }
 
         if !sameContent {
@@ -68,6 +69,38 @@ enum FormUpsert {
         try Audit.record(db, at: now, actor: actor, command: "import.update", formId: stored.id, object: stored.label,
                          before: .object(before), after: .object(after), note: "from \(form.path)")
         return .updated(stored.id)
+    }
+
+    /// What ``run(_:actor:at:in:warnings:)`` would do, decided without writing (the import
+    /// preview runs on a read transaction, so it does not hold the store's write lock).
+    /// An insert is reported with id 0.
+    static func preview(_ form: LoadedForm, in db: Database) throws -> Outcome {
+        guard let existing = try Existing.fetch(form, in: db) else { return .inserted(0) }
+        let stored = existing.record
+        if !existing.sameContent, let reason = collisionReason(stored: stored, incoming: form) { return .collision(reason) }
+        if case .add = commentMerge(form.document.foremanComments, stored: existing.comments) { return .updated(stored.id) }
+        return existing.sameContent ? .unchanged(stored.id) : .updated(stored.id)
+    }
+
+    /// The live form with the incoming form's owner and name, and whether it holds the same.
+    private struct Existing {
+        let record: FormRecord
+        let comments: [ForemanComment]
+        let media: [MediaFile]
+        let sameContent: Bool
+
+        static func fetch(_ form: LoadedForm, in db: Database) throws -> Existing? {
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT \(FormRecord.columns) FROM forms WHERE owner = ? AND name = ? AND trashed_at IS NULL
+                """, arguments: [form.owner, form.document.name]) else { return nil }
+            let stored = try FormRecord(row: row)
+            let comments = try FormStore.foremanComments(formId: stored.id, in: db)
+            let storedDocument = try stored.document(foremanComments: comments)
+            let media = try FormStore.media(formId: stored.id, in: db)
+            let same = storedDocument.sameContent(as: form.document) && stored.state == form.state
+                && Set(media) == Set(form.mediaFiles)
+            return Existing(record: stored, comments: comments, media: media, sameContent: same)
+        }
     }
 
     /// Why an incoming form with other content may not replace the stored one; nil when it may.
@@ -123,24 +156,17 @@ enum FormUpsert {
         }
     }
 
-    /// Adds what form.json's `foremanComments` has beyond the stored comments; returns the added text.
-    private static func mergeComments(_ text: String?, stored: [ForemanComment], formId: Int64, at now: Double,
-                                      in db: Database, path: String, warnings: inout [ImportIssue]) throws -> String? {
-        guard let text, !text.isEmpty else { return nil }
+    enum CommentMerge: Equatable { case nothing, add(String), differs }
+
+    /// What form.json's `foremanComments` has beyond the stored comments: nothing, the rest to
+    /// add, or text that differs from them (the store's are kept).
+    static func commentMerge(_ text: String?, stored: [ForemanComment]) -> CommentMerge {
+        guard let text, !text.isEmpty else { return .nothing }
         let joined = stored.map(\.text).joined(separator: "\n")
-        if text == joined { return nil }
-        let addition: String
-        if stored.isEmpty {
-            addition = text
-        } else if text.hasPrefix(joined + "\n") {
-            addition = String(text.dropFirst(joined.count + 1))
-        } else {
-            warnings.append(ImportIssue(path: path + "/" + FormFolderReader.formFile,
-                                        reason: "foremanComments differ from the store's foreman comments; the store's were kept"))
-            return nil
-        }
-        try addComment(addition, formId: formId, at: now, in: db)
-        return addition
+        if text == joined { return .nothing }
+        if stored.isEmpty { return .add(text) }
+        if text.hasPrefix(joined + "\n") { return .add(String(text.dropFirst(joined.count + 1))) }
+        return .differs
     }
 
     private static func addComment(_ text: String, formId: Int64, at now: Double, in db: Database) throws {

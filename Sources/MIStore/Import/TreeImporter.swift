@@ -19,7 +19,17 @@ extension FormStore {
     /// - Throws: `.invalidInput` when `root` is not a directory; `.busy` when the store stays locked
     ///   (forms imported before that stay imported; run the import again).
     public func importTree(at root: URL, actor: String) throws -> ImportReport {
-        let actor = try Validate.name(actor, what: "actor")
+        try importTree(at: root, actor: try Validate.name(actor, what: "actor"), preview: false)
+    }
+
+    /// What ``importTree(at:actor:)`` would do now, in the same report, without changing the
+    /// store. It only reads (one short read transaction per form), so it never holds the write
+    /// lock: other consoles keep working while a large tree is scanned. Inserted forms have id 0.
+    public func previewImport(at root: URL) throws -> ImportReport {
+        try importTree(at: root, actor: "", preview: true)
+    }
+
+    private func importTree(at root: URL, actor: String, preview: Bool) throws -> ImportReport {
         let scan = try TreeScanner.scan(root)
         var report = ImportReport()
         report.errors = scan.errors
@@ -32,12 +42,12 @@ extension FormStore {
                     + "'\(folder.folderName)' more than once (as incomplete and completed, or in two spellings); none of them was imported"))
                 continue
             }
-            try importForm(folder, actor: actor, into: &report)
+            try importForm(folder, actor: actor, preview: preview, into: &report)
         }
         for file in scan.errorFiles {
-            try importNotices(file, actor: actor, into: &report)
+            try importNotices(file, actor: actor, preview: preview, into: &report)
         }
-        logger.info("tree imported", metadata: [
+        logger.info(preview ? "tree import previewed" : "tree imported", metadata: [
             "path": "\(root.path)", "inserted": "\(report.inserted.count)", "updated": "\(report.updated.count)",
             "unchanged": "\(report.unchanged)", "collisions": "\(report.collisions.count)",
             "errors": "\(report.errors.count)", "notices": "\(report.noticesAdded)",
@@ -54,7 +64,8 @@ extension FormStore {
         }
     }
 
-    private func importForm(_ folder: TreeScanner.FormFolder, actor: String, into report: inout ImportReport) throws {
+    private func importForm(_ folder: TreeScanner.FormFolder, actor: String, preview: Bool,
+                            into report: inout ImportReport) throws {
         let form: LoadedForm
         do {
             form = try FormFolderReader.read(folder, warnings: &report.warnings)
@@ -64,10 +75,12 @@ extension FormStore {
         }
         do {
             var warnings: [ImportIssue] = []
-            let outcome = try write { db in
-                warnings = []
-                return try FormUpsert.run(form, actor: actor, at: nowSeconds(), in: db, warnings: &warnings)
-            }
+            let outcome = preview
+                ? try read { db in try FormUpsert.preview(form, in: db) }
+                : try write { db in
+                    warnings = []
+                    return try FormUpsert.run(form, actor: actor, at: nowSeconds(), in: db, warnings: &warnings)
+                }
             report.warnings += warnings
             let imported = { (id: Int64) in
                 ImportedForm(id: id, owner: form.owner, name: form.document.name, state: form.state, path: form.path)
@@ -91,7 +104,8 @@ extension FormStore {
 
     /// Adds the lines of one `Error/<uid>` file as notices, except as many of each text as the user
     /// already has (read or not), so a second import adds nothing.
-    private func importNotices(_ file: TreeScanner.ErrorFile, actor: String, into report: inout ImportReport) throws {
+    private func importNotices(_ file: TreeScanner.ErrorFile, actor: String, preview: Bool,
+                               into report: inout ImportReport) throws {
         let data: Data
         do {
             data = try FormFolderReader.readFile(file.path)
@@ -110,6 +124,21 @@ extension FormStore {
         let wanted = Dictionary(lines.map { ($0, 1) }, uniquingKeysWith: +)
         var seen = Set<String>()
         let distinct = lines.filter { seen.insert($0).inserted }
+        if preview {
+            let (added, present) = try read { db in
+                var added = 0, present = 0
+                for line in distinct {
+                    let have = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM notices WHERE uid = ? AND text = ?",
+                                                arguments: [file.uid, line]) ?? 0
+                    present += min(have, wanted[line]!)
+                    added += max(0, wanted[line]! - have)
+                }
+                return (added, present)
+            }
+            report.noticesAdded += added
+            report.noticesAlreadyPresent += present
+            return
+        }
         let (added, present) = try write { db in
             let now = nowSeconds()
             var added = 0, present = 0
