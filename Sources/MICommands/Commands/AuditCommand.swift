@@ -16,25 +16,18 @@ public struct AuditCommand: ConsoleCommand {
     public static let roles: Set<Role> = [.foreman, .support]
 
     @Option(help: ArgumentHelp("Only changes at or after this date (YYYY-MM-DD, UTC) or ISO 8601 time.", valueName: "date"))
-    public var since: String?
+    public var since: DateArgument?
     @Option(help: ArgumentHelp("Only changes made by this user.", valueName: "uid"))
     public var user: String?
     @Option(help: ArgumentHelp("Only changes to this form (id or owner/name).", valueName: "form"))
-    public var form: String?
+    public var form: FormReference?
 
     public init() {}
 
     public func run(in session: Session, output: OutputSink) throws {
         var filter = AuditFilter(actor: user)
-        if let since {
-            guard let date = DateArgument.parse(since) else {
-                throw CommandError.failed("--since: '\(since)' is not a date (YYYY-MM-DD) or ISO 8601 time")
-            }
-            filter.since = date
-        }
-        if let form {
-            do { filter.form = try FormReference(parsing: form) } catch { throw CommandError.failed(error.description) }
-        }
+        filter.since = since?.date
+        filter.form = form
         output.beginRows([Column("id"), Column("at"), Column("user"), Column("command"), Column("form"),
                           Column("object"), Column("before"), Column("after"), Column("note")])
         try session.store().forEachAuditEntry(filter) { entry in
@@ -43,17 +36,5 @@ public struct AuditCommand: ConsoleCommand {
                         .optional(entry.after), .optional(entry.note)])
         }
         output.endRows()
-    }
-}
-
-/// Dates typed on the command line: `YYYY-MM-DD` (midnight UTC) or a full ISO 8601 time.
-public enum DateArgument {
-    public static func parse(_ text: String) -> Date? {
-        let full = ISO8601DateFormatter()
-        if let date = full.date(from: text) { return date }
-        let day = ISO8601DateFormatter()
-        day.formatOptions = [.withFullDate]
-        day.timeZone = TimeZone(identifier: "UTC")
-        return day.date(from: text)
     }
 }

@@ -2,16 +2,13 @@ import ArgumentParser
 import MIStore
 
 /// `FORM` as commands take it: a numeric id or `owner/name`. One definition, so help and
-/// completion (value name `form`) are the same everywhere.
+/// completion (value name `form`) are the same everywhere; a malformed reference fails while
+/// the line is parsed, with the usage.
 public struct FormArgument: ParsableArguments {
     @Argument(help: ArgumentHelp("The form: its id, or owner/name (quote names with spaces).", valueName: "form"))
-    public var form: String
+    public var form: FormReference
 
     public init() {}
-
-    public func reference() throws -> FormReference {
-        do { return try FormReference(parsing: form) } catch { throw CommandError.failed(error.description) }
-    }
 }
 
 /// `--note TEXT`: the reason recorded with the change in the audit trail.

@@ -27,7 +27,7 @@ public struct MoveCommand: ConsoleCommand {
 
     public func run(in session: Session, output: OutputSink) throws {
         let technician = try session.technician(uid)
-        let result = try session.store().move(target.reference(), to: technician.uid, actor: session.user.uid,
+        let result = try session.store().move(target.form, to: technician.uid, actor: session.user.uid,
                                               note: note.note)
         output.record([Column("id"), Column("from"), Column("to"), Column("name"), Column("renamed"), Column("moved")],
                       [.int(result.formId), .string(result.fromOwner), .string(result.toOwner), .string(result.newName),

@@ -32,9 +32,9 @@ public struct NotificationsCommand: ConsoleCommand {
     @Option(help: ArgumentHelp("Only this technician's reminders.", valueName: "uid"))
     public var user: String?
     @Option(help: ArgumentHelp("Only reminders firing at or after this date or time.", valueName: "date"))
-    public var from: String?
+    public var from: DateArgument?
     @Option(help: ArgumentHelp("Only reminders firing before this date or time.", valueName: "date"))
-    public var to: String?
+    public var to: DateArgument?
     @Flag(help: "Only reminders due now (fired in the last 24 hours, or since --from).")
     public var due = false
     @Option(help: ArgumentHelp("Write the reminders to this iCalendar (.ics) file.", valueName: "file"), completion: .file())
@@ -51,8 +51,8 @@ public struct NotificationsCommand: ConsoleCommand {
             owner = session.user.uid
         }
         var filter = ReminderFilter(owner: owner, due: due)
-        filter.from = try from.map { try Self.date($0, option: "--from") }
-        filter.to = try to.map { try Self.date($0, option: "--to") }
+        filter.from = from?.date
+        filter.to = to?.date
         let policy = try session.policy().policy
         let store = try session.store()
 
@@ -76,13 +76,6 @@ public struct NotificationsCommand: ConsoleCommand {
                         .bool(reminder.pending), .bool(reminder.dropped)])
         }
         output.endRows()
-    }
-
-    static func date(_ text: String, option: String) throws -> Date {
-        guard let date = DateArgument.parse(text) else {
-            throw CommandError.failed("\(option): '\(text)' is not a date (YYYY-MM-DD) or ISO 8601 time")
-        }
-        return date
     }
 
     static func event(_ reminder: Reminder) -> ICalendarWriter.Event {

@@ -23,7 +23,7 @@ public struct ReopenCommand: ConsoleCommand {
     public init() {}
 
     public func run(in session: Session, output: OutputSink) throws {
-        let result = try session.store().reopen(target.reference(), reason: note, actor: session.user.uid)
+        let result = try session.store().reopen(target.form, reason: note, actor: session.user.uid)
         output.record([Column("id"), Column("owner"), Column("name"), Column("state"), Column("notice")],
                       [.int(result.formId), .string(result.owner), .string(result.name),
                        .string(FormState.incomplete.rawValue), .int(result.noticeId)])

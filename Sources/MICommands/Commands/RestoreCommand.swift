@@ -24,7 +24,7 @@ public struct RestoreCommand: ConsoleCommand {
     public init() {}
 
     public func run(in session: Session, output: OutputSink) throws {
-        let result = try session.store().restore(target.reference(), actor: session.user.uid, note: note.note)
+        let result = try session.store().restore(target.form, actor: session.user.uid, note: note.note)
         if let problem = try? session.ownerProblem(result.owner) {
             output.warning("\(problem): give the form to a technician with 'move \(result.formId) <technician>'")
         }

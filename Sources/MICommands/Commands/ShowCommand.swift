@@ -16,7 +16,7 @@ public struct ShowCommand: ConsoleCommand {
     public init() {}
 
     public func run(in session: Session, output: OutputSink) throws {
-        let review = try session.store().review(target.reference())
+        let review = try session.store().review(target.form)
         let form = review.form
         if session.isTechnicianOnly && form.owner != session.user.uid {
             throw CommandError.permissionDenied("technicians see only their own forms")

@@ -17,7 +17,7 @@ public struct SubmitCommand: ConsoleCommand {
     public init() {}
 
     public func run(in session: Session, output: OutputSink) throws {
-        let result = try session.store().submit(target.reference(), actor: session.user.uid, note: note.note)
+        let result = try session.store().submit(target.form, actor: session.user.uid, note: note.note)
         output.record([Column("id"), Column("owner"), Column("name"), Column("state"), Column("alreadySubmitted")],
                       [.int(result.formId), .string(result.owner), .string(result.name), .string("submitted"),
                        .bool(result.alreadySubmitted)])
