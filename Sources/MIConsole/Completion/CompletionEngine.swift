@@ -94,6 +94,12 @@ struct CompletionEngine: @unchecked Sendable {
 
     private func values(for argument: CommandCatalog.Argument, word: String) -> Result {
         if !argument.choices.isEmpty { return .words(argument.choices.filter { $0.hasPrefix(word) }) }
+        // What the definition declares first (`completion: .directory`), then the value name.
+        switch argument.completion {
+        case .list(let values): return .words(values.filter { $0.hasPrefix(word) })
+        case .files, .directories: return .files
+        case .none, .unsupported: break
+        }
         switch argument.valueName {
         case "uid": return .words(sources.userIDs().filter { $0.hasPrefix(word) }.sorted())
         case "form": return .words(sources.formReferences(word))
