@@ -40,7 +40,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "MIConsole", dependencies: [
-            "MICommands", "CReadline",
+            "MICommands", "MIStore", "MIDirectory", "CReadline",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -50,8 +50,26 @@ let package = Package(
         ]),
         // Shared by the test targets: the real slapd fixture and a runner for the built binary.
         .target(name: "MITestSupport", path: "Tests/MITestSupport"),
-        .testTarget(name: "MIDirectoryTests", dependencies: ["MIDirectory", "MITestSupport"]),
+        .testTarget(name: "MIDirectoryTests", dependencies: [
+            "MIDirectory", "MITestSupport", .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "MIStoreTests", dependencies: ["MIStore", .product(name: "GRDB", package: "GRDB.swift")]),
+        // Fuzzing (docs/testing.md, Scripts/fuzz): the targets, their driver (libFuzzer's when built
+        // with -sanitize=fuzzer -DFUZZING, a corpus replayer otherwise) and libFuzzer's entry point.
+        .systemLibrary(name: "CLibFuzzer", path: "Tests/Fuzz/CLibFuzzer"),
+        .target(name: "MIFuzzTargets", dependencies: [
+            "MIStore", "MIDirectory", "MICommands", "MIConsole",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], path: "Tests/Fuzz/Targets"),
+        .executableTarget(name: "miadmin-fuzz", dependencies: ["MIFuzzTargets", "CLibFuzzer"], path: "Tests/Fuzz/Driver"),
+        // Every fuzz input that ever failed (Tests/Fuzz/regressions) and the seed corpora, replayed.
+        .testTarget(name: "MIFuzzTests", dependencies: ["MIFuzzTargets"], path: "Tests/Fuzz/Tests"),
+        // Unit tests of the console's and the commands' pure logic: tokenizer, completion engine,
+        // renderers, command catalog (without slapd, tmux or the binary).
+        .testTarget(name: "MIConsoleTests", dependencies: [
+            "MIConsole", "MICommands", "MIStore", "MIDirectory",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
         // Depends on the executable so `swift test` builds the binary these tests run.
         .testTarget(name: "MIAdminEndToEndTests", dependencies: ["MIConsole", "miadmin", "MITestSupport"]),
     ]

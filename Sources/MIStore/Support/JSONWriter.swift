@@ -1,6 +1,6 @@
 /// Writes a ``JSONValue`` as pretty-printed UTF-8 JSON (two-space indent, like the field app).
-enum JSONWriter {
-    static func write(_ value: JSONValue) -> String {
+public enum JSONWriter {
+    public static func write(_ value: JSONValue) -> String {
         var out = ""
         write(value, indent: 0, into: &out)
         out.append("\n")
@@ -8,7 +8,7 @@ enum JSONWriter {
     }
 
     /// Writes `value` compactly on one line (for audit rows and the questions column).
-    static func compact(_ value: JSONValue) -> String {
+    public static func compact(_ value: JSONValue) -> String {
         var out = ""
         write(value, indent: nil, into: &out)
         return out
