@@ -244,7 +244,7 @@ import Testing
         // Moved to a technician: the store checks clean.
         #expect(try run(config, "move \(ids["ghost/Lost form"]!) jdoe").status == 0)
         #expect(try run(config, "move \(ids["lchen/Support's form"]!) jdoe").status == 0)
-        #expect(try run(config, "submit \(ids["ghost/Done"]!)").status == 0)
+        #expect(try run(config, "submit --yes \(ids["ghost/Done"]!)").status == 0)
         let clean = try run(config, "check")
         #expect(clean.status == 0, "\(clean.stdout) \(clean.stderr)")
         #expect(try rows(clean).isEmpty)
@@ -261,7 +261,7 @@ import Testing
         #expect(reopened.status == 0, "\(reopened.stderr)")
         #expect(try rows(run(config, "forms --owner jdoe")).first?["state"] as? String == "incomplete")
         let notices = try rows(run(config, as: "jdoe", "notices"))
-        #expect(notices.map { $0["text"] as! String } == ["Form 'Generator monthly' was sent back to you by foreman lchen: Photo of the gauge missing"])
+        #expect(notices.map { $0["text"] as! String } == ["Form 'Generator monthly' was sent back to you by support lchen: Photo of the gauge missing"])
         let audit = try #require(try rows(run(config, "audit --form \(id)")).last)
         #expect(audit["command"] as? String == "reopen" && audit["note"] as? String == "Photo of the gauge missing")
         // Reopened today: the next expiry run leaves it alone.

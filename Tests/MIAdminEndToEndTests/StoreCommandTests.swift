@@ -84,8 +84,8 @@ import Testing
 
         let notices = try MIAdmin.as_("jdoe", config: config, format: "json", ["notices"])
         let texts = (try json(notices) as! [[String: Any]]).map { $0["text"] as! String }
-        #expect(texts == ["Form 'Pump' was reassigned to asmith by foreman mkhan.",
-                          "Form 'Pump (2)' was reassigned to asmith by foreman mkhan."])
+        #expect(texts == ["Form 'Pump' was reassigned to asmith as 'Pump (3)' by foreman mkhan: jdoe on leave",
+                          "Form 'Pump (2)' was reassigned to asmith as 'Pump (4)' by foreman mkhan."])
         let audit = try MIAdmin.as_("mkhan", config: config, format: "json", ["audit --user mkhan"])
         let moves = (try json(audit) as! [[String: Any]]).filter { $0["command"] as? String == "move" }
         #expect(moves.count == 3, "the no-op writes no audit row")
@@ -128,11 +128,11 @@ import Testing
         #expect(comments.map { $0["text"] as! String } == ["Bearings run hot", "Recheck in May"])
         #expect(comments.first?["author"] as? String == "mkhan")
 
-        let submit = try MIAdmin.as_("mkhan", config: config, format: "json", ["submit jdoe/Done", "submit jdoe/Done"])
+        let submit = try MIAdmin.as_("mkhan", config: config, format: "json", ["submit --yes jdoe/Done", "submit jdoe/Done"])
         #expect(submit.status == 0)
         #expect(submit.stdout.contains("\"alreadySubmitted\":false"))
         #expect(submit.stdout.contains("\"alreadySubmitted\":true"))
-        let open = try MIAdmin.as_("mkhan", config: config, ["submit jdoe/Open"])
+        let open = try MIAdmin.as_("mkhan", config: config, ["submit --yes jdoe/Open"])
         #expect(open.status == 1)
     }
 
