@@ -11,15 +11,17 @@ public final class TerminalSession {
 
     /// Starts `miadmin --config CONFIG --user UID --password-file …` in a 120x40 terminal, with
     /// HOME set to `home` (where the history file goes).
-    public init(uid: String, config: String? = nil, home: String? = nil) throws {
+    /// `environment` adds variables (`PAGER=…`) to the clean environment.
+    public init(uid: String, config: String? = nil, home: String? = nil, environment: [String: String] = [:]) throws {
         let fixture = Fixture.shared
         socket = "miadmin-test-\(UUID().uuidString.prefix(8))"
         self.home = try home ?? TempDir.make()
         let passwordFile = self.home + "/.pw"
         try fixture.password(uid).write(toFile: passwordFile, atomically: true, encoding: .utf8)
-        let command = ["env", "-i", "PATH=/usr/bin:/bin", "HOME=\(self.home)", "TERM=xterm", "LANG=C.UTF-8",
-                       Paths.binary, "--config", config ?? fixture.configPath, "--user", uid,
-                       "--password-file", passwordFile]
+        var words: [String] = ["env", "-i", "PATH=/usr/bin:/bin", "HOME=\(self.home)", "TERM=xterm", "LANG=C.UTF-8"]
+        for (key, value) in environment.sorted(by: { $0.key < $1.key }) { words.append("\(key)=\(value)") }
+        words += [Paths.binary, "--config", config ?? fixture.configPath, "--user", uid, "--password-file", passwordFile]
+        let command = words
             .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
         // `; sleep` keeps the pane readable after the program exits.
         try tmux(["new-session", "-d", "-x", "120", "-y", "40", command + "; echo '[exited '$?']'; sleep 30"])
