@@ -133,6 +133,12 @@ import Testing
         #expect(table.stdout.contains("2026-11-16 17:15:00+09:00"))
         let audit = try MIAdmin.as_("mkhan", config: config, format: "csv", ["audit --last 1"])
         #expect(audit.stdout.contains("+09:00,mkhan,import.insert"), "\(audit.stdout)")
+        // UTC: JSON and CSV keep the Z the store's times always had; tables show +00:00.
+        setKey(&object, "display.timeZone", "UTC")
+        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: config))
+        #expect(try rows(MIAdmin.as_("mkhan", config: config, format: "json", ["forms"])).first?["created"] as? String
+                == "2026-11-16T08:15:00Z")
+        #expect(try MIAdmin.as_("mkhan", config: config, ["forms"]).stdout.contains("2026-11-16 08:15:00+00:00"))
 
         setKey(&object, "display.timeZone", "Mars/Olympus")
         try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: config))

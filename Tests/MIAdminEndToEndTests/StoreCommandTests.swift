@@ -21,7 +21,7 @@ import Testing
             "asmith/Pump station 4", "asmith/Pump station 4 (2)"])
         let valve = list.first { $0["name"] as? String == "Valve check – north" }!
         #expect(valve["media"] as? Int == 2)
-        #expect(valve["created"] as? String == "2026-11-19T13:40:00+01:00")
+        #expect(valve["created"] as? String == "2026-11-19T12:40:00Z", "the device's 13:40+01:00 in the site's zone (UTC here)")
         // The Error/asmith file became a notice for asmith.
         let notices = try MIAdmin.as_("mkhan", config: config, format: "csv", ["notices asmith"])
         #expect(notices.stdout.contains("Form 'Boiler room' was reassigned to jdoe by foreman mkhan."))
@@ -90,8 +90,9 @@ import Testing
         let moves = (try json(audit) as! [[String: Any]]).filter { $0["command"] as? String == "move" }
         #expect(moves.count == 3, "the no-op writes no audit row")
         #expect(moves.first?["note"] as? String == "jdoe on leave")
-        #expect((moves.first?["before"] as? String)?.contains("jdoe") == true)
-        #expect((moves.first?["after"] as? String)?.contains("Pump (3)") == true)
+        // before and after are JSON objects, not JSON text in a string.
+        #expect((moves.first?["before"] as? [String: Any])?["owner"] as? String == "jdoe")
+        #expect((moves.first?["after"] as? [String: Any])?["name"] as? String == "Pump (3)")
     }
 
     @Test func moveChecksTheTargetAndTheState() throws {

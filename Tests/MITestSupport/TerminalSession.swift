@@ -64,6 +64,19 @@ public final class TerminalSession {
         throw ShellError(description: "terminal never showed \"\(text)\"; sessions: \(sessions?.stdout ?? "") \(sessions?.stderr ?? ""); screen:\n\(last)")
     }
 
+    /// Waits until the current input line is `expected` (completion answers when the program
+    /// gets to it: the first Tab of a session reads every command's definition) and returns the
+    /// line last seen, so a mismatch shows what was there. Bounded by `deadline`; never timed.
+    public func currentLine(prompt: String, becomes expected: String, deadline: TimeInterval = 10) throws -> String {
+        let end = Date().addingTimeInterval(deadline)
+        var line = try currentLine(prompt: prompt)
+        while line != expected && Date() < end {
+            usleep(100_000)
+            line = try currentLine(prompt: prompt)
+        }
+        return line
+    }
+
     /// The current input line: the text between the prompt and the cursor (tmux reports the
     /// cursor, so a space that completion appended is told apart from the pane's padding).
     public func currentLine(prompt: String) throws -> String {
