@@ -12,9 +12,16 @@ public struct PostgresFixture: Sendable {
     public subscript(key: String) -> String { values[key] ?? "" }
     /// `postgresql://miadmin@127.0.0.1:PORT/mi?sslmode=verify-full&sslrootcert=CA` (no password).
     public var url: String { self["PG_URL"] }
-    public var password: String {
-        (try? String(contentsOfFile: self["PG_PASSWORD_FILE"], encoding: .utf8))?
-            .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+    public var password: String { firstLine(of: self["PG_PASSWORD_FILE"]) }
+    /// The superuser `pgadmin`'s URL and password, for setting up (a database per test).
+    public var adminURL: String { self["PG_ADMIN_URL"] }
+    public var adminPassword: String { firstLine(of: self["PG_ADMIN_PASSWORD_FILE"]) }
+
+    /// `PG_URL` pointed at another database of the same server.
+    public func url(database: String) -> String { url.replacingOccurrences(of: "/mi?", with: "/\(database)?") }
+
+    private func firstLine(of path: String) -> String {
+        (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
     }
 
     public static let shared: PostgresFixture = {

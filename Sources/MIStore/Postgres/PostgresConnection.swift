@@ -92,6 +92,39 @@ public final class PostgresConnection {
         }
     }
 
+    /// Runs several statements with no parameters (migrations) through libpq's simple query
+    /// protocol, in one round trip; the server stops at the first failing statement.
+    public func executeScript(_ sql: String) throws {
+        guard let result = PQexec(handle, sql) else {
+            throw PostgresError(.unreachable, "Lost the PostgreSQL store at \(target): "
+                                + Self.firstLine(String(cString: PQerrorMessage(handle))))
+        }
+        let wrapped = PostgresResult(result)
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY: return
+        default: throw wrapped.error(at: target, connectionOK: PQstatus(handle) == CONNECTION_OK)
+        }
+    }
+
+    public enum Isolation: String, Sendable {
+        case readCommitted = "READ COMMITTED", repeatableRead = "REPEATABLE READ", serializable = "SERIALIZABLE"
+    }
+
+    /// Runs `body` in one transaction: committed when it returns, rolled back when it throws
+    /// (the error is rethrown unchanged).
+    public func transaction<T>(_ isolation: Isolation = .readCommitted, _ body: () throws -> T) throws -> T {
+        try execute("BEGIN ISOLATION LEVEL \(isolation.rawValue)")
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            _ = try? execute("ROLLBACK")
+            throw error
+        }
+        try execute("COMMIT")
+        return result
+    }
+
     // MARK: - Helpers
 
     /// Sorts a libpq connection failure into the kinds callers map to exit codes. libpq reports
