@@ -25,11 +25,15 @@ let package = Package(
         // GNU readline. No pkgConfig: readline.pc carries -D_XOPEN_SOURCE=600, which SwiftPM rejects.
         .systemLibrary(name: "CReadline", path: "Sources/CReadline",
                        providers: [.apt(["libreadline-dev"])]),
+        // PostgreSQL's libpq, wrapped once, for the PostgreSQL store engine (issue 9).
+        .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", pkgConfig: "libpq",
+                       providers: [.apt(["libpq-dev"])]),
         .target(name: "MIDirectory", dependencies: [
             "CLDAP",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "MIStore", dependencies: [
+            "CPostgres",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
@@ -53,7 +57,7 @@ let package = Package(
         .testTarget(name: "MIDirectoryTests", dependencies: [
             "MIDirectory", "MITestSupport", .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "MIStoreTests", dependencies: ["MIStore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "MIStoreTests", dependencies: ["MIStore", "MITestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         // Fuzzing (docs/testing.md, Scripts/fuzz): the targets, their driver (libFuzzer's when built
         // with -sanitize=fuzzer -DFUZZING, a corpus replayer otherwise) and libFuzzer's entry point.
         .systemLibrary(name: "CLibFuzzer", path: "Tests/Fuzz/CLibFuzzer"),

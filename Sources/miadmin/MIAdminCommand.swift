@@ -16,7 +16,8 @@ struct MIAdminCommand: ParsableCommand {
             Exit codes: 0 success; 1 usage error or failed command; 2 directory or store \
             unreachable (including TLS failures); 3 a script stopped at a failing command; \
             4 authentication failed.
-            """)
+            """,
+        version: "miadmin \(MIAdminVersion.current)")
 
     @Option(name: .long, help: ArgumentHelp("Config file (else $MIADMIN_CONFIG, else ~/.config/miadmin/config.json, else /etc/miadmin/config.json).", valueName: "file"))
     var config: String?
@@ -36,7 +37,7 @@ struct MIAdminCommand: ParsableCommand {
     @Option(name: .long, help: "Output format: table, csv or json (one JSON value per command).")
     var format: OutputFormat = .table
 
-    @Flag(name: .customLong("csv-raw"), help: "With --format csv, write cells that start with = + - @ (or tab or CR) as they are, instead of behind a ' that keeps spreadsheets from running them as formulas.")
+    @Flag(name: .customLong("csv-raw"), help: "In CSV output (--format csv, set format csv), write cells that start with = + - @ (or tab or CR) as they are, instead of behind a ' that keeps spreadsheets from running them as formulas.")
     var csvRaw = false
 
     @Option(name: .long, help: ArgumentHelp("What a script does after a failing command: stop (default) or continue.", valueName: "stop|continue"))
@@ -50,6 +51,12 @@ struct MIAdminCommand: ParsableCommand {
 
     @Flag(name: .customLong("dry-run"), help: "Run the commands, print what would change, save nothing.")
     var dryRun = false
+
+    @Flag(name: [.customShort("x"), .long], help: "Show each row as a block of 'column | value' lines instead of a grid.")
+    var expanded = false
+
+    @Flag(name: .customLong("no-pager"), help: "Never page output through $PAGER (paging happens only at a terminal).")
+    var noPager = false
 
     enum OnError: String, ExpressibleByArgument { case stop, `continue` }
 
@@ -73,9 +80,6 @@ struct MIAdminCommand: ParsableCommand {
         if !command.isEmpty && file != nil {
             throw ValidationError("use either -c or -f, not both")
         }
-        if csvRaw && format != .csv {
-            throw ValidationError("--csv-raw only applies to --format csv")
-        }
     }
 
     func run() throws {
@@ -91,6 +95,8 @@ struct MIAdminCommand: ParsableCommand {
         options.assumeYes = yes
         options.atomic = atomic
         options.dryRun = dryRun
+        options.expanded = expanded
+        options.noPager = noPager
         let status = Console.launch(options)
         if status != .success { throw ExitCode(status.rawValue) }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import MICommands
 @testable import MIConsole
 
 /// Runs a renderer into a temporary file and returns what it wrote (stdout, stderr).
@@ -9,7 +10,10 @@ func rendered(_ format: OutputFormat, csvRaw: Bool = false, _ body: (RenderingSi
     let outPath = dir.appendingPathComponent("out").path, errPath = dir.appendingPathComponent("err").path
     let outFD = open(outPath, O_CREAT | O_WRONLY | O_TRUNC, 0o600), errFD = open(errPath, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
     defer { close(outFD); close(errFD) }
-    let sink = format.makeSink(stdout: OutputStream(fd: outFD), stderr: OutputStream(fd: errFD), csvRaw: csvRaw)
+    var settings = DisplaySettings()
+    settings.format = format
+    settings.csvRaw = csvRaw
+    let sink = settings.makeSink(stdout: OutputStream(fd: outFD), stderr: OutputStream(fd: errFD))
     body(sink)
     sink.finish()
     return (try String(contentsOfFile: outPath, encoding: .utf8), try String(contentsOfFile: errPath, encoding: .utf8))

@@ -14,9 +14,10 @@ public struct ImportCommand: ConsoleCommand {
             files and Error/<uid> notice files (docs/store.md). A broken form is reported with \
             its path and reason and skipped; every other form is imported, each completely or \
             not at all. Shows what it will do and asks first (--yes to skip the question); \
-            --dry-run only lists. The preview only reads the store, so other consoles keep \
-            working while a large tree is scanned; a script without --yes is refused before \
-            the scan.
+            --dry-run only lists. Working that out only reads the store, so other consoles keep \
+            working meanwhile; a script without --yes is refused before the tree is read. Warns \
+            about owners who are not technicians in the directory: their forms are imported all \
+            the same, and 'orphans' lists them.
 
             Examples:
               import /mnt/tablet/Documents
@@ -38,43 +39,71 @@ public struct ImportCommand: ConsoleCommand {
         guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CommandError.failed("'\(dir)' is not a folder")
         }
-        let question = "import the new and updated forms and notices from \(dir)?"
         if batch.dryRun {
-            // What would change, read-only; nothing is written and nothing asked.
-            show(try store.previewImport(at: root), output: output, insertedAction: "would insert",
-                 updatedAction: "would update")
+            // What would change, on reads only; nothing is written and nothing asked.
+            let preview = try store.previewImport(at: root)
+            for issue in preview.errors + preview.collisions { output.warning(issue.description) }
+            for warning in preview.warnings { output.warning(warning.description) }
+            try warnAboutOwners(preview, session: session, output: output)
+            output.beginRows(Self.columns)
+            for form in preview.inserted { output.row(row(form, "would insert")) }
+            for form in preview.updated { output.row(row(form, "would update")) }
+            output.endRows()
             return
         }
-        // Refused at once (before scanning) when nobody can answer the question.
-        if try session.needsPreview(batch.yes, question: question) {
-            // Preview on reads only: the write lock is not held while the person reads and answers.
+        var ownersWarned = false
+        // Refused at once, before the tree is read, when nobody can answer (a script without --yes).
+        if try session.needsPreview(batch.yes, question: "import the forms and notices of \(dir)?") {
+            // The preview only reads: the write lock is not held while the tree is scanned or
+            // while the person reads and answers (it was, when the preview was a rolled-back import).
             let preview = try store.previewImport(at: root)
             if preview.changedNothing && preview.collisions.isEmpty && preview.errors.isEmpty {
                 output.message("nothing to import from \(dir): the store already has all of it")
                 return
             }
-            try session.confirm("import \(preview.inserted.count) new and \(preview.updated.count) updated form(s), "
-                                + "\(preview.noticesAdded) notice(s) from \(dir)?", yes: false)
+            let question = "import \(preview.inserted.count) new and \(preview.updated.count) updated form(s), "
+                + "\(preview.noticesAdded) notice(s) from \(dir)?"
+            // What will come in, then the question (new forms get their ids when imported).
+            try BatchRemoval<ImportedForm>.preview(total: preview.inserted.count + preview.updated.count,
+                                                   limit: session.previewRows, columns: Self.columns,
+                                                   output: output) { emit in
+                for form in preview.inserted { emit(row(form, "insert")) }
+                for form in preview.updated { emit(row(form, "update")) }
+            }
+            try warnAboutOwners(preview, session: session, output: output)
+            ownersWarned = true
+            try session.confirm(question, yes: false)
         }
         let report = try store.importTree(at: root, actor: session.user.uid)
         let problems = report.errors + report.collisions
-        show(report, output: output, insertedAction: "inserted", updatedAction: "updated")
+        for issue in problems { output.warning(issue.description) }
+        for warning in report.warnings { output.warning(warning.description) }
+        if !ownersWarned { try warnAboutOwners(report, session: session, output: output) }
+        output.beginRows(Self.columns)
+        for form in report.inserted { output.row(row(form, "inserted")) }
+        for form in report.updated { output.row(row(form, "updated")) }
+        output.endRows()
         if !problems.isEmpty {
             throw CommandError.failed("\(problems.count) form(s) could not be imported (see the warnings above); "
                                       + "\(report.inserted.count + report.updated.count) were imported, \(report.unchanged) unchanged")
         }
     }
 
-    private func show(_ report: ImportReport, output: OutputSink, insertedAction: String, updatedAction: String) {
-        for issue in report.errors + report.collisions { output.warning(issue.description) }
-        for warning in report.warnings { output.warning(warning.description) }
-        output.beginRows([Column("id"), Column("owner"), Column("name"), Column("state"), Column("action"), Column("path")])
-        for form in report.inserted { output.row(row(form, insertedAction)) }
-        for form in report.updated { output.row(row(form, updatedAction)) }
-        output.endRows()
+    static let columns = [Column("id"), Column("owner"), Column("name"), Column("state"), Column("action"), Column("path")]
+
+    /// One warning per owner of imported forms who is not a technician in the directory: the
+    /// forms come in anyway (a tablet's work is never dropped) and wait in 'orphans'.
+    private func warnAboutOwners(_ report: ImportReport, session: Session, output: OutputSink) throws {
+        var counts: [String: Int] = [:]
+        for form in report.inserted + report.updated { counts[form.owner, default: 0] += 1 }
+        for (owner, count) in counts.sorted(by: { $0.key < $1.key }) {
+            guard let problem = try session.ownerProblem(owner) else { continue }
+            output.warning("\(problem): \(count) form(s) imported for them; 'orphans' lists them, "
+                           + "'move FORM <technician>' gives them to someone who can finish them")
+        }
     }
 
     private func row(_ form: ImportedForm, _ action: String) -> [Value] {
-        [.int(form.id), .string(form.owner), .string(form.name), .string(form.state.rawValue), .string(action), .string(form.path)]
+        [form.id == 0 ? .null : .int(form.id), .string(form.owner), .string(form.name), .string(form.state.rawValue), .string(action), .string(form.path)]
     }
 }

@@ -32,9 +32,9 @@ public struct NotificationsCommand: ConsoleCommand {
     @Option(help: ArgumentHelp("Only this technician's reminders.", valueName: "uid"))
     public var user: String?
     @Option(help: ArgumentHelp("Only reminders firing at or after this date or time.", valueName: "date"))
-    public var from: DateArgument?
+    public var from: DateValue?
     @Option(help: ArgumentHelp("Only reminders firing before this date or time.", valueName: "date"))
-    public var to: DateArgument?
+    public var to: DateValue?
     @Flag(help: "Only reminders due now (fired in the last 24 hours, or since --from).")
     public var due = false
     @Option(help: ArgumentHelp("Write the reminders to this iCalendar (.ics) file.", valueName: "file"), completion: .file())
@@ -71,8 +71,8 @@ public struct NotificationsCommand: ConsoleCommand {
         output.beginRows([Column("at"), Column("uid"), Column("id"), Column("name"), Column("day"), Column("expires"),
                           Column("pending"), Column("dropped")])
         try store.forEachReminder(policy: policy, filter: filter) { reminder in
-            output.row([.string(reminder.at.iso8601), .string(reminder.form.owner), .int(reminder.form.id),
-                        .string(reminder.form.name), .int(Int64(reminder.day)), .string(reminder.expiresAt.iso8601),
+            output.row([.time(reminder.at), .string(reminder.form.owner), .int(reminder.form.id),
+                        .string(reminder.form.name), .int(Int64(reminder.day)), .time(reminder.expiresAt),
                         .bool(reminder.pending), .bool(reminder.dropped)])
         }
         output.endRows()

@@ -43,12 +43,13 @@ final class CSVRenderer: RenderingSink {
 
     /// The cell's text, behind a `'` when it is text a spreadsheet would run as a formula.
     private func cellText(_ value: Value) -> String {
+        let text = text(value, forTable: false)
         switch value {
-        case .int, .double, .bool, .null: return value.text
         case .string, .list, .object:
-            let text = value.text
             guard neutraliseFormulas, let first = text.utf8.first, Self.formulaStarts.contains(first) else { return text }
             return "'" + text
+        default:
+            return text  // numbers, times, booleans: never a formula
         }
     }
 
