@@ -63,18 +63,21 @@ public final class FormStore: Sendable {
     /// does not expect.
     private func migrate() throws {
         let migrator = Migrations.migrator
-        let unknown: [String]
+        let applied: Set<String>
         do {
-            let applied = try dbPool.read { try migrator.appliedIdentifiers($0) }
-            unknown = applied.subtracting(Migrations.identifiers).sorted()
+            applied = try dbPool.read { try migrator.appliedIdentifiers($0) }
         } catch {
             throw StoreError.mapping(error, busyTimeout: busyTimeout)
         }
+        let unknown = applied.subtracting(Migrations.identifiers).sorted()
         if !unknown.isEmpty {
             throw StoreError(.newerSchema, "The store at \(path) has schema version \(unknown.last!), from a newer miadmin; "
                 + "this miadmin knows schema versions up to \(Migrations.identifiers.last!). Use the newer miadmin: "
                 + "this one does not read or write the store.", path: path)
         }
+        // Up to date: no write at all, so opening the store never waits for another process's
+        // write lock (the migrator takes it even when it has nothing to do).
+        if Set(Migrations.identifiers).isSubset(of: applied) { return }
         do {
             try migrator.migrate(dbPool)
         } catch {

@@ -111,7 +111,7 @@ import Testing
 
     @Test func malformedFormReferencesAndDatesFailAtParseTimeWithTheUsage() throws {
         for (command, value) in [("move jdoe asmith", "'jdoe' is invalid for '<form>'"),
-                                 ("audit --since yesterday", "'yesterday' is invalid for '--since <date>'"),
+                                 ("audit --since someday", "'someday' is invalid for '--since <when>'"),
                                  ("audit --form /x", "'/x' is invalid for '--form <form>'"),
                                  ("notifications --from 2026-13-45", "'2026-13-45' is invalid for '--from <date>'")] {
             let result = try MIAdmin.as_("mkhan", ["\(command)"])

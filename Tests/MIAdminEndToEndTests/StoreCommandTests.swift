@@ -32,9 +32,12 @@ import Testing
         let config = try fixture.store(importing: tree)
         let store = try fixture.storePath(config)
         let before = try sqlite(store, "SELECT (SELECT COUNT(*) FROM forms), (SELECT COUNT(*) FROM audit), (SELECT COUNT(*) FROM notices)")
-        let again = try MIAdmin.as_("mkhan", config: config, ["import \(shellQuote(tree))"])
+        let again = try MIAdmin.as_("mkhan", config: config, ["import --dry-run \(shellQuote(tree))"])
         #expect(again.status == 0)
         #expect(again.stdout.contains("nothing to import"))
+        // Without --yes a script cannot answer the question: refused before the tree is read.
+        let unconfirmed = try MIAdmin.as_("mkhan", config: config, ["import \(shellQuote(tree))"])
+        #expect(unconfirmed.status == 1 && unconfirmed.stderr.contains("add --yes"))
         let forced = try MIAdmin.as_("mkhan", config: config, format: "csv", ["import --yes \(shellQuote(tree))"])
         #expect(forced.status == 0)
         #expect(forced.lines.count == 1, "no rows inserted or updated")
@@ -162,7 +165,7 @@ import Testing
             for key in ["id", "comments"] { left[key] = nil; right[key] = nil }
             #expect(NSDictionary(dictionary: left).isEqual(to: right), "\(ref) differs after export and import")
         }
-        let again = try MIAdmin.as_("mkhan", config: copy, ["import \(shellQuote(out))"])
+        let again = try MIAdmin.as_("mkhan", config: copy, ["import --dry-run \(shellQuote(out))"])
         #expect(again.stdout.contains("nothing to import"))
         let busy = try MIAdmin.as_("mkhan", config: config, ["export \(shellQuote(out))"])
         #expect(busy.status == 1, "exporting into a non-empty folder is refused")

@@ -42,6 +42,10 @@ public struct ImportCommand: ConsoleCommand {
         if batch.dryRun {
             // What would change, on reads only; nothing is written and nothing asked.
             let preview = try store.previewImport(at: root)
+            if preview.changedNothing && preview.collisions.isEmpty && preview.errors.isEmpty {
+                output.message("nothing to import from \(dir): the store already has all of it")
+                return
+            }
             for issue in preview.errors + preview.collisions { output.warning(issue.description) }
             for warning in preview.warnings { output.warning(warning.description) }
             try warnAboutOwners(preview, session: session, output: output)
