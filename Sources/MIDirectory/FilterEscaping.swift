@@ -30,24 +30,25 @@ public enum FilterEscaping {
     /// into the value part of an LDAP substring filter. `?` has no LDAP equivalent, so it becomes
     /// `*` and the caller must re-check candidates with `Glob.matches`.
     public static func substringFilterValue(forGlob glob: String) -> String {
+        // By Unicode scalars, as Glob reads it: a `\` followed by a combining mark still escapes.
         var pieces: [String] = []
-        var current = ""
+        var current = String.UnicodeScalarView()
         var escaping = false
-        for ch in glob {
+        for ch in glob.unicodeScalars {
             if escaping {
                 current.append(ch)
                 escaping = false
             } else if ch == "\\" {
                 escaping = true
             } else if ch == "*" || ch == "?" {
-                pieces.append(current)
-                current = ""
+                pieces.append(String(current))
+                current = String.UnicodeScalarView()
             } else {
                 current.append(ch)
             }
         }
         if escaping { current.append("\\") }
-        pieces.append(current)
+        pieces.append(String(current))
         // Collapse runs of wildcards: "a**b" is "a*b".
         var result = escape(pieces[0])
         for piece in pieces.dropFirst() {

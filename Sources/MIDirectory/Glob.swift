@@ -1,8 +1,12 @@
 /// A shell-style glob on user ids and names: `*` any run of characters, `?` exactly one,
 /// `\` makes the next character literal. Matching ignores case, as LDAP's `uid` and `cn`
 /// matching rules do.
+///
+/// Pattern and text are read as Unicode scalars (a "character" is one scalar): read as
+/// Characters, a `\` followed by a combining mark was one Character and escaped nothing (found
+/// by the fuzzer). Names are in NFC, where a letter with its accent is one scalar.
 public struct Glob: Sendable, Equatable {
-    private enum Token: Equatable { case literal(Character), any, one }
+    private enum Token: Equatable { case literal(Unicode.Scalar), any, one }
     private let tokens: [Token]
     public let pattern: String
 
@@ -10,7 +14,7 @@ public struct Glob: Sendable, Equatable {
         self.pattern = pattern
         var tokens: [Token] = []
         var escaping = false
-        for ch in pattern.lowercased() {
+        for ch in pattern.lowercased().unicodeScalars {
             if escaping { tokens.append(.literal(ch)); escaping = false; continue }
             switch ch {
             case "\\": escaping = true
@@ -27,7 +31,7 @@ public struct Glob: Sendable, Equatable {
     public var isLiteral: Bool { !tokens.contains(.any) && !tokens.contains(.one) }
 
     public func matches(_ text: String) -> Bool {
-        let chars = Array(text.lowercased())
+        let chars = Array(text.lowercased().unicodeScalars)
         // Iterative wildcard matching with backtracking to the last `*` (linear in practice).
         var t = 0, c = 0
         var starToken = -1, starChar = 0

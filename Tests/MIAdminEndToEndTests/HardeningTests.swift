@@ -28,7 +28,14 @@ import Testing
             process.standardInput = input
             process.standardOutput = output
             try process.run()
-            input.fileHandleForWriting.write(Data("BEGIN IMMEDIATE;\nSELECT 'locked';\n".utf8))
+            // First a committed write, as a console busy writing has made: its WAL is not empty
+            // (on an empty WAL, GRDB writes once when it opens the store).
+            input.fileHandleForWriting.write(Data("""
+                CREATE TABLE lock_probe (x); DROP TABLE lock_probe;
+                BEGIN IMMEDIATE;
+                SELECT 'locked';
+
+                """.utf8))
             var seen = ""
             while !seen.contains("locked") {
                 let data = output.fileHandleForReading.availableData

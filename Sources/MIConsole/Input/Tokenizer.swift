@@ -16,15 +16,20 @@ public enum Tokenizer {
 
     /// The words, and whether the line ends inside an unfinished word (for completion: the
     /// last word is the one being typed).
+    ///
+    /// Scans Unicode scalars, not Characters: a combining mark after a quote, a space or a
+    /// backslash (`'\u{301}`) would otherwise glue to it into one Character that is no longer the
+    /// quote (found by the fuzzer: `quote` then `split` lost a word).
     static func scan(_ line: String) throws -> (words: [String], endsInWord: Bool) {
         var words: [String] = []
-        var current = ""
+        var current = String.UnicodeScalarView()
         var inWord = false
-        var iterator = Array(line).makeIterator()
+        var iterator = line.unicodeScalars.makeIterator()
+        func endWord() { words.append(String(current)); current = String.UnicodeScalarView(); inWord = false }
         while let ch = iterator.next() {
             switch ch {
             case " ", "\t", "\n", "\r":
-                if inWord { words.append(current); current = ""; inWord = false }
+                if inWord { endWord() }
             case "#" where !inWord:
                 return (words, false)
             case "'":
@@ -56,13 +61,20 @@ public enum Tokenizer {
                 current.append(ch)
             }
         }
-        if inWord { words.append(current) }
+        if inWord { words.append(String(current)) }
         return (words, inWord)
     }
 
     /// Quotes a word so `split` gives it back unchanged (for completion and history).
     public static func quote(_ word: String) -> String {
         let plain = !word.isEmpty && word.allSatisfy { $0.isLetter || $0.isNumber || "-_./@:+=,%".contains($0) }
-        return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        guard !plain else { return word }
+        // By scalars, like `scan`: a `'` followed by a combining mark is still a quote to it.
+        var quoted = String.UnicodeScalarView(["'"])
+        for scalar in word.unicodeScalars {
+            if scalar == "'" { quoted.append(contentsOf: "'\\''".unicodeScalars) } else { quoted.append(scalar) }
+        }
+        quoted.append("'")
+        return String(quoted)
     }
 }
