@@ -56,6 +56,8 @@ let package = Package(
         .target(name: "MITestSupport", path: "Tests/MITestSupport"),
         .testTarget(name: "MIDirectoryTests", dependencies: ["MIDirectory", "MITestSupport"]),
         .testTarget(name: "MIStoreTests", dependencies: ["MIStore", "MITestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        // Unit tests of the console's pure parts (renderers, the line parser); no server needed.
+        .testTarget(name: "MIConsoleTests", dependencies: ["MIConsole", "MICommands"]),
         // Depends on the executable so `swift test` builds the binary these tests run.
         .testTarget(name: "MIAdminEndToEndTests", dependencies: ["MIConsole", "miadmin", "MITestSupport"]),
     ]
