@@ -21,6 +21,8 @@ public final class Session {
     /// How results are shown (format, expanded, pager, time zone); `set` changes it.
     public var display = DisplaySettings()
     private var openedStore: FormStore?
+    /// The technicians as the running script sees them; nil at the prompt (see TechnicianRoster).
+    public private(set) var roster: TechnicianRoster?
 
     public init(config: AppConfig, user: DirectoryUser, directory: Directory, logger: Logger,
                 clock: any StoreClock = SystemClock()) {
@@ -38,6 +40,17 @@ public final class Session {
                                   clock: clock, logger: logger)
         openedStore = store
         return store
+    }
+
+    /// A script run starts (`-c`, `-f`, a pipe, `source`): move targets are checked against one
+    /// roster of technicians for the run instead of one directory lookup each.
+    public func beginScriptRun() {
+        roster = TechnicianRoster(directory: directory, logger: logger)
+    }
+
+    /// The script run ended: back to asking the directory.
+    public func endScriptRun() {
+        roster = nil
     }
 
     /// Throws unless the logged-in user holds one of `roles`, naming the roles needed.
@@ -77,7 +90,8 @@ public final class Session {
     }
 
     /// Whether `uid` may hold forms. The directory caches its lookups for the session, so asking
-    /// for every owner of a large store costs one lookup per owner.
+    /// for every owner of a large store costs one lookup per owner; in a script run, the roster
+    /// answers for technicians once many different users were asked about.
     public enum FormHolder: Equatable {
         case technician(DirectoryUser)
         case notInDirectory
@@ -85,6 +99,7 @@ public final class Session {
     }
 
     public func formHolder(_ uid: String) throws -> FormHolder {
+        if let listed = try roster?.technician(uid) { return .technician(listed) }
         guard let user = try directory.user(uid: uid) else { return .notInDirectory }
         return user.has(.technician) ? .technician(user) : .notTechnician(roles: user.roles)
     }
