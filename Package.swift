@@ -25,6 +25,8 @@ let package = Package(
         // GNU readline. No pkgConfig: readline.pc carries -D_XOPEN_SOURCE=600, which SwiftPM rejects.
         .systemLibrary(name: "CReadline", path: "Sources/CReadline",
                        providers: [.apt(["libreadline-dev"])]),
+        // glibc's process controls that Swift cannot call (prctl is variadic), wrapped once.
+        .systemLibrary(name: "CProcess", path: "Sources/CProcess"),
         .target(name: "MIDirectory", dependencies: [
             "CLDAP",
             .product(name: "Logging", package: "swift-log"),
@@ -40,12 +42,12 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "MIConsole", dependencies: [
-            "MICommands", "CReadline",
+            "MICommands", "CReadline", "CProcess",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "miadmin", dependencies: [
-            "MIConsole",
+            "MIConsole", "MICommands",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Shared by the test targets: the real slapd fixture and a runner for the built binary.

@@ -13,6 +13,8 @@ public struct LaunchOptions: Sendable {
     public var atomic = false
     /// `--dry-run`: run everything, print what would change, save nothing.
     public var dryRun = false
+    /// `--init-store`: create the store the config names if missing (schema only), then exit.
+    public var initStore = false
 
     public init() {}
 }

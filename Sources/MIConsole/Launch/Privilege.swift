@@ -1,0 +1,78 @@
+import CProcess
+import Foundation
+
+/// The installed binary is setgid to the store's group (docs/security.md): it opens the system
+/// config, the service password file and the store with that group's rights, then drops the
+/// group for good, before anything the invoking user names (`-f`, `source`, `import`, `export`,
+/// `--ics`, `--password-file`, the history file) is touched.
+///
+/// Everything here is about the process, not about miadmin's data: it never prints (the caller
+/// reports ``Refusal``s) and holds no state besides what the kernel holds.
+enum Privilege {
+    /// Why a privileged run refuses to start. Printed as `miadmin: <description>`, exit 1.
+    struct Refusal: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// True when the process holds rights its user does not: setgid (or setuid) in effect.
+    static var isPrivileged: Bool {
+        getegid() != getgid() || geteuid() != getuid()
+    }
+
+    /// Environment variables a privileged run refuses (exit 1) because they would change the
+    /// directory, the roles, the store, the policy or the clock the store believes.
+    /// Prefixes end with `_`-free stems matched at the start of the name (`LDAP` covers
+    /// `LDAPURI`, `LDAPCONF`, `LDAPTLS_CACERT`, every variable libldap reads).
+    static let refusedVariables = ["MIADMIN_CONFIG", "MIADMIN_NOW"]
+    static let refusedPrefixes = ["LDAP"]
+
+    /// The only variables a privileged run keeps; everything else is removed before any library
+    /// reads it (sudo's env_reset: a list of what is safe, not of what is dangerous).
+    static let keptVariables: Set<String> = [
+        "HOME", "USER", "LOGNAME", "TERM", "COLUMNS", "LINES", "LANG", "LANGUAGE", "PATH",
+        "MIADMIN_USER", "MIADMIN_PASSWORD", "MIADMIN_LOG_LEVEL", "XDG_STATE_HOME",
+    ]
+
+    /// Names of variables in `environment` that a privileged run refuses, sorted.
+    static func refused(in environment: [String: String]) -> [String] {
+        environment.keys.filter { name in
+            refusedVariables.contains(name) || refusedPrefixes.contains { name.hasPrefix($0) }
+        }.sorted()
+    }
+
+    /// The environment a privileged run keeps (`LC_*` locale variables included).
+    static func scrubbed(_ environment: [String: String]) -> [String: String] {
+        environment.filter { keptVariables.contains($0.key) || $0.key.hasPrefix("LC_") }
+    }
+
+    /// First thing a privileged run does: no core file, not dumpable (so the user cannot attach
+    /// a debugger or read /proc/PID/fd and use the store's open descriptors after the drop), and
+    /// files it creates are not readable by others.
+    static func harden() {
+        var none = rlimit(rlim_cur: 0, rlim_max: 0)
+        setrlimit(Int32(RLIMIT_CORE.rawValue), &none)
+        mi_set_not_dumpable()
+        umask(0o007)
+    }
+
+    /// Replaces the process environment with `scrubbed(...)`.
+    static func scrubEnvironment() {
+        let keep = scrubbed(ProcessInfo.processInfo.environment)
+        for name in ProcessInfo.processInfo.environment.keys where keep[name] == nil {
+            unsetenv(name)
+        }
+    }
+
+    /// Gives up the group (and user) the binary was installed with, for good: real, effective
+    /// and saved ids all become the invoking user's, so nothing can take them back.
+    /// Throws when the kernel refuses or the ids did not change (never continue half-privileged).
+    static func dropForGood() throws {
+        let gid = getgid(), uid = getuid()
+        guard mi_drop_for_good(gid, uid) == 0 else {
+            throw Refusal(description: "cannot give up the group privilege: \(String(cString: strerror(errno)))")
+        }
+        guard mi_ids_are(gid, uid) == 1, !isPrivileged else {
+            throw Refusal(description: "cannot give up the group privilege (ids did not change)")
+        }
+    }
+}
