@@ -6,6 +6,20 @@ import Testing
 @Suite(.serialized) struct PromptTests {
     let prompt = "mkhan@foreman> "
 
+    @Test func interruptAtThePasswordPromptTurnsEchoBackOn() throws {
+        // After miadmin ends, the same terminal prints its echo setting: "echo" or "-echo".
+        let term = try TerminalSession(uid: "mkhan", askPassword: true,
+                                       afterwards: "stty -a | tr ' ' '\\n' | grep -x -e echo -e -echo | sed 's/^/tty: /'")
+        try term.waitFor("Password for mkhan: ")
+        try term.type("half-typed")
+        try term.press("C-c")
+        let screen = try term.waitFor("[exited ")
+        #expect(screen.contains("tty: echo"), "\(screen)")
+        #expect(!screen.contains("tty: -echo"))
+        #expect(screen.contains("[exited 130]"), "ended by the signal, as without the handler")
+        #expect(!screen.contains("half-typed"))
+    }
+
     @Test func bannerAndPromptShowUserAndRole() throws {
         let term = try TerminalSession(uid: "tpatel")
         let screen = try term.waitFor("tpatel@foreman> ")
