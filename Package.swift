@@ -27,11 +27,15 @@ let package = Package(
                        providers: [.apt(["libreadline-dev"])]),
         // glibc's process controls that Swift cannot call (prctl is variadic), wrapped once.
         .systemLibrary(name: "CProcess", path: "Sources/CProcess"),
+        // PostgreSQL's libpq, wrapped once, for the PostgreSQL store engine (issue 9).
+        .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", pkgConfig: "libpq",
+                       providers: [.apt(["libpq-dev"])]),
         .target(name: "MIDirectory", dependencies: [
             "CLDAP",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "MIStore", dependencies: [
+            "CPostgres",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
@@ -53,7 +57,7 @@ let package = Package(
         // Shared by the test targets: the real slapd fixture and a runner for the built binary.
         .target(name: "MITestSupport", path: "Tests/MITestSupport"),
         .testTarget(name: "MIDirectoryTests", dependencies: ["MIDirectory", "MITestSupport"]),
-        .testTarget(name: "MIStoreTests", dependencies: ["MIStore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "MIStoreTests", dependencies: ["MIStore", "MITestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         // Depends on the executable so `swift test` builds the binary these tests run.
         .testTarget(name: "MIAdminEndToEndTests", dependencies: ["MIConsole", "miadmin", "MITestSupport"]),
     ]
