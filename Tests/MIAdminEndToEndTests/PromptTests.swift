@@ -62,6 +62,25 @@ import Testing
         #expect(try term.currentLine(prompt: prompt) == "notices zangstrom ")
     }
 
+    @Test func userIDsCompleteOnlyForRolesThatMayListUsers() throws {
+        // A technician may not run `users`, so Tab must not list the directory to them. The
+        // marker typed after Tab shows the Tab was handled (input is processed in order), so a
+        // slow completion cannot pass for no completion.
+        let technician = try TerminalSession(uid: "jdoe")
+        try technician.waitFor("jdoe@technician> ")
+        try technician.type("notices zang")
+        try technician.press("Tab")
+        try technician.type("#")
+        try technician.waitFor("jdoe@technician> notices zang#")
+        #expect(try technician.currentLine(prompt: "jdoe@technician> ") == "notices zang#")
+        let foreman = try TerminalSession(uid: "mkhan")
+        try foreman.waitFor(prompt)
+        try foreman.type("notices zang")
+        try foreman.press("Tab")
+        try foreman.type("#")
+        try foreman.waitFor(prompt + "notices zangstrom #")
+    }
+
     @Test func ctrlCCancelsTheLineNotTheProgram() throws {
         let term = try TerminalSession(uid: "mkhan")
         try term.waitFor(prompt)

@@ -60,10 +60,10 @@ public struct CheckCommand: ConsoleCommand {
             switch finding.formState {
             case .completed?: return "review it ('show \(id)'), then 'reopen \(id) --note ...' to have the technician fix it"
             case .submitted?: return "already uploaded: correct it on the server"
-            case .path:
-            return "export skips it; correct the owner, name or media file name in the store (it did not come from an import)"
-        default: return "the technician fixes it before completing the form"
+            default: return "the technician fixes it before completing the form"
             }
+        case .path:
+            return "export skips it; correct the owner, name or media file name in the store (it did not come from an import)"
         default:
             return "see 'show \(id)'"
         }
