@@ -37,6 +37,8 @@ let package = Package(
         .target(name: "MIStore", dependencies: [
             "CPostgres",
             .product(name: "GRDB", package: "GRDB.swift"),
+            // sqlite3_file_control (persistent WAL), which GRDB does not wrap.
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import Logging
 import Synchronization
 
@@ -61,6 +62,16 @@ public final class FormStore: Sendable {
         // Readers are opened ahead by openAllConnections() in a process that then loses the right
         // to open the file: they must never be closed to save memory.
         configuration.persistentReadOnlyConnections = true
+        configuration.prepareDatabase { db in
+            // Persistent WAL: the last connection to close does not delete the -wal and -shm
+            // files, so they keep the owner and mode they were made with (root:miadmin 0660 by
+            // the install). A file a console recreated would belong to whoever ran it, who could
+            // then read it through the console's own descriptors (docs/security.md).
+            guard !db.configuration.readonly else { return }
+            var flag: CInt = 1
+            let code = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &flag)
+            guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
+        }
         do {
             dbPool = try DatabasePool(path: path, configuration: configuration)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CANTOPEN {

@@ -19,13 +19,21 @@ struct PrivilegeTests {
         #expect(binary.mode == 0o2755 && binary.uid == 0 && binary.gid == install.gid)
         let state = try install.stat(install.stateDir)
         #expect(state.mode == 0o2770 && state.uid == 0 && state.gid == install.gid)
-        // A session so the -wal and -shm files exist; all three files belong to the group, 0660.
-        let run = try install.run(.technician, ["-c", "whoami"])
-        #expect(run.status == 0, "\(run.stderr)")
+        // The install made all three store files, root's, 0660, group-shared; consoles (which
+        // write, and close last) neither remove nor remake them, so no user ever owns one.
+        for account in [Account.technician, .foreman, .technician] {
+            let run = try install.run(account, ["-c", "forms", "-c", "notices"])
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        #expect(try install.run(.foreman, ["-c", "policy set expiry-days 9", "-c", "policy set expiry-days 7"]).status == 0)
         for suffix in ["", "-wal", "-shm"] {
             let file = try install.stat(install.storePath + suffix)
-            #expect(file.mode == 0o660 && file.gid == install.gid, "store\(suffix): \(String(file.mode, radix: 8))")
+            #expect(file.mode == 0o660 && file.gid == install.gid && file.uid == 0,
+                    "store\(suffix): \(file.uid):\(file.gid) \(String(file.mode, radix: 8))")
         }
+        // --init-store is root's: an account cannot create or repair the store.
+        let create = try install.runAs(.technician, [install.binary, "--init-store"])
+        #expect(create.status == 1 && create.stderr.contains("is for root"), "\(create.stderr)")
         for page in ["share/man/man1/miadmin.1", "share/bash-completion/completions/miadmin",
                      "share/zsh/site-functions/_miadmin", "share/fish/vendor_completions.d/miadmin.fish"] {
             #expect(FileManager.default.fileExists(atPath: install.prefix + "/" + page), "\(page)")
@@ -107,6 +115,16 @@ struct PrivilegeTests {
                                                  install.bindPasswordPath, "-c", "whoami"], password: nil)
         #expect(pw.status == 1 && pw.stderr.contains("Permission denied"), "\(pw.stderr)")
         #expect(!FileManager.default.fileExists(atPath: install.stateDir + "/escape"))
+
+        // The store's descriptors stay open after the drop; reopening them through /proc is
+        // checked against the file's mode with the user's rights, so it fails too.
+        let script = install.home(.technician) + "/fds.mi"
+        try (3...24).map { "source /proc/self/fd/\($0)\n" }.joined().write(toFile: script, atomically: true, encoding: .utf8)
+        try install.chown(script, to: .technician)
+        let fds = try install.run(.technician, ["--on-error", "continue", "-f", script])
+        #expect(fds.status != 0)
+        #expect(!fds.stderr.contains("SQLite format") && !fds.stderr.contains("unknown command"), "\(fds.stderr)")
+        #expect(!fds.stderr.contains(secret))
         #expect(!FileManager.default.fileExists(atPath: install.stateDir + "/plan.ics"))
     }
 
@@ -193,12 +211,20 @@ struct PrivilegeTests {
         #expect(first.status == 0 && first.stdout.contains("Next: write"), "\(first.stdout)")
         try second.writeConfig()
         let refused = try second.run(.technician, ["-c", "whoami"])
-        #expect(refused.status == 1 && refused.stderr.contains("no store"), "\(refused.stderr)")
+        #expect(refused.status == 1 && refused.stderr.contains("there is no store"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: second.storePath))
         let again = try second.runInstall([])
         #expect(again.status == 0, "\(again.stderr)")
         let works = try second.run(.technician, ["-c", "whoami"])
         #expect(works.status == 0, "\(works.stderr)")
+        // A -wal that a user owns (an older install, a hand restore) is refused, and root's
+        // --init-store (run by the install) gives it back to root.
+        Glibc.chown(second.storePath + "-wal", try second.uid(.technician), second.gid)
+        let owned = try second.run(.technician, ["-c", "whoami"])
+        #expect(owned.status == 1 && owned.stderr.contains("not root"), "\(owned.stderr)")
+        #expect(try second.runInstall([]).status == 0)
+        #expect(try second.stat(second.storePath + "-wal").uid == 0)
+        #expect(try second.run(.technician, ["-c", "whoami"]).status == 0)
         let removed = try second.runInstall(["--uninstall"])
         #expect(removed.status == 0)
         #expect(!FileManager.default.fileExists(atPath: second.binary))

@@ -145,14 +145,27 @@ public enum Console {
     }
 
     /// Opens the store before a privileged run gives up the group: an existing store only (a
-    /// mistyped store.path must not start an empty one), unless `--init-store` asked to create
-    /// it; created 0660 so the group, and only the group, shares it. Every connection is opened
-    /// now, because after the drop the process may not open the file again.
+    /// mistyped store.path must not start an empty one), whose three files belong to root,
+    /// unless root's `--init-store` asked to create it; created 0660 so the group, and only the
+    /// group, shares it. Every connection is opened now, because after the drop the process may
+    /// not open the file again.
     static func openStore(_ config: AppConfig, privileged: Bool, create: Bool, logger: Logger,
                           clock: any StoreClock) throws -> FormStore {
+        let path = config.store.path
+        if privileged && create && getuid() != 0 {
+            throw Privilege.Refusal(description: "--init-store of the installed miadmin is for root (Scripts/install does it)")
+        }
+        if privileged && !create, let problem = Privilege.storeFilesProblem(path) {
+            throw Privilege.Refusal(description: problem)
+        }
         let opening: FormStore.Opening = create ? .createIfMissingWithMode(0o660) : .existingOnly
-        let store = try FormStore(path: config.store.path, busyTimeout: config.store.busyTimeoutSeconds,
+        let store = try FormStore(path: path, busyTimeout: config.store.busyTimeoutSeconds,
                                   clock: clock, logger: logger, opening: opening)
+        if privileged && create {
+            // The writer made -wal and -shm; with persistent WAL they stay, root's.
+            try Privilege.giveStoreFilesToRoot(path)
+            if let problem = Privilege.storeFilesProblem(path) { throw Privilege.Refusal(description: problem) }
+        }
         if privileged { try store.openAllConnections() }
         return store
     }

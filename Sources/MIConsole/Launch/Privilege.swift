@@ -75,4 +75,40 @@ enum Privilege {
             throw Refusal(description: "cannot give up the group privilege (ids did not change)")
         }
     }
+
+    /// The store's files as a privileged run needs them: the file, its `-wal` and its `-shm`
+    /// all present, regular, and belonging to root. The console keeps them open after the drop,
+    /// and the kernel lets a file's owner reopen it through `/proc/self/fd/N` (for instance with
+    /// `source`), so a store file belonging to a user would be readable by that user. Root's
+    /// `--init-store` makes them (persistent WAL keeps them). Returns why not, or nil.
+    static func storeFilesProblem(_ path: String) -> String? {
+        for file in [path, path + "-wal", path + "-shm"] {
+            var info = stat()
+            guard lstat(file, &info) == 0 else {
+                if errno == ENOENT {
+                    return file == path
+                        ? "there is no store at \(path) (store.path in the system config); check the path, or create it on purpose: Scripts/install, or miadmin --init-store as root"
+                        : "\(file) is missing; run miadmin --init-store as root to recreate it (docs/install.md)"
+                }
+                return "cannot inspect \(file): \(String(cString: strerror(errno)))"
+            }
+            guard info.st_mode & S_IFMT == S_IFREG else { return "\(file) is not a regular file" }
+            guard info.st_uid == 0 else {
+                return "\(file) belongs to uid \(info.st_uid), not root; run miadmin --init-store as root to repair it (docs/install.md)"
+            }
+        }
+        return nil
+    }
+
+    /// For root's `--init-store`: gives the store's three files to root (a store from an older
+    /// install may have a `-wal` or `-shm` a console made, owned by its user). Group and mode stay.
+    static func giveStoreFilesToRoot(_ path: String) throws {
+        for file in [path, path + "-wal", path + "-shm"] {
+            var info = stat()
+            guard lstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid != 0 else { continue }
+            guard lchown(file, 0, info.st_gid) == 0 else {
+                throw Refusal(description: "cannot give \(file) to root: \(String(cString: strerror(errno)))")
+            }
+        }
+    }
 }
