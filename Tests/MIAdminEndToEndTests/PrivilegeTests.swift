@@ -232,7 +232,7 @@ struct PrivilegeTests {
         #expect(FileManager.default.fileExists(atPath: second.configPath))
     }
 
-    @Test func aConfigOthersCouldEditIsRefused() throws {
+    @Test func aConfigOrStoreFolderOthersCouldChangeIsRefused() throws {
         let second = try Installation(tag: "c", groupOf: install)
         defer { second.remove() }
         _ = try second.runInstall([])
@@ -245,5 +245,9 @@ struct PrivilegeTests {
         chmod(second.bindPasswordPath, 0o644)
         let readable = try second.run(.technician, ["-c", "whoami"])
         #expect(readable.status == 1 && readable.stderr.contains("readable by other users"), "\(readable.stderr)")
+        chmod(second.bindPasswordPath, 0o640)
+        chmod(second.stateDir, 0o2777)
+        let openFolder = try second.run(.technician, ["-c", "whoami"])
+        #expect(openFolder.status == 1 && openFolder.stderr.contains("other users cannot enter"), "\(openFolder.stderr)")
     }
 }

@@ -82,6 +82,15 @@ enum Privilege {
     /// `source`), so a store file belonging to a user would be readable by that user. Root's
     /// `--init-store` makes them (persistent WAL keeps them). Returns why not, or nil.
     static func storeFilesProblem(_ path: String) -> String? {
+        // The folder: root's and closed to others (2770 root:miadmin), so nobody else can
+        // swap the files while they are checked and opened.
+        let folder = (path as NSString).deletingLastPathComponent
+        var folderInfo = stat()
+        if lstat(folder.isEmpty ? "." : folder, &folderInfo) == 0,
+           folderInfo.st_mode & S_IFMT != S_IFDIR || folderInfo.st_uid != 0 || folderInfo.st_mode & 0o007 != 0 {
+            return "the store's folder \(folder) must be a folder of root's that other users cannot enter "
+                + "(install -d -o root -g miadmin -m 2770; docs/install.md)"
+        }
         for file in [path, path + "-wal", path + "-shm"] {
             var info = stat()
             guard lstat(file, &info) == 0 else {
