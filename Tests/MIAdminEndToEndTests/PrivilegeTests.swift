@@ -128,6 +128,60 @@ struct PrivilegeTests {
         #expect(!FileManager.default.fileExists(atPath: install.stateDir + "/plan.ics"))
     }
 
+    @Test func noDescriptorReachesAProgramTheConsoleStarts() throws {
+        // The console reads its script from a FIFO: once the test's open for writing returns,
+        // the console has opened the store, dropped the group, logged in and is waiting for
+        // the first line. Every descriptor it holds then, besides 0, 1 and 2, must be
+        // close-on-exec, so the pager ($PAGER, the user's program) inherits none of the store's.
+        let fifo = install.home(.foreman) + "/script-\(UUID().uuidString.prefix(6)).fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        try install.chown(fifo, to: .foreman)
+        let pid = try install.start(.foreman, ["-f", fifo])
+        let writer = open(fifo, O_WRONLY)
+        #expect(writer >= 0)
+        // runuser's child (env, then miadmin) holds the FIFO: find the console among pid's descendants.
+        let console = try #require(Self.descendant(of: pid) { Self.holds($0, fifo) })
+        // What runuser itself holds came from the test runner (posix_spawn passes it on): not ours.
+        let inherited = Set(((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []).map { entry in
+            entry + " " + ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(entry)")) ?? "")
+        })
+        var checked = 0
+        for entry in try FileManager.default.contentsOfDirectory(atPath: "/proc/\(console)/fdinfo") {
+            guard let fd = Int(entry), fd > 2 else { continue }
+            let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(console)/fd/\(entry)")) ?? ""
+            guard !inherited.contains(entry + " " + link) else { continue }
+            let info = (try? String(contentsOfFile: "/proc/\(console)/fdinfo/\(entry)", encoding: .utf8)) ?? ""
+            guard let flagsLine = info.split(separator: "\n").first(where: { $0.hasPrefix("flags:") }),
+                  let flags = Int(flagsLine.dropFirst(6).trimmingCharacters(in: .whitespaces), radix: 8) else { continue }
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(console)/fd/\(entry)")) ?? "?"
+            #expect(flags & Int(O_CLOEXEC) != 0, "fd \(fd) (\(target)) is inherited by programs the console starts")
+            checked += 1
+        }
+        #expect(checked >= 6, "the store's connections, the directory's socket and the script are open")
+        _ = "quit\n".withCString { write(writer, $0, strlen($0)) }
+        close(writer)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        #expect(status == 0)
+    }
+
+    /// The first process below `pid` (children, then theirs) for which `matches` holds.
+    static func descendant(of pid: pid_t, _ matches: (pid_t) -> Bool) -> pid_t? {
+        var queue = [pid]
+        while !queue.isEmpty {
+            let next = queue.removeFirst()
+            if matches(next) { return next }
+            let children = (try? String(contentsOfFile: "/proc/\(next)/task/\(next)/children", encoding: .utf8)) ?? ""
+            queue += children.split(separator: " ").compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+        return nil
+    }
+
+    static func holds(_ pid: pid_t, _ path: String) -> Bool {
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+        return fds.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == path }
+    }
+
     // MARK: a foreman works, and what they write is theirs
 
     @Test func foremanImportsMovesCommentsAndOwnsWhatTheyWrite() throws {

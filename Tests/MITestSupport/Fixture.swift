@@ -64,6 +64,8 @@ public struct Fixture: Sendable {
         var store = object["store"] as! [String: Any]
         store["path"] = dir + "/store.sqlite"
         object["store"] = store
+        // Times in one zone whatever the machine's, so tests can compare them as text.
+        setKey(&object, "display.timeZone", "UTC")
         edit(&object)
         let path = dir + "/miadmin.json"
         try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted]).write(to: URL(fileURLWithPath: path))

@@ -47,10 +47,16 @@ public struct AppConfig: Sendable {
         }
     }
 
+    public struct Display: Sendable {
+        /// The site's zone: tables show times in it, JSON and CSV give ISO 8601 with its offset.
+        public var timeZone: TimeZone
+    }
+
     public var file: String
     public var ldap: LDAP
     public var store: Store
     public var policy: Policy
+    public var display = Display(timeZone: .current)
     public var `import` = Import(maxMediaMiB: ImportLimits.defaults.mediaBytes >> 20)
 
     /// The system config of a binary installed under the usual prefixes (`/usr/local`, `/usr`).
@@ -118,6 +124,13 @@ public struct AppConfig: Sendable {
             // The rules `policy set` enforces (a reminder that would never fire, duplicates, …).
             throw ConfigError(file: path, message: "keys policy.*: \(problem)")
         }
+        var display = Display(timeZone: .current)
+        if let zone = try reader.string("display.timeZone"), !zone.isEmpty {
+            guard let timeZone = TimeZone(identifier: zone) else {
+                throw ConfigError(file: path, message: "key display.timeZone must be an IANA time zone name such as Europe/Berlin, not '\(zone)'")
+            }
+            display.timeZone = timeZone
+        }
 
         let maxMedia = try reader.number("import.maxMediaMiB") ?? Double(ImportLimits.defaults.mediaBytes >> 20)
         guard maxMedia >= 1, maxMedia <= 4096, maxMedia == maxMedia.rounded() else {
@@ -131,7 +144,8 @@ public struct AppConfig: Sendable {
         if ldap.bindDN != nil && ldap.bindPasswordFile == nil {
             throw ConfigError(file: path, message: "ldap.bindDN is set, so ldap.bindPasswordFile is required")
         }
-        return AppConfig(file: path, ldap: ldap, store: store, policy: policy, import: Import(maxMediaMiB: Int(maxMedia)))
+        return AppConfig(file: path, ldap: ldap, store: store, policy: policy, display: display,
+                         import: Import(maxMediaMiB: Int(maxMedia)))
     }
 
     /// The directory client's settings, with the service password read from its file (first

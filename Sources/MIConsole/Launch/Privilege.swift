@@ -31,6 +31,8 @@ enum Privilege {
     static let keptVariables: Set<String> = [
         "HOME", "USER", "LOGNAME", "TERM", "COLUMNS", "LINES", "LANG", "LANGUAGE", "PATH",
         "MIADMIN_USER", "MIADMIN_PASSWORD", "MIADMIN_LOG_LEVEL", "XDG_STATE_HOME",
+        // The pager runs as the user, after the drop, and inherits no descriptor (all close-on-exec).
+        "PAGER",
     ]
 
     /// Names of variables in `environment` that a privileged run refuses, sorted.
