@@ -117,14 +117,28 @@ struct PrivilegeTests {
         #expect(!FileManager.default.fileExists(atPath: install.stateDir + "/escape"))
 
         // The store's descriptors stay open after the drop; reopening them through /proc is
-        // checked against the file's mode with the user's rights, so it fails too.
-        let script = install.home(.technician) + "/fds.mi"
-        try (3...24).map { "source /proc/self/fd/\($0)\n" }.joined().write(toFile: script, atomically: true, encoding: .utf8)
-        try install.chown(script, to: .technician)
-        let fds = try install.run(.technician, ["--on-error", "continue", "-f", script])
-        #expect(fds.status != 0)
-        #expect(!fds.stderr.contains("SQLite format") && !fds.stderr.contains("unknown command"), "\(fds.stderr)")
-        #expect(!fds.stderr.contains(secret))
+        // checked against the files' owner and mode with the user's rights, so it fails too.
+        let home = install.home(.technician)
+        let fifo = home + "/fds-\(UUID().uuidString.prefix(6)).fifo", errors = fifo + ".err"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        try install.chown(fifo, to: .technician)
+        let pid = try install.start(.technician, ["--on-error", "continue", "-f", fifo], stderr: errors)
+        let writer = open(fifo, O_WRONLY)
+        let console = try #require(Self.descendant(of: pid) { Self.holds($0, fifo) })
+        let storeFDs = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(console)/fd")) ?? []).filter { entry in
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(console)/fd/\(entry)")) ?? ""
+            return [install.storePath, install.storePath + "-wal", install.storePath + "-shm"].contains(target)
+        }
+        #expect(storeFDs.count >= 3, "the console keeps the store's files open")
+        _ = (storeFDs.map { "source /proc/self/fd/\($0)\n" }.joined() + "quit\n").withCString { write(writer, $0, strlen($0)) }
+        close(writer)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        let reported = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+        for fd in storeFDs {
+            #expect(reported.contains("cannot read '/proc/self/fd/\(fd)'"), "\(reported)")
+        }
+        #expect(!reported.contains("unknown command") && !reported.contains("SQLite format"), "\(reported)")
         #expect(!FileManager.default.fileExists(atPath: install.stateDir + "/plan.ics"))
     }
 

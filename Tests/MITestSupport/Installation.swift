@@ -145,9 +145,11 @@ public final class Installation: @unchecked Sendable {
     }
 
     /// Starts the installed miadmin as `account` in the background; reap it with waitpid.
-    public func start(_ account: Account, _ arguments: [String]) throws -> pid_t {
-        let command = cleanCommand(account, [binary, "--user", account.directoryUser, "--password-file",
-                                             try passwordFile(account)] + arguments, environment: [:])
+    /// `stderr`: a file (written as the account) for its standard error; else /dev/null.
+    public func start(_ account: Account, _ arguments: [String], stderr: String? = nil) throws -> pid_t {
+        var argv = [binary, "--user", account.directoryUser, "--password-file", try passwordFile(account)] + arguments
+        if let stderr { argv = ["/bin/sh", "-c", "exec \"$@\" 2>'\(stderr)'", "sh"] + argv }
+        let command = cleanCommand(account, argv, environment: [:])
         return try Shell.start(command[0], Array(command.dropFirst()), environment: [:])
     }
 
