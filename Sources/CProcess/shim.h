@@ -14,9 +14,6 @@ extern int getresuid(uid_t *ruid, uid_t *euid, uid_t *suid);
 /// /proc/PID/fd/N (the store's descriptors stay out of reach after the group is dropped).
 static inline int mi_set_not_dumpable(void) { return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); }
 
-/// 1 when the process is dumpable by its user, 0 when not, -1 on error.
-static inline int mi_is_dumpable(void) { return prctl(PR_GET_DUMPABLE, 0, 0, 0, 0); }
-
 /// Real, effective and saved group ids all become `gid`, then the user ids all become `uid`:
 /// the privilege is gone for good. 0 on success, -1 (errno set) otherwise.
 static inline int mi_drop_for_good(gid_t gid, uid_t uid) {
