@@ -62,6 +62,8 @@ import Testing
         var bytes: [UInt8] = Array("x=".utf8)
         kolkata.appendISO8601(date, to: &bytes)
         #expect(String(decoding: bytes, as: UTF8.self) == "x=2026-03-07T09:35:06+05:30")
+        let fixed = TimeText(zone: try #require(TimeZone(secondsFromGMT: -3 * 3600 - 1800)))
+        #expect(fixed.iso8601(date) == "2026-03-07T00:35:06-03:30")
         let early = Date(timeIntervalSince1970: -62_000_000_000)  // year 0005
         #expect(utc.iso8601(early).hasPrefix("0005-"))
     }
