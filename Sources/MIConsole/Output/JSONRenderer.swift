@@ -46,6 +46,13 @@ final class JSONRenderer: RenderingSink {
         case .string(let s): return string(s)
         case .int(let i): return String(i)
         case .double(let d): return d.isFinite ? value.text : "null"
+        case .number(let literal): return literal
+        case .grid(let table):
+            // {"columns": [..], "rows": [..], "cells": [[string or null]], "noCells": [[row, column]]}
+            let cells = table.cells.map { row in "[" + row.map { $0.map(string) ?? "null" }.joined(separator: ",") + "]" }
+            return "{\"columns\":[" + table.columns.map(string).joined(separator: ",") + "],\"rows\":["
+                + table.rows.map(string).joined(separator: ",") + "],\"cells\":[" + cells.joined(separator: ",")
+                + "],\"noCells\":[" + table.noCells.map { "[\($0.row),\($0.column)]" }.joined(separator: ",") + "]}"
         case .bool(let b): return b ? "true" : "false"
         case .list(let items): return "[" + items.map { self.value($0) }.joined(separator: ",") + "]"
         case .object(let fields):
