@@ -4,6 +4,7 @@ import PackageDescription
 // The shape of the house (see docs/architecture.md):
 //   miadmin (exe) -> MIConsole (REPL, scripts, output) -> MICommands -> MIStore (SQLite via GRDB)
 //                                                                    \-> MIDirectory (LDAP via libldap)
+//                                                                    \-> MIReport (PDF via cairo/pango) -> MIStore
 // The core modules (MIStore, MIDirectory) never print and never read the terminal.
 let package = Package(
     name: "miadmin",
@@ -25,6 +26,9 @@ let package = Package(
         // GNU readline. No pkgConfig: readline.pc carries -D_XOPEN_SOURCE=600, which SwiftPM rejects.
         .systemLibrary(name: "CReadline", path: "Sources/CReadline",
                        providers: [.apt(["libreadline-dev"])]),
+        // cairo + pango: the PDF report's surface, text layout and font fallback, wrapped once.
+        .systemLibrary(name: "CPangoCairo", path: "Sources/CPangoCairo", pkgConfig: "pangocairo",
+                       providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
         .target(name: "MIDirectory", dependencies: [
             "CLDAP",
             .product(name: "Logging", package: "swift-log"),
@@ -34,8 +38,10 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // The printable review of a form (PDF through cairo and pango); never prints to a terminal.
+        .target(name: "MIReport", dependencies: ["MIStore", "CPangoCairo"]),
         .target(name: "MICommands", dependencies: [
-            "MIDirectory", "MIStore",
+            "MIDirectory", "MIStore", "MIReport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -52,6 +58,7 @@ let package = Package(
         .target(name: "MITestSupport", path: "Tests/MITestSupport"),
         .testTarget(name: "MIDirectoryTests", dependencies: ["MIDirectory", "MITestSupport"]),
         .testTarget(name: "MIStoreTests", dependencies: ["MIStore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "MIReportTests", dependencies: ["MIReport", "MIStore", "MITestSupport"]),
         // Depends on the executable so `swift test` builds the binary these tests run.
         .testTarget(name: "MIAdminEndToEndTests", dependencies: ["MIConsole", "miadmin", "MITestSupport"]),
     ]
