@@ -9,6 +9,7 @@ public enum CommandRegistry {
         UsersCommand.self,
         FormsCommand.self,
         ShowCommand.self,
+        ReportCommand.self,
         MoveCommand.self,
         CommentCommand.self,
         SubmitCommand.self,
