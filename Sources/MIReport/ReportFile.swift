@@ -22,7 +22,7 @@ enum ReportFile {
         var template = Array((folder + "/." + destination.lastPathComponent + ".XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw ReportError("cannot write in \(folder): \(String(cString: strerror(errno)))") }
-        let temporary = String(cString: template)
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         // mkstemp makes the file 0600; a report is an ordinary document (0666 less the umask).
         let mask = umask(0)
         umask(mask)

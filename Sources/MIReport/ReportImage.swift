@@ -20,9 +20,10 @@ final class ReportImage {
                                      Int32(size.width), Int32(size.height))
             }
         case "png":
-            surface = data.withUnsafeBytes { bytes in
+            let decoded = data.withUnsafeBytes { bytes in
                 miadmin_png_surface(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count)
             }
+            surface = decoded.map(Self.thumbnail)
         default:
             return nil
         }
@@ -41,6 +42,33 @@ final class ReportImage {
     }
 
     deinit { cairo_surface_destroy(surface) }
+
+    /// The most pixels a decoded picture keeps on its long side: twice the thumbnail's width in
+    /// points, sharp when printed. A PNG is embedded as its decoded pixels, so a 4000 x 3000 photo
+    /// would otherwise put 36 MB into the PDF for a 150-point thumbnail.
+    static let thumbnailPixels = 320
+
+    /// `decoded` scaled down to ``thumbnailPixels`` on its long side (the original is destroyed),
+    /// or `decoded` itself when it is small enough or not usable.
+    private static func thumbnail(_ decoded: OpaquePointer) -> OpaquePointer {
+        let width = Int(cairo_image_surface_get_width(decoded)), height = Int(cairo_image_surface_get_height(decoded))
+        guard cairo_surface_status(decoded) == CAIRO_STATUS_SUCCESS, max(width, height) > thumbnailPixels else { return decoded }
+        let scale = Double(thumbnailPixels) / Double(max(width, height))
+        // The decoded format: RGB24 for a PNG without transparency, so the PDF gets no soft mask.
+        let small = cairo_image_surface_create(cairo_image_surface_get_format(decoded), Int32(max(1, (Double(width) * scale).rounded())),
+                                               Int32(max(1, (Double(height) * scale).rounded())))
+        guard let small, cairo_surface_status(small) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(small) else {
+            if let small { cairo_surface_destroy(small) }
+            return decoded
+        }
+        cairo_scale(cr, scale, scale)
+        cairo_set_source_surface(cr, decoded, 0, 0)
+        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
+        cairo_paint(cr)
+        cairo_destroy(cr)
+        cairo_surface_destroy(decoded)
+        return small
+    }
 
     /// The size that fits `maxWidth` x `maxHeight`, keeping the aspect ratio.
     func fitted(maxWidth: Double, maxHeight: Double) -> (width: Double, height: Double) {

@@ -214,4 +214,21 @@ import Testing
         let refused = try MIAdmin.as_("asmith", config: config, ["report --state completed --owner jdoe --dir \(shellQuote(mine))"])
         #expect(refused.status != 0)
     }
+
+    @Test func reportShowsAProgressBarOnATerminal() throws {
+        let tree = try DocumentsTree()
+        try tree.form("jdoe", "One", completed: true)
+        try tree.form("jdoe", "Two", completed: true)
+        let config = try fixture.store(importing: tree.root)
+        let dir = try TempDir.make()
+        let term = try TerminalSession(uid: "mkhan", config: config)
+        try term.waitFor("mkhan@foreman> ")
+        try term.type("report --state completed --dir \(shellQuote(dir))")
+        try term.press("Enter")
+        let screen = try term.waitFor("(2 rows)")
+        #expect(screen.contains("report [##############################] 2/2"), "\(screen)")
+        try term.press("C-d")
+        try term.waitFor("[exited 0]")
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: dir)) == ["jdoe - One.pdf", "jdoe - Two.pdf"])
+    }
 }

@@ -66,9 +66,9 @@ enum Poppler {
     }
 
     /// A real JPEG (and PNG), made by poppler from a PDF: the first page rendered small.
-    static func picture(from pdf: String, format: String) throws -> Data {
+    static func picture(from pdf: String, format: String, dpi: Int = 20) throws -> Data {
         let base = try TempDir.make() + "/picture"
-        _ = try run("pdftoppm", ["-\(format)", "-r", "20", "-f", "1", "-l", "1", "-singlefile", pdf, base])
+        _ = try run("pdftoppm", ["-\(format)", "-r", "\(dpi)", "-f", "1", "-l", "1", "-singlefile", pdf, base])
         return try Data(contentsOf: URL(fileURLWithPath: base + (format == "jpeg" ? ".jpg" : ".png")))
     }
 }

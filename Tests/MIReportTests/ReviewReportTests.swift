@@ -14,7 +14,7 @@ struct ReviewReportTests {
         let plainPDF = setup.dir + "/plain.pdf"
         try ReviewReport.write(plain, context: setup.context(plain), to: URL(fileURLWithPath: plainPDF), replace: false)
         let jpeg = try Poppler.picture(from: plainPDF, format: "jpeg")
-        let png = try Poppler.picture(from: plainPDF, format: "png")
+        let png = try Poppler.picture(from: plainPDF, format: "png", dpi: 100)   // 827 x 1170 pixels
 
         var questions = SampleQuestions.all
         questions[3]["answer"] = "4.5 bar"   // a numeric answer that is not a number: a violation
@@ -65,6 +65,9 @@ struct ReviewReportTests {
         let jpegSize = try #require(images.first { $0[8] == "jpeg" })
         #expect(pdfContainsBytes(pdf, jpeg), "the JPEG is embedded as is")
         #expect(Int(jpegSize[3])! > 0 && Int(jpegSize[4])! > 0)
+        // The PNG is scaled to thumbnail size (320 pixels on its long side) before it is embedded.
+        let pngImage = try #require(images.first { $0[8] == "image" })
+        #expect(pngImage[4] == "320" && Int(pngImage[3])! < 320, "\(pngImage)")
 
         // CJK renders with the installed CJK font rather than boxes.
         let fonts = try Poppler.run("pdffonts", [pdf])

@@ -10,6 +10,7 @@ public enum CommandRegistry {
         FormsCommand.self,
         ShowCommand.self,
         ReportCommand.self,
+        MediaCommand.self,
         MoveCommand.self,
         CommentCommand.self,
         SubmitCommand.self,
@@ -26,6 +27,7 @@ public enum CommandRegistry {
         CheckCommand.self,
         OrphansCommand.self,
         ReopenCommand.self,
+        SetCommand.self,
     ]
 
     /// A command's help: usage, options and examples from its definition, and the roles that may

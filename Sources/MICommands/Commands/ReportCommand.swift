@@ -15,7 +15,7 @@ public struct ReportCommand: ConsoleCommand {
             --dir DIR' writes one PDF per form, named 'owner - form name.pdf', with a progress \
             bar on a terminal. Each file is written to a temporary file in its folder and \
             renamed into place; an existing file is replaced only with --force. Times are \
-            shown in the machine's time zone (docs/review.md).
+            shown in the site's time zone (display.timeZone; docs/review.md).
 
             Examples:
               report 12 --pdf /tmp/pump.pdf
@@ -116,7 +116,7 @@ public struct ReportCommand: ConsoleCommand {
         let store = try session.store()
         let ownerName = try session.directory.user(uid: review.form.owner)?.name
         let context = ReportContext(ownerName: ownerName, store: session.config.store.path, printedAt: session.clock.now(),
-                                    timeZone: .current) { file in
+                                    timeZone: session.config.display.timeZone) { file in
             try store.mediaData(.id(review.form.id), fileName: file.fileName)
         }
         do {

@@ -1,3 +1,4 @@
+import Foundation
 import MIStore
 
 /// A cell of command output. Commands return data; the console's formatter renders it.
@@ -11,6 +12,9 @@ public enum Value: Sendable, Equatable {
     /// A table answer: a grid in a table, an object in JSON, `row / column = value` pairs in CSV.
     case grid(ReviewTable)
     case bool(Bool)
+    /// An instant: tables show it in the site's zone (`display.timeZone`) with the offset, JSON
+    /// and CSV as ISO 8601 with the offset.
+    case time(Date)
     case list([Value])
     /// A nested object (JSON object; in a table, a sub-table or `key: value` lines).
     case object([Field])
@@ -38,6 +42,7 @@ public enum Value: Sendable, Equatable {
         case .number(let literal): return literal
         case .grid(let table): return Value.flattened(table)
         case .bool(let b): return b ? "true" : "false"
+        case .time(let date): return date.formatted(.iso8601)
         case .list(let values): return values.map(\.text).joined(separator: ", ")
         case .object(let fields): return fields.map { "\($0.key): \($0.value.text)" }.joined(separator: "; ")
         case .null: return ""

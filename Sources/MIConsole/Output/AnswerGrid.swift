@@ -1,7 +1,8 @@
 import MIStore
 
 /// A table answer drawn for people: a header line with the column headers, then one line per
-/// row starting with its header; cells padded and separated by " | "; a not-fillable cell
+/// row starting with its header; cells padded by display width (DisplayWidth: CJK takes two
+/// columns) and separated by " | "; a not-fillable cell
 /// (`noCells`) shows "×", or "× value" when it was filled anyway. Only the console draws;
 /// the store returns the cells (``ReviewTable``), already bounded by its maximum size.
 enum AnswerGrid {
@@ -25,11 +26,11 @@ enum AnswerGrid {
         }
         var widths = [Int](repeating: 0, count: table.columns.count + 1)
         for line in lines {
-            for (column, text) in line.enumerated() { widths[column] = max(widths[column], text.count) }
+            for (column, text) in line.enumerated() { widths[column] = max(widths[column], DisplayWidth.of(text)) }
         }
         return lines.map { line in
             var text = line.enumerated().map { column, cell in
-                column == line.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
+                column == line.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - DisplayWidth.of(cell))
             }.joined(separator: " | ")
             while text.last == " " { text.removeLast() }
             return text
