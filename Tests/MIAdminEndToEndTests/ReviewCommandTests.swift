@@ -146,6 +146,7 @@ import Testing
         let check = try MIAdmin.as_("mkhan", config: config, format: "csv", ["check"])
         #expect(check.status == 1)
         #expect(check.stdout.contains("tableTooLarge: " + message))
+        #expect(check.stdout.contains("'show' and 'report' refuse it; read its form.json with 'export DIR'"))
     }
 
     @Test func reportWritesAPDFAndReplacesOnlyWithForce() throws {
