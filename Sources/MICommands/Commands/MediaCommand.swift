@@ -45,13 +45,12 @@ public struct MediaCommand: ConsoleCommand {
                 throw CommandError.failed("cannot create the folder '\(out)': \(Self.reason(error))")
             }
         }
-        let technicianOnly = session.isTechnicianOnly, uid = session.user.uid
+        let visibleOwner = try session.visibleOwner(), ref = try target.reference()
         output.beginRows([Column("form"), Column("file"), Column("size"), Column("path")])
         var formId: Int64 = 0
-        try session.store().forEachMediaFile(of: try target.reference(), fileName: file, allow: { form in
-            if technicianOnly && form.owner != uid {
-                throw CommandError.permissionDenied("technicians see only their own forms")
-            }
+        try session.store().forEachMediaFile(of: ref, fileName: file, allow: { form in
+            // Another's form answers as a missing one (Session.visibleOwner).
+            if let visibleOwner, form.owner != visibleOwner { throw StoreError.noSuchForm(ref) }
             formId = form.formId
         }) { media, data in
             guard !media.fileName.contains("/"), !media.fileName.hasPrefix(".") else { return }
