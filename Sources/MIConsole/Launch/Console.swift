@@ -149,17 +149,14 @@ public enum Console {
     static func prompt(for session: Session, environment: [String: String]) -> ReadlineSource {
         let role = session.user.roles.first?.rawValue ?? "?"
         var sources = CompletionEngine.Sources()
-        var cachedUserIDs: [String]?
-        sources.userIDs = {
-            if let cachedUserIDs { return cachedUserIDs }
-            var uids: [String] = []
-            try? session.directory.forEachUser(matching: nil, role: nil) { uids.append($0.uid) }
-            cachedUserIDs = uids
-            return uids
+        // One prefix search per Tab (capped), never the whole directory.
+        sources.userIDs = { prefix, techniciansOnly in
+            (try? session.directory.userIDs(prefix: prefix, role: techniciansOnly ? .technician : nil)) ?? []
         }
-        sources.formReferences = { prefix in
+        sources.formReferences = { prefix, trashed in
             let own = session.isTechnicianOnly ? session.user.uid : nil
-            return (try? session.store().formReferenceSuggestions(prefix: prefix, owner: own)) ?? []
+            return (try? session.store().formReferenceSuggestions(prefix: prefix, owner: own,
+                                                                   scope: trashed ? .trashed : .live)) ?? []
         }
         let engine = CompletionEngine(catalog: .shared, sources: sources)
         let history = HistoryFile(path: HistoryFile.path(for: session.user.uid, environment: environment))
