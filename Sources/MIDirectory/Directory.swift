@@ -77,7 +77,17 @@ public final class Directory {
                 + (settings.userPrincipalSuffix.map { ", or as '\(name)@\($0)'" } ?? ""))
         }
         let ldap = try connect()
-        let candidates = try findEntries(loginName: uid, on: ldap, limit: 2)
+        let candidates: [LDAPEntry]
+        do {
+            candidates = try findEntries(loginName: uid, on: ldap, limit: 2)
+        } catch let error as DirectoryError where !settings.hasServiceAccount
+                    && (error.code == .noSuchObject || error.code == .insufficientAccess) {
+            // Directories that let users read only their own entry hide the user base from
+            // anonymous: the login lookup needs an account with read rights.
+            throw DirectoryError(.configuration, code: error.code,
+                "cannot look up '\(uid)': the directory hides \(settings.userBase) from anonymous reads; " +
+                "configure a service account (ldap.bindDN, ldap.bindPasswordFile; see docs/security.md)")
+        }
         guard candidates.count == 1, let entry = candidates.first else {
             logger.debug("login lookup for a user id matched \(candidates.count) entries")
             throw refused

@@ -11,8 +11,7 @@ public final class TerminalSession {
 
     /// Starts `miadmin --config CONFIG --user UID --password-file …` in a 120x40 terminal, with
     /// HOME set to `home` (where the history file goes).
-    public init(uid: String, config: String? = nil, home: String? = nil) throws {
-        let fixture = Fixture.shared
+    public init(uid: String, config: String? = nil, home: String? = nil, fixture: Fixture = .shared) throws {
         socket = "miadmin-test-\(UUID().uuidString.prefix(8))"
         self.home = try home ?? TempDir.make()
         let passwordFile = self.home + "/.pw"
@@ -60,6 +59,20 @@ public final class TerminalSession {
         }
         let sessions = (try? Shell.run("/usr/bin/tmux", ["-L", socket, "list-sessions"], environment: ["TERM": "xterm"]))
         throw ShellError(description: "terminal never showed \"\(text)\"; sessions: \(sessions?.stdout ?? "") \(sessions?.stderr ?? ""); screen:\n\(last)")
+    }
+
+    /// Waits until the input line is `expected` (readline handles keys in order, so this also
+    /// waits for a Tab's completion to be done); returns the line last seen, which the caller
+    /// compares. Bounded by `deadline`; it never judges how fast the program was.
+    @discardableResult
+    public func waitForLine(prompt: String, _ expected: String, deadline: TimeInterval = 10) throws -> String {
+        let end = Date().addingTimeInterval(deadline)
+        var last = try currentLine(prompt: prompt)
+        while last != expected, Date() < end {
+            usleep(100_000)
+            last = try currentLine(prompt: prompt)
+        }
+        return last
     }
 
     /// The current input line: the text between the prompt and the cursor (tmux reports the
