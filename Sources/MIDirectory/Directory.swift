@@ -5,9 +5,9 @@ import Logging
 ///
 /// **Who reads.** With a service account (`ldap.bindDN`), the session's one read connection is
 /// bound as that account and does every read: the login lookup, the user's entry and roles,
-/// listings, completion, the target checks of `move`. The user's password is checked by a bind on
-/// a second, short-lived connection that is closed right after, so the user's credentials are
-/// never kept bound. Without a service account, the login lookup runs anonymously and, after
+/// listings, completion, the target checks of `move`. The user's password is checked by a bind
+/// that the connection replaces at once with the service account's again, so the user's
+/// credentials are never kept bound. Without a service account, the login lookup runs anonymously and, after
 /// the user's bind on the same connection, later reads run with the user's own rights (which
 /// include whatever anonymous may read).
 public final class Directory {
@@ -108,16 +108,17 @@ public final class Directory {
         return user
     }
 
-    /// Checks the password with a bind. With a service account, on a connection of its own that
-    /// is closed on return (the read connection stays the service account's); without one, on
-    /// the read connection, which from then on reads as the user.
-    private func bindAsUser(dn: String, password: [UInt8], readConnection: LDAPConnection) throws
+    /// Checks the password with a bind on the read connection. With a service account, the
+    /// connection is bound back to the service account at once, whatever the outcome (a second
+    /// bind on the same TLS connection: cheaper than a second handshake); without one, it stays
+    /// bound as the user, who does the later reads.
+    private func bindAsUser(dn: String, password: [UInt8], readConnection ldap: LDAPConnection) throws
         -> (LDAPResultCode, String?) {
-        let ldap = settings.hasServiceAccount
-            ? try LDAPConnection(settings: settings.connection, logger: logger) : readConnection
         let code = ldap.simpleBind(dn: dn, password: password)
         try ldap.checkReachable(code)
-        return (code, code == .success ? nil : ldap.diagnosticMessage())
+        let diagnostic = code == .success ? nil : ldap.diagnosticMessage()
+        if settings.hasServiceAccount { try bindService(ldap) }
+        return (code, diagnostic)
     }
 
     /// Looks a user up by user id (cached for the session); nil when there is no such user
