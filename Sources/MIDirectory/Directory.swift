@@ -136,7 +136,7 @@ public final class Directory {
     func userAttributes(on ldap: LDAPConnection) throws -> [String] {
         var attributes = [settings.userAttribute, "cn", "mail"]
         if settings.roleSource != .groups { attributes.append("memberOf") }
-        if try directoryFlavor(on: ldap) == .activeDirectory { attributes.append("userAccountControl") }
+        if try directoryFlavor(on: ldap) == .activeDirectory { attributes += ["userAccountControl", "displayName"] }
         return attributes
     }
 
@@ -197,7 +197,7 @@ public final class Directory {
         // Roles come filtered from Role.allCases: already ordered, each once.
         let control = entry.first("userAccountControl").flatMap(Int.init) ?? 0
         return DirectoryUser(uid: entry.first(settings.userAttribute) ?? "", dn: entry.dn,
-                             name: entry.first("cn") ?? "", mail: entry.first("mail"), orderedRoles: roles,
+                             name: entry.first("displayName") ?? entry.first("cn") ?? "", mail: entry.first("mail"), orderedRoles: roles,
                              isDisabled: control & 2 != 0)
     }
 }
