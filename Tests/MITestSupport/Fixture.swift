@@ -35,6 +35,13 @@ public struct Fixture: Sendable {
         }
     }()
 
+    /// The Samba AD DC started by Scripts/test (Scripts/ad-fixture) in `$MIADMIN_TEST_FIXTURE_AD`;
+    /// nil without it (provisioning takes a lock and ~10 s, so tests never start one themselves).
+    public static let activeDirectory: Fixture? = {
+        guard let dir = ProcessInfo.processInfo.environment["MIADMIN_TEST_FIXTURE_AD"], !dir.isEmpty else { return nil }
+        do { return try load(dir) } catch { fatalError("cannot read the AD fixture in \(dir): \(error)") }
+    }()
+
     /// Uses the fixture in `$variable` when a script started one; otherwise starts one under a
     /// temp dir, stopped when the test process exits.
     private static func start(variable: String, name: String, options: [String]) throws -> Fixture {
