@@ -22,19 +22,30 @@ public struct AuditEntry: Sendable, Hashable, Identifiable {
     public let note: String?
 }
 
+
 /// Which audit rows ``FormStore/forEachAuditEntry(_:_:)`` shows; `nil` fields do not filter.
 public struct AuditFilter: Sendable, Hashable {
     /// Only rows at or after this time.
     public var since: Date?
     /// Only rows by this actor.
     public var actor: String?
-    /// Only rows about this form (an `owner/name` reference is resolved to the live form's id first).
+    /// Only rows about this form, followed by its id through renames, moves and the trash: an
+    /// `owner/name` reference is resolved to an id once (the live form of that name, else a
+    /// trashed one, else the form that last carried that name in the audit trail).
     public var form: FormReference?
+    /// Only rows of this operation (`move`); a family name takes its members (`import` takes
+    /// `import.insert` and `import.update`).
+    public var command: String?
+    /// Only the newest this many rows (still listed oldest first).
+    public var newest: Int?
 
-    public init(since: Date? = nil, actor: String? = nil, form: FormReference? = nil) {
+    public init(since: Date? = nil, actor: String? = nil, form: FormReference? = nil, command: String? = nil,
+                newest: Int? = nil) {
         self.since = since
         self.actor = actor
         self.form = form
+        self.command = command
+        self.newest = newest
     }
 }
 
@@ -48,6 +59,31 @@ enum Audit {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [at, actor, command, formId, object,
                                      before.map(JSONWriter.compact), after.map(JSONWriter.compact), note])
+    }
+
+    /// The id of the form `ref` names for the audit trail: an id as given; `owner/name` as the
+    /// live form of that name, else the most recently trashed one, else the form whose audit rows
+    /// last gave it that name (before or after a move or a restore).
+    static func formId(_ ref: FormReference, in db: Database) throws -> Int64 {
+        switch ref {
+        case .id(let id):
+            return id
+        case .path(let owner, let name):
+            if let id = try Int64.fetchOne(db, sql: """
+                SELECT id FROM forms WHERE owner = ? AND name = ? ORDER BY trashed_at IS NOT NULL, trashed_at DESC LIMIT 1
+                """, arguments: [owner, name]) {
+                return id
+            }
+            if let id = try Int64.fetchOne(db, sql: """
+                SELECT form_id FROM audit WHERE form_id IS NOT NULL AND (
+                    (json_extract(after, '$.owner') = ?1 AND json_extract(after, '$.name') = ?2) OR
+                    (json_extract(before, '$.owner') = ?1 AND json_extract(before, '$.name') = ?2))
+                ORDER BY at DESC, id DESC LIMIT 1
+                """, arguments: [owner, name]) {
+                return id
+            }
+            throw StoreError(.notFound, "No form '\(name)' of \(owner), now or in the audit trail.")
+        }
     }
 }
 
@@ -69,18 +105,21 @@ extension FormStore {
                 arguments += [actor.nfc]
             }
             if let ref = filter.form {
-                let formId: Int64
-                switch ref {
-                case .id(let id): formId = id
-                case .path: formId = try FormRecord.find(ref, in: db).id
-                }
                 conditions.append("form_id = ?")
-                arguments += [formId]
+                arguments += [try Audit.formId(ref, in: db)]
+            }
+            if let command = filter.command {
+                conditions.append("(command = ? OR substr(command, 1, ?) = ?)")
+                arguments += [command, command.count + 1, command + "."]
             }
             let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-            let cursor = try Row.fetchCursor(db, sql: """
-                SELECT id, at, actor, command, form_id, object, before, after, note FROM audit \(whereClause) ORDER BY at, id
-                """, arguments: arguments)
+            let columns = "id, at, actor, command, form_id, object, before, after, note"
+            var sql = "SELECT \(columns) FROM audit \(whereClause) ORDER BY at, id"
+            if let newest = filter.newest {
+                sql = "SELECT * FROM (SELECT \(columns) FROM audit \(whereClause) ORDER BY at DESC, id DESC LIMIT ?) ORDER BY at, id"
+                arguments += [max(0, newest)]
+            }
+            let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
             while let row = try cursor.next() {
                 try body(AuditEntry(id: row["id"], at: Date(timeIntervalSince1970: row["at"]), actor: row["actor"],
                                     command: row["command"], formId: row["form_id"], object: row["object"],

@@ -30,6 +30,18 @@ extension FormStore {
         }
     }
 
+    /// How many live forms match `filter` for each value of `field`, most first (then by value).
+    public func countForms(by field: FormField, _ filter: FormFilter = FormFilter()) throws -> [(value: String, count: Int)] {
+        let (whereClause, arguments) = Self.sqlCondition(filter, now: clock.now())
+        let column = field.rawValue  // one of three fixed column names, never user text
+        return try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT \(column) AS value, COUNT(*) AS count FROM forms WHERE \(whereClause)
+                GROUP BY \(column) ORDER BY count DESC, value
+                """, arguments: arguments).map { (value: $0["value"], count: $0["count"]) }
+        }
+    }
+
     static func sqlCondition(_ filter: FormFilter, now: Date) -> (String, StatementArguments) {
         var conditions = ["trashed_at IS NULL"]
         var arguments = StatementArguments()
@@ -63,4 +75,9 @@ extension FormStore {
             modified: Timestamp(storedText: row["modified"], date: Date(timeIntervalSince1970: row["modified_utc"])),
             mediaCount: row["media_count"], version: row["version"])
     }
+}
+
+/// A form column listings can group by (`forms --count-by`).
+public enum FormField: String, CaseIterable, Sendable {
+    case owner, state, template
 }

@@ -16,8 +16,10 @@ public struct Notice: Sendable, Hashable, Identifiable {
     /// The form it is about, when known.
     public let formId: Int64?
 
-    /// Written by ``FormStore/move(_:to:actor:note:expectedVersion:)`` for the old owner.
+    /// Written by ``FormStore/move(_:to:actor:actorRole:note:expectedVersion:)`` for the old owner.
     public static let sourceMove = "move"
+    /// Written by ``FormStore/move(_:to:actor:actorRole:note:expectedVersion:)`` for the new owner.
+    public static let sourceMoveReceived = "move.received"
     /// Read from an `Error/<uid>` file by ``FormStore/importTree(at:actor:)``.
     public static let sourceImport = "import"
 }
@@ -31,9 +33,25 @@ enum Notices {
         return db.lastInsertedRowID
     }
 
-    /// The text the old owner of a moved form reads.
-    static func reassigned(formName: String, to uid: String, by foreman: String) -> String {
-        "Form '\(formName)' was reassigned to \(uid) by foreman \(foreman)."
+    /// The text the old owner of a moved form reads: the name they knew, the new owner, the new
+    /// name when it changed, who did it in which role, and why.
+    static func reassigned(formName: String, newName: String, to uid: String, by actor: String, role: String,
+                           reason: String?) -> String {
+        let renamed = newName == formName ? "" : " as '\(newName)'"
+        return "Form '\(formName)' was reassigned to \(uid)\(renamed) by \(role) \(actor)" + because(reason)
+    }
+
+    /// The text the new owner of a moved form reads.
+    static func received(formName: String, oldName: String, from uid: String, by actor: String, role: String,
+                         reason: String?) -> String {
+        let was = oldName == formName ? "" : " (was '\(oldName)')"
+        return "Form '\(formName)'\(was) was given to you from \(uid) by \(role) \(actor)" + because(reason)
+    }
+
+    /// `: reason` after a notice's sentence, or the closing full stop without one.
+    static func because(_ reason: String?) -> String {
+        guard let reason, !reason.allSatisfy(\.isWhitespace) else { return "." }
+        return ": " + reason
     }
 
     static func notice(_ row: Row) -> Notice {

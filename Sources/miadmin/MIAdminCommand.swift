@@ -16,7 +16,8 @@ struct MIAdminCommand: ParsableCommand {
             Exit codes: 0 success; 1 usage error or failed command; 2 directory or store \
             unreachable (including TLS failures); 3 a script stopped at a failing command; \
             4 authentication failed.
-            """)
+            """,
+        version: "miadmin \(MIAdminVersion.current)")
 
     @Option(name: .long, help: ArgumentHelp("Config file (else $MIADMIN_CONFIG, else ~/.config/miadmin/config.json, else /etc/miadmin/config.json).", valueName: "file"))
     var config: String?
@@ -47,6 +48,12 @@ struct MIAdminCommand: ParsableCommand {
 
     @Flag(name: .customLong("dry-run"), help: "Run the commands, print what would change, save nothing.")
     var dryRun = false
+
+    @Flag(name: [.customShort("x"), .long], help: "Show each row as a block of 'column | value' lines instead of a grid.")
+    var expanded = false
+
+    @Flag(name: .customLong("no-pager"), help: "Never page output through $PAGER (paging happens only at a terminal).")
+    var noPager = false
 
     enum OnError: String, ExpressibleByArgument { case stop, `continue` }
 
@@ -84,6 +91,8 @@ struct MIAdminCommand: ParsableCommand {
         options.assumeYes = yes
         options.atomic = atomic
         options.dryRun = dryRun
+        options.expanded = expanded
+        options.noPager = noPager
         let status = Console.launch(options)
         if status != .success { throw ExitCode(status.rawValue) }
     }

@@ -117,29 +117,29 @@ enum DirectoryUnderTest: String, CaseIterable, CustomTestStringConvertible, Send
         try term.waitFor(prompt)
         try term.type("notices mk")
         try term.press("Tab")
-        #expect(try term.waitForLine(prompt: prompt, "notices mkhan ") == "notices mkhan ")
+        #expect(try term.currentLine(prompt: prompt, becomes: "notices mkhan ") == "notices mkhan ")
         try term.press("C-u")
         // A move target and --owner are technicians: mkhan (foreman only) is not offered. (The
         // `X` typed after Tab shows the Tab was handled: keys are taken in order.)
         try term.type("move 12 mk")
         try term.press("Tab")
         try term.type("X")
-        #expect(try term.waitForLine(prompt: prompt, "move 12 mkX") == "move 12 mkX")
+        #expect(try term.currentLine(prompt: prompt, becomes: "move 12 mkX") == "move 12 mkX")
         try term.press("C-u")
         // …tpatel (foreman and technician) and the escaped-DN technician are.
         try term.type("forms --owner tp")
         try term.press("Tab")
-        #expect(try term.waitForLine(prompt: prompt, "forms --owner tpatel ") == "forms --owner tpatel ")
+        #expect(try term.currentLine(prompt: prompt, becomes: "forms --owner tpatel ") == "forms --owner tpatel ")
         try term.press("C-u")
         try term.type("move 12 sob")
         try term.press("Tab")
-        #expect(try term.waitForLine(prompt: prompt, "move 12 sobrien ") == "move 12 sobrien ")
+        #expect(try term.currentLine(prompt: prompt, becomes: "move 12 sobrien ") == "move 12 sobrien ")
         try term.press("C-u")
         // A prefix with a filter metacharacter is escaped: it matches nothing, it is no wildcard.
         try term.type("notices *")
         try term.press("Tab")
         try term.type("X")
-        #expect(try term.waitForLine(prompt: prompt, "notices *X") == "notices *X")
+        #expect(try term.currentLine(prompt: prompt, becomes: "notices *X") == "notices *X")
     }
 }
 

@@ -69,7 +69,7 @@ import Testing
         let dryRun = try run(config, "expire --dry-run")
         #expect(dryRun.status == 0, "\(dryRun.stderr)")
         #expect(try rows(dryRun).map { $0["id"] as! Int } == expected)
-        #expect(try rows(dryRun).first?["created"] as? String == "2026-11-10T08:00:00+01:00")
+        #expect(try rows(dryRun).first?["created"] as? String == "2026-11-10T07:00:00Z")
         #expect(try rows(run(config, "forms")).count == 5, "the dry run changed nothing")
         #expect(try rows(run(config, "audit --user mkhan")).allSatisfy { $0["command"] as? String != "expire" })
 
@@ -244,7 +244,7 @@ import Testing
         // Moved to a technician: the store checks clean.
         #expect(try run(config, "move \(ids["ghost/Lost form"]!) jdoe").status == 0)
         #expect(try run(config, "move \(ids["lchen/Support's form"]!) jdoe").status == 0)
-        #expect(try run(config, "submit \(ids["ghost/Done"]!)").status == 0)
+        #expect(try run(config, "submit --yes \(ids["ghost/Done"]!)").status == 0)
         let clean = try run(config, "check")
         #expect(clean.status == 0, "\(clean.stdout) \(clean.stderr)")
         #expect(try rows(clean).isEmpty)
@@ -261,7 +261,7 @@ import Testing
         #expect(reopened.status == 0, "\(reopened.stderr)")
         #expect(try rows(run(config, "forms --owner jdoe")).first?["state"] as? String == "incomplete")
         let notices = try rows(run(config, as: "jdoe", "notices"))
-        #expect(notices.map { $0["text"] as! String } == ["Form 'Generator monthly' was sent back to you by foreman lchen: Photo of the gauge missing"])
+        #expect(notices.map { $0["text"] as! String } == ["Form 'Generator monthly' was sent back to you by support lchen: Photo of the gauge missing"])
         let audit = try #require(try rows(run(config, "audit --form \(id)")).last)
         #expect(audit["command"] as? String == "reopen" && audit["note"] as? String == "Photo of the gauge missing")
         // Reopened today: the next expiry run leaves it alone.
@@ -280,16 +280,16 @@ import Testing
         try term.waitFor(prompt)
         try term.type("pol")
         try term.press("Tab")
-        #expect(try term.currentLine(prompt: prompt) == "policy ")
+        #expect(try term.currentLine(prompt: prompt, becomes: "policy ") == "policy ")
         try term.type("se")
         try term.press("Tab")
-        #expect(try term.currentLine(prompt: prompt) == "policy set ")
+        #expect(try term.currentLine(prompt: prompt, becomes: "policy set ") == "policy set ")
         try term.type("not")
         try term.press("Tab")
-        #expect(try term.currentLine(prompt: prompt) == "policy set notify-days ")
+        #expect(try term.currentLine(prompt: prompt, becomes: "policy set notify-days ") == "policy set notify-days ")
         try term.press("C-u")
         try term.type("help policy se")
         try term.press("Tab")
-        #expect(try term.currentLine(prompt: prompt) == "help policy set ")
+        #expect(try term.currentLine(prompt: prompt, becomes: "help policy set ") == "help policy set ")
     }
 }

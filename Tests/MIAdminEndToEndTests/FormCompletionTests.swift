@@ -39,7 +39,7 @@ import Testing
         let quote = typed.contains("\"") ? "\"" : "'"
         let command = String(typed.prefix { $0 != " " })
         let want = "\(command) \(quote)t00003/Form of t00003\(quote) "
-        #expect(try term.waitForLine(prompt: prompt, want) == want)
+        #expect(try term.currentLine(prompt: prompt, becomes: want) == want)
     }
 
     @Test(arguments: ["move ", "show ", "audit --form "])
@@ -49,7 +49,7 @@ import Testing
         try term.type(typed)
         try term.press("Tab")
         // Five owners share "t0000": that much is filled in, no single owner is chosen.
-        #expect(try term.waitForLine(prompt: prompt, typed + "t0000") == typed + "t0000")
+        #expect(try term.currentLine(prompt: prompt, becomes: typed + "t0000") == typed + "t0000")
         // Then, as after any completion that filled something in, two more Tabs list them.
         try term.press("Tab", "Tab")
         let screen = try listed(term, expecting: Self.owners)
@@ -71,13 +71,13 @@ import Testing
         try term.waitFor(prompt)
         try term.type("restore ")
         try term.press("Tab")
-        #expect(try term.waitForLine(prompt: prompt, "restore jdoe/") == "restore jdoe/")
+        #expect(try term.currentLine(prompt: prompt, becomes: "restore jdoe/") == "restore jdoe/")
         try term.press("Tab")
-        #expect(try term.waitForLine(prompt: prompt, "restore 'jdoe/Expired pump' ") == "restore 'jdoe/Expired pump' ")
+        #expect(try term.currentLine(prompt: prompt, becomes: "restore 'jdoe/Expired pump' ") == "restore 'jdoe/Expired pump' ")
         try term.press("C-u")
         // `show` still offers the forms in use, not the trashed one.
         try term.type("show ")
         try term.press("Tab")
-        #expect(try term.waitForLine(prompt: prompt, "show asmith/") == "show asmith/")
+        #expect(try term.currentLine(prompt: prompt, becomes: "show asmith/") == "show asmith/")
     }
 }

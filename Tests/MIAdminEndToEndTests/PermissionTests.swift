@@ -47,7 +47,7 @@ import Testing
     @Test func foremanMayDoAll() throws {
         let config = try setUp()
         for allowed in ["forms", "users nbody", "audit", "show asmith/Hers", "move jdoe/Mine asmith",
-                        "comment jdoe/Done 'ok'", "submit jdoe/Done", "notices asmith"] {
+                        "comment jdoe/Done 'ok'", "submit --yes jdoe/Done", "notices asmith"] {
             let result = try MIAdmin.as_("mkhan", config: config, [allowed])
             #expect(result.status == 0, "\(allowed): \(result.stderr)")
         }

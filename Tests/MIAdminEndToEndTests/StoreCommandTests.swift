@@ -21,7 +21,7 @@ import Testing
             "asmith/Pump station 4", "asmith/Pump station 4 (2)"])
         let valve = list.first { $0["name"] as? String == "Valve check – north" }!
         #expect(valve["media"] as? Int == 2)
-        #expect(valve["created"] as? String == "2026-11-19T13:40:00+01:00")
+        #expect(valve["created"] as? String == "2026-11-19T12:40:00Z", "the device's 13:40+01:00 in the site's zone (UTC here)")
         // The Error/asmith file became a notice for asmith.
         let notices = try MIAdmin.as_("mkhan", config: config, format: "csv", ["notices asmith"])
         #expect(notices.stdout.contains("Form 'Boiler room' was reassigned to jdoe by foreman mkhan."))
@@ -84,14 +84,15 @@ import Testing
 
         let notices = try MIAdmin.as_("jdoe", config: config, format: "json", ["notices"])
         let texts = (try json(notices) as! [[String: Any]]).map { $0["text"] as! String }
-        #expect(texts == ["Form 'Pump' was reassigned to asmith by foreman mkhan.",
-                          "Form 'Pump (2)' was reassigned to asmith by foreman mkhan."])
+        #expect(texts == ["Form 'Pump' was reassigned to asmith as 'Pump (3)' by foreman mkhan: jdoe on leave",
+                          "Form 'Pump (2)' was reassigned to asmith as 'Pump (4)' by foreman mkhan."])
         let audit = try MIAdmin.as_("mkhan", config: config, format: "json", ["audit --user mkhan"])
         let moves = (try json(audit) as! [[String: Any]]).filter { $0["command"] as? String == "move" }
         #expect(moves.count == 3, "the no-op writes no audit row")
         #expect(moves.first?["note"] as? String == "jdoe on leave")
-        #expect((moves.first?["before"] as? String)?.contains("jdoe") == true)
-        #expect((moves.first?["after"] as? String)?.contains("Pump (3)") == true)
+        // before and after are JSON objects, not JSON text in a string.
+        #expect((moves.first?["before"] as? [String: Any])?["owner"] as? String == "jdoe")
+        #expect((moves.first?["after"] as? [String: Any])?["name"] as? String == "Pump (3)")
     }
 
     @Test func moveChecksTheTargetAndTheState() throws {
@@ -128,11 +129,11 @@ import Testing
         #expect(comments.map { $0["text"] as! String } == ["Bearings run hot", "Recheck in May"])
         #expect(comments.first?["author"] as? String == "mkhan")
 
-        let submit = try MIAdmin.as_("mkhan", config: config, format: "json", ["submit jdoe/Done", "submit jdoe/Done"])
+        let submit = try MIAdmin.as_("mkhan", config: config, format: "json", ["submit --yes jdoe/Done", "submit jdoe/Done"])
         #expect(submit.status == 0)
         #expect(submit.stdout.contains("\"alreadySubmitted\":false"))
         #expect(submit.stdout.contains("\"alreadySubmitted\":true"))
-        let open = try MIAdmin.as_("mkhan", config: config, ["submit jdoe/Open"])
+        let open = try MIAdmin.as_("mkhan", config: config, ["submit --yes jdoe/Open"])
         #expect(open.status == 1)
     }
 

@@ -24,9 +24,11 @@ struct MoveTests {
         #expect(result.version == 2)
         #expect(try store.names(of: "asmith") == ["Pump station 4"])
         #expect(try store.names(of: "jdoe") == ["Done"])
-        #expect(try store.notices(for: "jdoe").map(\.text) == ["Form 'Pump station 4' was reassigned to asmith by foreman mkhan."])
+        #expect(try store.notices(for: "jdoe").map(\.text) == ["Form 'Pump station 4' was reassigned to asmith by foreman mkhan: jdoe on leave"])
         #expect(try store.notices(for: "jdoe").first?.id == result.noticeId)
-        #expect(try store.notices(for: "asmith") == [])
+        // The receiver is told too, with the same reason.
+        #expect(try store.notices(for: "asmith").map(\.text) == ["Form 'Pump station 4' was given to you from jdoe by foreman mkhan: jdoe on leave"])
+        #expect(try store.notices(for: "asmith").first?.id == result.receiverNoticeId)
 
         let audit = try #require(try store.auditEntries(AuditFilter(actor: "mkhan")).first)
         #expect(audit.command == "move" && audit.formId == result.formId && audit.note == "jdoe on leave")
@@ -64,8 +66,9 @@ struct MoveTests {
         #expect(result.newName == expected)
         #expect(result.renamed == (expected != result.oldName))
         #expect(try store.names(of: "asmith").sorted() == (before + [expected]).sorted())
-        // The notice names the form as its old owner knew it.
-        #expect(try store.notices(for: "jdoe").last?.text == "Form '\(result.oldName)' was reassigned to asmith by foreman mkhan.")
+        // The notice names the form as its old owner knew it, and its new name.
+        let renamed = expected == result.oldName ? "" : " as '\(expected)'"
+        #expect(try store.notices(for: "jdoe").last?.text == "Form '\(result.oldName)' was reassigned to asmith\(renamed) by foreman mkhan.")
         let audit = try #require(try store.auditEntries().last)
         #expect(audit.after?.contains("\"name\":\(Samples.quoted(expected))") == true)
     }

@@ -69,16 +69,7 @@ public struct Fixture: Sendable {
     }()
 
     private static func load(_ dir: String) throws -> Fixture {
-        let env = try String(contentsOfFile: dir + "/fixture.env", encoding: .utf8)
-        var values: [String: String] = [:]
-        for line in env.split(separator: "\n") where !line.hasPrefix("#") {
-            guard let eq = line.firstIndex(of: "=") else { continue }
-            var value = String(line[line.index(after: eq)...])
-            if value.hasPrefix("'") && value.hasSuffix("'") && value.count >= 2 {
-                value = String(value.dropFirst().dropLast()).replacingOccurrences(of: "'\\''", with: "'")
-            }
-            values[String(line[..<eq])] = value
-        }
+        let values = try EnvFile.read(dir + "/fixture.env")
         var users: [String: User] = [:]
         let tsv = try String(contentsOfFile: dir + "/users.tsv", encoding: .utf8)
         for line in tsv.split(separator: "\n").dropFirst() {
@@ -99,6 +90,8 @@ public struct Fixture: Sendable {
         var store = object["store"] as! [String: Any]
         store["path"] = dir + "/store.sqlite"
         object["store"] = store
+        // Times in one zone whatever the machine's, so tests can compare them as text.
+        setKey(&object, "display.timeZone", "UTC")
         edit(&object)
         let path = dir + "/miadmin.json"
         try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted]).write(to: URL(fileURLWithPath: path))

@@ -11,14 +11,18 @@ public final class TerminalSession {
 
     /// Starts `miadmin --config CONFIG --user UID --password-file …` in a 120x40 terminal, with
     /// HOME set to `home` (where the history file goes).
-    public init(uid: String, config: String? = nil, home: String? = nil, fixture: Fixture = .shared) throws {
+    /// `environment` adds variables (`PAGER=…`) to the clean environment; `fixture` is the
+    /// directory whose password file is used.
+    public init(uid: String, config: String? = nil, home: String? = nil, environment: [String: String] = [:],
+                fixture: Fixture = .shared) throws {
         socket = "miadmin-test-\(UUID().uuidString.prefix(8))"
         self.home = try home ?? TempDir.make()
         let passwordFile = self.home + "/.pw"
         try fixture.password(uid).write(toFile: passwordFile, atomically: true, encoding: .utf8)
-        let command = ["env", "-i", "PATH=/usr/bin:/bin", "HOME=\(self.home)", "TERM=xterm", "LANG=C.UTF-8",
-                       Paths.binary, "--config", config ?? fixture.configPath, "--user", uid,
-                       "--password-file", passwordFile]
+        var words: [String] = ["env", "-i", "PATH=/usr/bin:/bin", "HOME=\(self.home)", "TERM=xterm", "LANG=C.UTF-8"]
+        for (key, value) in environment.sorted(by: { $0.key < $1.key }) { words.append("\(key)=\(value)") }
+        words += [Paths.binary, "--config", config ?? fixture.configPath, "--user", uid, "--password-file", passwordFile]
+        let command = words
             .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
         // `; sleep` keeps the pane readable after the program exits.
         try tmux(["new-session", "-d", "-x", "120", "-y", "40", command + "; echo '[exited '$?']'; sleep 30"])
@@ -61,18 +65,17 @@ public final class TerminalSession {
         throw ShellError(description: "terminal never showed \"\(text)\"; sessions: \(sessions?.stdout ?? "") \(sessions?.stderr ?? ""); screen:\n\(last)")
     }
 
-    /// Waits until the input line is `expected` (readline handles keys in order, so this also
-    /// waits for a Tab's completion to be done); returns the line last seen, which the caller
-    /// compares. Bounded by `deadline`; it never judges how fast the program was.
-    @discardableResult
-    public func waitForLine(prompt: String, _ expected: String, deadline: TimeInterval = 10) throws -> String {
+    /// Waits until the current input line is `expected` (completion answers when the program
+    /// gets to it: the first Tab of a session reads every command's definition) and returns the
+    /// line last seen, so a mismatch shows what was there. Bounded by `deadline`; never timed.
+    public func currentLine(prompt: String, becomes expected: String, deadline: TimeInterval = 10) throws -> String {
         let end = Date().addingTimeInterval(deadline)
-        var last = try currentLine(prompt: prompt)
-        while last != expected, Date() < end {
+        var line = try currentLine(prompt: prompt)
+        while line != expected && Date() < end {
             usleep(100_000)
-            last = try currentLine(prompt: prompt)
+            line = try currentLine(prompt: prompt)
         }
-        return last
+        return line
     }
 
     /// The current input line: the text between the prompt and the cursor (tmux reports the

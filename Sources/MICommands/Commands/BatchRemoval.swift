@@ -31,9 +31,9 @@ struct BatchRemoval<Item> {
                 output.message(nothingToDo)
                 return
             }
-            output.beginRows(columns)
-            try forEachCandidate { output.row(row($0)) }
-            output.endRows()
+            try Self.preview(total: total, limit: session.previewRows, columns: columns, output: output) { emit in
+                try forEachCandidate { emit(row($0)) }
+            }
             try session.confirm(question(total), yes: false)
             output.message(summary(try perform({ _ in }, progress)))
             return
@@ -41,5 +41,20 @@ struct BatchRemoval<Item> {
         output.beginRows(columns)
         _ = try perform({ output.row(row($0)) }, progress)
         output.endRows()
+    }
+
+    /// Lists what a confirmation is about: all of it, or the first `limit` rows and a line
+    /// counting the rest, so the question is never scrolled away by a long list.
+    static func preview(total: Int, limit: Int?, columns: [Column], output: OutputSink,
+                        _ rows: (_ emit: ([Value]) -> Void) throws -> Void) throws {
+        var shown = 0
+        output.beginRows(columns)
+        try rows { values in
+            if let limit, shown >= limit { return }
+            shown += 1
+            output.row(values)
+        }
+        output.endRows()
+        if total > shown { output.message("… and \(total - shown) more (\(total) in all)") }
     }
 }

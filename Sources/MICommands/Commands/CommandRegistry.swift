@@ -9,6 +9,7 @@ public enum CommandRegistry {
         UsersCommand.self,
         FormsCommand.self,
         ShowCommand.self,
+        MediaCommand.self,
         MoveCommand.self,
         CommentCommand.self,
         SubmitCommand.self,
@@ -25,6 +26,7 @@ public enum CommandRegistry {
         CheckCommand.self,
         OrphansCommand.self,
         ReopenCommand.self,
+        SetCommand.self,
     ]
 
     /// A command's help: usage, options and examples from its definition, and the roles that may

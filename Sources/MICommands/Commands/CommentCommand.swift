@@ -21,6 +21,6 @@ public struct CommentCommand: ConsoleCommand {
     public func run(in session: Session, output: OutputSink) throws {
         let comment = try session.store().comment(target.reference(), text: text, author: session.user.uid, note: note.note)
         output.record([Column("form"), Column("author"), Column("at"), Column("text")],
-                      [.string(target.form), .string(comment.author), .string(comment.at.iso8601), .string(comment.text)])
+                      [.string(target.form), .string(comment.author), .time(comment.at), .string(comment.text)])
     }
 }

@@ -12,6 +12,10 @@ public struct FormsCommand: ConsoleCommand {
               forms
               forms --owner jdoe --state incomplete
               forms --template 'Monthly pump inspection' --older-than 5
+              forms --state incomplete --count-by owner    # who has the most incomplete forms
+
+            --count-by prints one row per owner, state or template with its number of forms \
+            (most first), with the same filters.
             """)
     public static let roles: Set<Role> = Set(Role.allCases)
 
@@ -23,6 +27,9 @@ public struct FormsCommand: ConsoleCommand {
     public var template: String?
     @Option(name: .customLong("older-than"), help: ArgumentHelp("Only forms created more than this many days ago.", valueName: "days"))
     public var olderThan: Int?
+
+    @Option(name: .customLong("count-by"), help: "Count the forms per owner, state or template instead of listing them.")
+    public var countBy: FormField?
 
     public init() {}
 
@@ -39,8 +46,18 @@ public struct FormsCommand: ConsoleCommand {
             owner = session.user.uid
         }
         let filter = FormFilter(owner: owner, state: state, template: template, olderThanDays: olderThan)
+        if let countBy {
+            output.beginRows([Column(countBy.rawValue), Column("count")])
+            for group in try session.store().countForms(by: countBy, filter) {
+                output.row([.string(group.value), .int(Int64(group.count))])
+            }
+            output.endRows()
+            return
+        }
         output.beginRows(FormColumns.columns)
         try session.store().forEachForm(filter) { output.row(FormColumns.values($0)) }
         output.endRows()
     }
 }
+
+extension FormField: ExpressibleByArgument {}

@@ -13,7 +13,9 @@ public struct ImportCommand: ConsoleCommand {
             Reads <uid>/<form>/ (incomplete), Completed MIs/<uid>/<form>/ (completed), media \
             files and Error/<uid> notice files (docs/store.md). A broken form is reported with \
             its path and reason and skipped; every other form is imported, each completely or \
-            not at all. Shows what it will do and asks first (--yes to skip the question).
+            not at all. Shows what it will do and asks first (--yes to skip the question). Warns \
+            about owners who are not technicians in the directory: their forms are imported all \
+            the same, and 'orphans' lists them.
 
             Examples:
               import /mnt/tablet/Documents
@@ -35,6 +37,7 @@ public struct ImportCommand: ConsoleCommand {
         guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CommandError.failed("'\(dir)' is not a folder")
         }
+        var ownersWarned = false
         if !(yes || session.assumeYes) {
             // Preview: the same import, rolled back, to say what it would do.
             let preview = try store.withSessionTransaction(end: .rollback) {
@@ -44,20 +47,47 @@ public struct ImportCommand: ConsoleCommand {
                 output.message("nothing to import from \(dir): the store already has all of it")
                 return
             }
-            try session.confirm("import \(preview.inserted.count) new and \(preview.updated.count) updated form(s), "
-                                + "\(preview.noticesAdded) notice(s) from \(dir)?", yes: false)
+            let question = "import \(preview.inserted.count) new and \(preview.updated.count) updated form(s), "
+                + "\(preview.noticesAdded) notice(s) from \(dir)?"
+            if try session.needsPreview(false, question: question) {
+                // What will come in, then the question (the ids are what the import will give).
+                try BatchRemoval<ImportedForm>.preview(total: preview.inserted.count + preview.updated.count,
+                                                       limit: session.previewRows, columns: Self.columns,
+                                                       output: output) { emit in
+                    for form in preview.inserted { emit(row(form, "insert")) }
+                    for form in preview.updated { emit(row(form, "update")) }
+                }
+                try warnAboutOwners(preview, session: session, output: output)
+                ownersWarned = true
+                try session.confirm(question, yes: false)
+            }
         }
         let report = try store.importTree(at: root, actor: session.user.uid)
         let problems = report.errors + report.collisions
         for issue in problems { output.warning(issue.description) }
         for warning in report.warnings { output.warning(warning.description) }
-        output.beginRows([Column("id"), Column("owner"), Column("name"), Column("state"), Column("action"), Column("path")])
+        if !ownersWarned { try warnAboutOwners(report, session: session, output: output) }
+        output.beginRows(Self.columns)
         for form in report.inserted { output.row(row(form, "inserted")) }
         for form in report.updated { output.row(row(form, "updated")) }
         output.endRows()
         if !problems.isEmpty {
             throw CommandError.failed("\(problems.count) form(s) could not be imported (see the warnings above); "
                                       + "\(report.inserted.count + report.updated.count) were imported, \(report.unchanged) unchanged")
+        }
+    }
+
+    static let columns = [Column("id"), Column("owner"), Column("name"), Column("state"), Column("action"), Column("path")]
+
+    /// One warning per owner of imported forms who is not a technician in the directory: the
+    /// forms come in anyway (a tablet's work is never dropped) and wait in 'orphans'.
+    private func warnAboutOwners(_ report: ImportReport, session: Session, output: OutputSink) throws {
+        var counts: [String: Int] = [:]
+        for form in report.inserted + report.updated { counts[form.owner, default: 0] += 1 }
+        for (owner, count) in counts.sorted(by: { $0.key < $1.key }) {
+            guard let problem = try session.ownerProblem(owner) else { continue }
+            output.warning("\(problem): \(count) form(s) imported for them; 'orphans' lists them, "
+                           + "'move FORM <technician>' gives them to someone who can finish them")
         }
     }
 

@@ -10,7 +10,8 @@ public struct MoveCommand: ConsoleCommand {
         abstract: "Reassign an incomplete form to another technician.",
         discussion: """
             If the technician already has a form of that name, the moved form becomes 'Name (2)', \
-            'Name (3)', ... (the smallest free number). The old owner sees a notice at next login.
+            'Name (3)', ... (the smallest free number). The old and the new owner each get a notice \
+            (shown at their next login) naming the form, who moved it in which role, and the --note.
 
             Examples:
               move 12 asmith
@@ -28,7 +29,7 @@ public struct MoveCommand: ConsoleCommand {
     public func run(in session: Session, output: OutputSink) throws {
         let technician = try session.technician(uid)
         let result = try session.store().move(target.reference(), to: technician.uid, actor: session.user.uid,
-                                              note: note.note)
+                                              actorRole: session.actingRole(Self.roles).rawValue, note: note.note)
         output.record([Column("id"), Column("from"), Column("to"), Column("name"), Column("renamed"), Column("moved")],
                       [.int(result.formId), .string(result.fromOwner), .string(result.toOwner), .string(result.newName),
                        .bool(result.renamed), .bool(result.moved)])

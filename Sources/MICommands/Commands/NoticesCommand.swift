@@ -31,7 +31,7 @@ public struct NoticesCommand: ConsoleCommand {
         let notices = try session.store().notices(for: whose, unreadOnly: !all)
         output.beginRows([Column("id"), Column("uid"), Column("created"), Column("read"), Column("text")])
         for notice in notices {
-            output.row([.int(notice.id), .string(notice.uid), .string(notice.created.iso8601),
+            output.row([.int(notice.id), .string(notice.uid), .time(notice.created),
                         .bool(notice.readAt != nil), .string(notice.text)])
         }
         output.endRows()

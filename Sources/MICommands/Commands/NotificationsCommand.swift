@@ -71,8 +71,8 @@ public struct NotificationsCommand: ConsoleCommand {
         output.beginRows([Column("at"), Column("uid"), Column("id"), Column("name"), Column("day"), Column("expires"),
                           Column("pending"), Column("dropped")])
         try store.forEachReminder(policy: policy, filter: filter) { reminder in
-            output.row([.string(reminder.at.iso8601), .string(reminder.form.owner), .int(reminder.form.id),
-                        .string(reminder.form.name), .int(Int64(reminder.day)), .string(reminder.expiresAt.iso8601),
+            output.row([.time(reminder.at), .string(reminder.form.owner), .int(reminder.form.id),
+                        .string(reminder.form.name), .int(Int64(reminder.day)), .time(reminder.expiresAt),
                         .bool(reminder.pending), .bool(reminder.dropped)])
         }
         output.endRows()

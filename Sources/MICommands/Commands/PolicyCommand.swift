@@ -54,7 +54,7 @@ public struct PolicyShowCommand: ConsoleCommand {
             case .config:
                 output.row([.string(setting.rawValue), value, .string("config"), .null, .null])
             case .store(let setBy, let setAt):
-                output.row([.string(setting.rawValue), value, .string("store"), .string(setBy), .string(setAt.iso8601)])
+                output.row([.string(setting.rawValue), value, .string("store"), .string(setBy), .time(setAt)])
             }
         }
         output.endRows()

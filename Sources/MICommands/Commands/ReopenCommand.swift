@@ -2,17 +2,20 @@ import ArgumentParser
 import MIDirectory
 import MIStore
 
-/// `reopen FORM --note REASON`: a completed form goes back to its technician as incomplete.
+/// `reopen FORM --note REASON`: a completed form goes back to its technician as incomplete; a
+/// foreman may also take back a submitted one.
 public struct ReopenCommand: ConsoleCommand {
     public static let configuration = CommandConfiguration(
         commandName: "reopen",
-        abstract: "Send a completed form back to its technician, with a reason.",
+        abstract: "Send a completed (or, as foreman, submitted) form back to its technician, with a reason.",
         discussion: """
             The form becomes incomplete again (its expiry counts from now); the technician gets a \
-            notice carrying the reason, which the audit trail records too.
+            notice carrying the reason, which the audit trail records too. A foreman may also take \
+            back a form submitted by mistake; support staff reopen completed forms only.
 
-            Example:
+            Examples:
               reopen 12 --note 'Bearing temperatures missing for the pump'
+              reopen 'jdoe/Generator monthly' --note 'submitted before the photos were checked'
             """)
     public static let roles: Set<Role> = [.foreman, .support]
 
@@ -23,7 +26,9 @@ public struct ReopenCommand: ConsoleCommand {
     public init() {}
 
     public func run(in session: Session, output: OutputSink) throws {
-        let result = try session.store().reopen(target.reference(), reason: note, actor: session.user.uid)
+        let role = session.actingRole(Self.roles)
+        let result = try session.store().reopen(target.reference(), reason: note, actor: session.user.uid,
+                                                actorRole: role.rawValue, allowSubmitted: session.user.has(.foreman))
         output.record([Column("id"), Column("owner"), Column("name"), Column("state"), Column("notice")],
                       [.int(result.formId), .string(result.owner), .string(result.name),
                        .string(FormState.incomplete.rawValue), .int(result.noticeId)])

@@ -28,7 +28,7 @@ public struct ShowCommand: ConsoleCommand {
         }
         let violations: [Value] = review.violations.map { .string($0.description) }
         let comments: [Value] = review.foremanComments.map { comment in
-            .object([.init("author", .string(comment.author)), .init("at", .string(comment.at.iso8601)),
+            .object([.init("author", .string(comment.author)), .init("at", .time(comment.at)),
                      .init("text", .string(comment.text))])
         }
         output.record(FormColumns.columns + [Column("questions"), Column("violations"), Column("comments")],

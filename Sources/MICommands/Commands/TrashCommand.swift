@@ -24,7 +24,7 @@ public struct TrashCommand: ConsoleCommand {
     static let columns = FormColumns.columns + [Column("trashed")]
 
     static func values(_ trashed: TrashedForm) -> [Value] {
-        FormColumns.values(trashed.form) + [.string(trashed.trashedAt.iso8601)]
+        FormColumns.values(trashed.form) + [.time(trashed.trashedAt)]
     }
 
     public func run(in session: Session, output: OutputSink) throws {

@@ -53,10 +53,16 @@ public struct AppConfig: Sendable {
         }
     }
 
+    public struct Display: Sendable {
+        /// The site's zone: tables show times in it, JSON and CSV give ISO 8601 with its offset.
+        public var timeZone: TimeZone
+    }
+
     public var file: String
     public var ldap: LDAP
     public var store: Store
     public var policy: Policy
+    public var display = Display(timeZone: .current)
 
     /// Where the config is looked for: `--config`, else `$MIADMIN_CONFIG`, else
     /// `$XDG_CONFIG_HOME/miadmin/config.json` (`~/.config/...`), else `/etc/miadmin/config.json`.
@@ -123,6 +129,13 @@ public struct AppConfig: Sendable {
             // The rules `policy set` enforces (a reminder that would never fire, duplicates, …).
             throw ConfigError(file: path, message: "keys policy.*: \(problem)")
         }
+        var display = Display(timeZone: .current)
+        if let zone = try reader.string("display.timeZone"), !zone.isEmpty {
+            guard let timeZone = TimeZone(identifier: zone) else {
+                throw ConfigError(file: path, message: "key display.timeZone must be an IANA time zone name such as Europe/Berlin, not '\(zone)'")
+            }
+            display.timeZone = timeZone
+        }
 
         let unknown = reader.unknownKeys()
         guard unknown.isEmpty else {
@@ -131,7 +144,7 @@ public struct AppConfig: Sendable {
         if ldap.bindDN != nil && ldap.bindPasswordFile == nil {
             throw ConfigError(file: path, message: "ldap.bindDN is set, so ldap.bindPasswordFile is required")
         }
-        return AppConfig(file: path, ldap: ldap, store: store, policy: policy)
+        return AppConfig(file: path, ldap: ldap, store: store, policy: policy, display: display)
     }
 
     /// A filter's outer shape: in parentheses, balanced (escaped values use `\\28`, `\\29`).

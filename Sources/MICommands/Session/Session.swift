@@ -15,6 +15,11 @@ public final class Session {
     public var assumeYes = false
     /// Asks a person a yes/no question; nil when nobody is there (scripts, pipes, `-c`).
     public var confirmer: ((String) -> Bool)?
+    /// How many rows a confirmation lists before asking (a screenful at the prompt); nil: all.
+    /// The rest are counted, not listed.
+    public var previewRows: Int?
+    /// How results are shown (format, expanded, pager, time zone); `set` changes it.
+    public var display = DisplaySettings()
     private var openedStore: FormStore?
 
     public init(config: AppConfig, user: DirectoryUser, directory: Directory, logger: Logger,
@@ -44,6 +49,13 @@ public final class Session {
         }
     }
 
+    /// The role the user acts in for a command that `allowed` roles may run: the first they hold
+    /// in foreman, technician, support order. Notices name it ("by support lchen"), so a support
+    /// user is never called a foreman.
+    public func actingRole(_ allowed: Set<Role>) -> Role {
+        user.roles.sorted().first(where: allowed.contains) ?? user.roles.sorted().first ?? .support
+    }
+
     /// True when the user may only see their own forms and notices (a technician and nothing more).
     public var isTechnicianOnly: Bool { user.roles == [.technician] }
 
@@ -54,7 +66,14 @@ public final class Session {
         guard let confirmer else {
             throw CommandError.failed("\(question) — refusing without confirmation in a script; add --yes")
         }
-        guard confirmer(question) else { throw CommandError.failed("cancelled; nothing was changed") }
+        guard confirmer(question) else { throw Cancelled() }
+    }
+
+    /// The person answered no (or pressed Ctrl-C) at a confirmation: not a failure. The prompt
+    /// says so quietly and goes on; nothing was changed.
+    public struct Cancelled: Error, CustomStringConvertible {
+        public init() {}
+        public var description: String { "cancelled; nothing was changed" }
     }
 
     /// Whether `uid` may hold forms. The directory caches its lookups for the session, so asking

@@ -85,7 +85,9 @@ struct CompletionEngine: @unchecked Sendable {
             let names = command.arguments.filter { $0.kind != .positional }
                 .filter { $0.isRepeating || used.isDisjoint(with: $0.names) }
                 .flatMap(\.names).filter { $0.hasPrefix("--") || $0.count == 2 }
-            return .words(names.filter { $0.hasPrefix(word) }.sorted())
+            // The display options every command takes (CommandRunner.displayOptions).
+            let display = ["--expanded", "--no-pager"].filter { !before.contains($0) }
+            return .words((names + display).filter { $0.hasPrefix(word) }.sorted())
         }
         let positionals = command.arguments.filter { $0.kind == .positional }
         guard !positionals.isEmpty else { return .words([]) }

@@ -26,13 +26,31 @@ struct HistoryFile {
         }
     }
 
-    /// Words that mark a line as carrying a secret (like redis-cli's AUTH): such a line is run
-    /// but never stored.
+    /// Names that mark a value as secret (like redis-cli's AUTH). A line is run but never stored
+    /// when it *carries* such a value: an option named like one (`--password x`,
+    /// `--bind-password=x`) or an assignment to one (`password=x`, `API_TOKEN=x`). A line that
+    /// merely mentions the word (`forms --template 'Gas token meter'`) is recorded, so it can be
+    /// recalled with Up.
     static let secretMarkers = ["password", "passwd", "secret", "token", "credential"]
 
     static func shouldRecord(_ line: String) -> Bool {
         if line.hasPrefix(" ") || line.trimmingCharacters(in: .whitespaces).isEmpty { return false }
-        let lower = line.lowercased()
-        return !secretMarkers.contains { lower.contains($0) }
+        return !carriesSecret(line)
+    }
+
+    static func carriesSecret(_ line: String) -> Bool {
+        for raw in line.lowercased().split(whereSeparator: \.isWhitespace) {
+            let word = raw.drop { $0 == "'" || $0 == "\"" }
+            let name: Substring
+            if word.hasPrefix("-") {
+                name = word.prefix { $0 != "=" }
+            } else if let equals = word.firstIndex(of: "=") {
+                name = word[..<equals]
+            } else {
+                continue
+            }
+            if secretMarkers.contains(where: { name.contains($0) }) { return true }
+        }
+        return false
     }
 }

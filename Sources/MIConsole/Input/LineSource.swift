@@ -27,10 +27,35 @@ final class StreamLineSource: LineSource {
         self.ownsFile = ownsFile
     }
 
-    /// Opens a script file; nil when it cannot be read.
-    convenience init?(path: String) {
-        guard let file = fopen(path, "r") else { return nil }
+    /// Why a script file cannot be read, in words: `cannot read 'x.mi': no such file`.
+    struct CannotRead: Error, CustomStringConvertible {
+        let path: String
+        let reason: String
+        var description: String { "cannot read '\(path)': \(reason)" }
+    }
+
+    /// Opens a script file, or says why it cannot: missing, permission denied, a folder.
+    /// (`fopen` opens a folder for reading on Linux and the first read fails, which would run
+    /// it as an empty script.)
+    convenience init(path: String) throws {
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            throw CannotRead(path: path, reason: "it is a folder, not a file")
+        }
+        guard let file = fopen(path, "r") else {
+            throw CannotRead(path: path, reason: Self.reason(errno))
+        }
         self.init(file: file, ownsFile: true)
+    }
+
+    static func reason(_ code: Int32) -> String {
+        switch code {
+        case ENOENT: return "no such file"
+        case EACCES, EPERM: return "permission denied"
+        case ENOTDIR: return "a part of the path is not a folder"
+        case EISDIR: return "it is a folder, not a file"
+        default: return String(cString: strerror(code))
+        }
     }
 
     deinit { if ownsFile { fclose(file) } }

@@ -37,12 +37,57 @@ final class ReadlineSource: LineSource {
         return line
     }
 
-    /// Asks a yes/no question on the terminal (for destructive commands).
+    /// Asks a yes/no question on the terminal (for one-way commands): `y` or `yes` then Enter
+    /// says yes; anything else, Enter alone, Ctrl-C and Ctrl-D say no.
+    ///
+    /// Not readline: its Ctrl-C handling (ours, below) clears the line and asks again, and the
+    /// next command typed was then taken as the answer. The terminal is put in raw mode for the
+    /// answer instead, so Ctrl-C arrives as a key (byte 3) and ends the question at once.
     func confirm(_ question: String) -> Bool {
-        guard let raw = readline(question + " [y/N] ") else { return false }
-        defer { free(raw) }
-        let answer = String(cString: raw).trimmingCharacters(in: .whitespaces).lowercased()
-        return answer == "y" || answer == "yes"
+        writeAll(1, TerminalText.escape(question, keepNewlines: true) + " [y/N] ")
+        var saved = termios()
+        guard tcgetattr(0, &saved) == 0 else { return false }
+        var raw = saved
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG)
+        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+            cc[Int(VMIN)] = 1
+            cc[Int(VTIME)] = 0
+        }
+        tcsetattr(0, TCSANOW, &raw)
+        defer { tcsetattr(0, TCSANOW, &saved) }
+        var answer: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let count = read(0, &byte, 1)
+            if count < 0 && errno == EINTR { continue }
+            guard count == 1 else { writeAll(1, "\n"); return false }
+            switch byte {
+            case 3, 4, 27:  // Ctrl-C, Ctrl-D, Escape: no
+                writeAll(1, byte == 3 ? "^C\n" : "\n")
+                return false
+            case 10, 13:
+                writeAll(1, "\n")
+                let text = String(decoding: answer, as: UTF8.self).trimmingCharacters(in: .whitespaces).lowercased()
+                return text == "y" || text == "yes"
+            case 8, 127:
+                guard !answer.isEmpty else { continue }
+                while let last = answer.popLast(), last & 0xC0 == 0x80 {}  // a whole UTF-8 character
+                writeAll(1, "\u{8} \u{8}")
+            default:
+                guard byte >= 0x20 else { continue }
+                answer.append(byte)
+                _ = write(1, &byte, 1)
+            }
+        }
+    }
+
+    private func writeAll(_ fd: Int32, _ text: String) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if written < 0 { if errno == EINTR { continue }; return }
+            bytes = bytes.dropFirst(written)
+        }
     }
 
     private static let installed = Mutex(false)

@@ -39,6 +39,10 @@ public enum Console {
             session = Session(config: config, user: user, directory: directory, logger: logger,
                               clock: try clock(environment))
             session.assumeYes = options.assumeYes
+            session.display.format = options.format
+            session.display.expanded = options.expanded
+            session.display.pager = !options.noPager
+            session.display.timeZone = config.display.timeZone
         } catch let error as PasswordSource.Failure {
             err.write("miadmin: \(error.description)\n")
             return .failure
@@ -46,8 +50,8 @@ public enum Console {
             return fail(error)
         }
 
-        let sink = options.format.makeSink(stdout: out, stderr: err)
-        let runner = CommandRunner(session: session, sink: sink)
+        let runner = CommandRunner(session: session, out: out, err: err,
+                                   pagerCommand: Pager.command(environment: environment))
         let loop = RunLoop(runner: runner, err: err, stopOnError: !options.continueOnError)
 
         let source: LineSource
@@ -56,11 +60,12 @@ public enum Console {
             source = CommandListSource(options.commands)
             name = "-c"
         } else if let scriptFile = options.scriptFile {
-            guard let file = StreamLineSource(path: scriptFile) else {
-                err.write("miadmin: cannot read script '\(scriptFile)'\n")
+            do {
+                source = try StreamLineSource(path: scriptFile)
+            } catch {
+                err.write("miadmin: " + TerminalText.escape(ErrorReport.message(for: error), keepNewlines: false) + "\n")
                 return .failure
             }
-            source = file
             name = scriptFile
         } else if stdinIsTerminal {
             guard !options.atomic else {
@@ -71,7 +76,13 @@ public enum Console {
             showUnreadNotices(session, err: err)
             err.flush()
             let readline = prompt(for: session, environment: environment)
-            session.confirmer = { readline.confirm($0) }
+            // What the command listed so far must be on the screen before the question.
+            session.confirmer = { question in
+                runner.sink.finish()
+                out.endPaging()
+                return readline.confirm(question)
+            }
+            session.previewRows = Self.previewRows()
             source = readline
             name = "<prompt>"
         } else {
@@ -82,7 +93,8 @@ public enum Console {
         guard options.atomic || options.dryRun else {
             return status(of: loop.run(source, name: name), commandLine: name == "-c")
         }
-        return runInSessionTransaction(options, session: session, err: err) {
+        runner.unsavedRun = options.dryRun
+        return runInSessionTransaction(options, session: session, runner: runner) {
             loop.run(source, name: name)
         }.map { status(of: $0, commandLine: name == "-c") } ?? .unreachable
     }
@@ -92,23 +104,41 @@ public enum Console {
     /// `--atomic` (commit only if every command succeeded) and `--dry-run` (always roll back):
     /// the whole run inside one store transaction. Nil when the store could not be opened or
     /// locked (the error is printed).
-    static func runInSessionTransaction(_ options: LaunchOptions, session: Session, err: OutputStream,
+    ///
+    /// When nothing was saved, the output itself says so at its end (a closing line; in JSON an
+    /// object with `"saved": false`), so `moved true` above it is never read as done; stderr
+    /// says it too.
+    static func runInSessionTransaction(_ options: LaunchOptions, session: Session, runner: CommandRunner,
                                         _ run: () -> RunLoop.Outcome) -> RunLoop.Outcome? {
+        let err = runner.err
         var outcome: RunLoop.Outcome = .finished(failures: 0)
         do {
             let store = try session.store()
             try store.withSessionTransaction(end: options.dryRun ? .rollback : .commit) {
                 outcome = run()
-                if options.atomic, outcome != .finished(failures: 0), outcome != .quit { throw AbortAtomicRun() }
+                if options.atomic, outcome != .finished(failures: 0), outcome != .quit(failures: 0) { throw AbortAtomicRun() }
             }
-            if options.dryRun { err.write("dry run: nothing was saved\n") }
+            if options.dryRun {
+                runner.sink.closing(saved: false, "dry run: nothing was saved")
+                err.write("dry run: nothing was saved\n")
+            }
         } catch is AbortAtomicRun {
+            runner.sink.closing(saved: false, "atomic run: a command failed, so nothing was saved")
             err.write("atomic run: a command failed, so nothing was saved\n")
         } catch {
             err.write("miadmin: " + TerminalText.escape(ErrorReport.message(for: error), keepNewlines: false) + "\n")
             return nil
         }
         return outcome
+    }
+
+    /// How many rows a confirmation lists before it asks: what fits on the screen with the
+    /// header, the count line and the question, allowing each row to wrap once (a form row with
+    /// its two times is about 125 columns wide).
+    static func previewRows() -> Int? {
+        var size = winsize()
+        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return nil }
+        return max(5, (Int(size.ws_row) - 8) / 2)
     }
 
     /// Unread notices for the user who just logged in, then marked read.
@@ -119,7 +149,7 @@ public enum Console {
             guard !notices.isEmpty else { return }
             err.write("You have \(notices.count) unread notice\(notices.count == 1 ? "" : "s"):\n")
             for notice in notices {
-                err.write("  \(notice.created.iso8601)  " + TerminalText.escape(notice.text, keepNewlines: false) + "\n")
+                err.write("  \(TimeText(zone: session.display.timeZone).table(notice.created))  " + TerminalText.escape(notice.text, keepNewlines: false) + "\n")
             }
             _ = try store.markRead(ids: notices.map(\.id), actor: session.user.uid)
         } catch {
@@ -168,8 +198,8 @@ public enum Console {
     /// (2 when what stopped it was an unreachable directory or store).
     static func status(of outcome: RunLoop.Outcome, commandLine: Bool) -> ExitStatus {
         switch outcome {
-        case .quit, .finished(failures: 0): return .success
-        case .finished: return .scriptStopped
+        case .quit(failures: 0), .finished(failures: 0): return .success
+        case .quit, .finished: return .scriptStopped
         case .stopped(let status):
             if status == .unreachable || commandLine { return status }
             return .scriptStopped

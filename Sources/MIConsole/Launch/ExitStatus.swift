@@ -42,6 +42,7 @@ enum ErrorReport {
         case let error as ConfigError: return error.description
         case let error as StoreError: return error.description
         case let error as Tokenizer.UnterminatedQuote: return error.description
+        case let error as StreamLineSource.CannotRead: return error.description
         default: return String(describing: error)
         }
     }

@@ -13,6 +13,10 @@ public struct LaunchOptions: Sendable {
     public var atomic = false
     /// `--dry-run`: run everything, print what would change, save nothing.
     public var dryRun = false
+    /// `--expanded`: one record per block instead of a grid.
+    public var expanded = false
+    /// `--no-pager`: never page output, even at a terminal.
+    public var noPager = false
 
     public init() {}
 }

@@ -17,7 +17,7 @@ final class CSVRenderer: RenderingSink {
         for value in values {
             if !first { out.write(",") }
             first = false
-            out.write(field(value.text))
+            out.write(field(text(value, forTable: false)))
         }
         out.write("\r\n")
     }

@@ -10,7 +10,11 @@ final class JSONRenderer: RenderingSink {
     private var first = true
 
     override func record(_ columns: [Column], _ values: [Value]) {
-        out.write(object(columns, values) + "\n")
+        guard unsaved else {
+            out.write(object(columns, values) + "\n")
+            return
+        }
+        out.write(object(columns + [Column("saved")], values + [.bool(false)]) + "\n")
     }
 
     override func beginRows(_ columns: [Column]) {
@@ -33,23 +37,29 @@ final class JSONRenderer: RenderingSink {
         out.write("{\"message\":" + JSONRenderer.string(text) + "}\n")
     }
 
+    override func closing(saved: Bool, _ text: String) {
+        out.write("{\"saved\":\(saved),\"message\":" + JSONRenderer.string(text) + "}\n")
+        finish()
+    }
+
     private func object(_ columns: [Column], _ values: [Value]) -> String {
         var parts: [String] = []
         for (column, value) in zip(columns, values) {
-            parts.append(JSONRenderer.string(column.key) + ":" + JSONRenderer.value(value))
+            parts.append(JSONRenderer.string(column.key) + ":" + JSONRenderer.value(value, times: times))
         }
         return "{" + parts.joined(separator: ",") + "}"
     }
 
-    static func value(_ value: Value) -> String {
+    static func value(_ value: Value, times: TimeText) -> String {
         switch value {
         case .string(let s): return string(s)
+        case .time(let date): return string(times.iso8601(date))
         case .int(let i): return String(i)
         case .double(let d): return d.isFinite ? value.text : "null"
         case .bool(let b): return b ? "true" : "false"
-        case .list(let items): return "[" + items.map { self.value($0) }.joined(separator: ",") + "]"
+        case .list(let items): return "[" + items.map { self.value($0, times: times) }.joined(separator: ",") + "]"
         case .object(let fields):
-            return "{" + fields.map { string($0.key) + ":" + self.value($0.value) }.joined(separator: ",") + "}"
+            return "{" + fields.map { string($0.key) + ":" + self.value($0.value, times: times) }.joined(separator: ",") + "}"
         case .null: return "null"
         }
     }

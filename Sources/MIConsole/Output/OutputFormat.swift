@@ -2,16 +2,21 @@ import Foundation
 import ArgumentParser
 import MICommands
 
-/// `--format`: how command results are rendered.
-public enum OutputFormat: String, CaseIterable, Sendable, ExpressibleByArgument {
-    case table, csv, json
+/// `--format`: how command results are rendered (also `set format` at the prompt).
+public typealias OutputFormat = DisplayFormat
 
+extension DisplaySettings {
+    /// The renderer for these settings.
     func makeSink(stdout: OutputStream, stderr: OutputStream) -> RenderingSink {
-        switch self {
-        case .table: return TableRenderer(out: stdout, err: stderr)
-        case .csv: return CSVRenderer(out: stdout, err: stderr)
-        case .json: return JSONRenderer(out: stdout, err: stderr)
+        let sink: RenderingSink
+        switch format {
+        case .table: sink = TableRenderer(out: stdout, err: stderr)
+        case .csv: sink = CSVRenderer(out: stdout, err: stderr)
+        case .json: sink = JSONRenderer(out: stdout, err: stderr)
         }
+        sink.expanded = expanded
+        sink.times = TimeText(zone: timeZone)
+        return sink
     }
 }
 
@@ -19,10 +24,26 @@ public enum OutputFormat: String, CaseIterable, Sendable, ExpressibleByArgument 
 class RenderingSink: OutputSink {
     let out: OutputStream
     let err: OutputStream
+    /// One record per block instead of a grid (tables only).
+    var expanded = false
+    /// Writes times in the site's zone.
+    var times = TimeText(zone: .current)
+    /// A run whose changes are not saved (`--dry-run`): JSON records carry `"saved": false`.
+    var unsaved = false
 
     init(out: OutputStream, err: OutputStream) {
         self.out = out
         self.err = err
+    }
+
+    /// A value as table or CSV text: times in the site's zone, lists joined with ", ".
+    func text(_ value: Value, forTable: Bool) -> String {
+        switch value {
+        case .time(let date): return forTable ? times.table(date) : times.iso8601(date)
+        case .list(let items): return items.map { text($0, forTable: forTable) }.joined(separator: ", ")
+        case .object(let fields): return fields.map { "\($0.key): \(text($0.value, forTable: forTable))" }.joined(separator: "; ")
+        default: return value.text
+        }
     }
 
     func record(_ columns: [Column], _ values: [Value]) { fatalError("subclass") }
@@ -30,6 +51,12 @@ class RenderingSink: OutputSink {
     func row(_ values: [Value]) { fatalError("subclass") }
     func endRows() { fatalError("subclass") }
     func message(_ text: String) { fatalError("subclass") }
+
+    /// The last line of a run that saved nothing (`--dry-run`, a failed `--atomic` run).
+    func closing(saved: Bool, _ text: String) {
+        message(text)
+        finish()
+    }
 
     func warning(_ text: String) {
         out.flush()

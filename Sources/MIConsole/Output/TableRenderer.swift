@@ -13,7 +13,7 @@ final class TableRenderer: RenderingSink {
     private var rowCount = 0
 
     override func record(_ columns: [Column], _ values: [Value]) {
-        let width = columns.map { $0.title.count }.max() ?? 0
+        let width = columns.map { DisplayWidth.of($0.title) }.max() ?? 0
         var nested: [(Column, [[Value.Field]])] = []
         for (column, value) in zip(columns, values) {
             // A list of objects (a form's questions) is drawn as its own table below.
@@ -29,7 +29,7 @@ final class TableRenderer: RenderingSink {
             out.write("\n" + column.title + ":\n")
             beginRows(objects[0].map { Column($0.key) })
             for object in objects { row(object.map(\.value)) }
-            writeGrid(footer: false)
+            if expanded { rowCount = 0 } else { writeGrid(footer: false) }
         }
     }
 
@@ -51,6 +51,10 @@ final class TableRenderer: RenderingSink {
 
     override func row(_ values: [Value]) {
         rowCount += 1
+        if expanded {
+            writeBlock(values)
+            return
+        }
         let cells = values.map(cellLines)
         if let widths = streamingWidths {
             writeLine(cells, widths)
@@ -60,7 +64,27 @@ final class TableRenderer: RenderingSink {
         if rows.count >= sizingRows { streamingWidths = writeHeaderAndBuffered() }
     }
 
-    override func endRows() { writeGrid(footer: true) }
+    override func endRows() {
+        if expanded {
+            out.write(rowCount == 0 ? "(0 rows)\n" : "(\(rowCount) row\(rowCount == 1 ? "" : "s"))\n")
+            rowCount = 0
+            return
+        }
+        writeGrid(footer: true)
+    }
+
+    /// Expanded display (psql's `\x`): one block per row, a `column | value` line per column, so
+    /// a wide row reads top to bottom instead of wrapping.
+    private func writeBlock(_ values: [Value]) {
+        let width = columns.map { DisplayWidth.of($0.title) }.max() ?? 0
+        let label = "-[ RECORD \(rowCount) ]"
+        out.write(label + String(repeating: "-", count: max(0, width + 3 - DisplayWidth.of(label))) + "\n")
+        for (column, value) in zip(columns, values) {
+            let lines = cellLines(value)
+            out.write(pad(column.title, width) + " | " + (lines.first ?? "") + "\n")
+            for line in lines.dropFirst() { out.write(String(repeating: " ", count: width) + " | " + line + "\n") }
+        }
+    }
 
     private func writeGrid(footer: Bool) {
         if streamingWidths == nil { _ = writeHeaderAndBuffered() }
@@ -72,10 +96,10 @@ final class TableRenderer: RenderingSink {
 
     /// Sizes the columns from the buffered rows, writes header and rows; returns the widths.
     private func writeHeaderAndBuffered() -> [Int] {
-        var widths = columns.map { $0.title.count }
+        var widths = columns.map { DisplayWidth.of($0.title) }
         for row in rows {
             for (i, cell) in row.enumerated() where i < widths.count {
-                widths[i] = max(widths[i], cell.map(\.count).max() ?? 0)
+                widths[i] = max(widths[i], cell.map(DisplayWidth.of).max() ?? 0)
             }
         }
         writeLine(columns.map { [$0.title] }, widths)
@@ -90,7 +114,7 @@ final class TableRenderer: RenderingSink {
     }
 
     private func cellLines(_ value: Value) -> [String] {
-        TerminalText.escape(value.text, keepNewlines: true).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        TerminalText.escape(text(value, forTable: true), keepNewlines: true).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
     private func writeLine(_ cells: [[String]], _ widths: [Int]) {
@@ -107,8 +131,5 @@ final class TableRenderer: RenderingSink {
         }
     }
 
-    private func pad(_ text: String, _ width: Int) -> String {
-        let count = text.count
-        return count >= width ? text : text + String(repeating: " ", count: width - count)
-    }
+    private func pad(_ text: String, _ width: Int) -> String { DisplayWidth.pad(text, to: width) }
 }

@@ -6,21 +6,67 @@ import MICommands
 /// (the same parser as the shell's `-c`), check the role, run. Throws what the command throws.
 final class CommandRunner {
     let session: Session
-    let sink: RenderingSink
+    let out: OutputStream
+    let err: OutputStream
+    /// The renderer for the session's display settings (`set` changes them between lines).
+    private(set) var sink: RenderingSink
+    private var sinkSettings: DisplaySettings
+    /// The pager command when stdout is a terminal and a pager exists; nil: never page.
+    let pagerCommand: String?
 
-    init(session: Session, sink: RenderingSink) {
+    init(session: Session, out: OutputStream, err: OutputStream, pagerCommand: String?) {
         self.session = session
-        self.sink = sink
+        self.out = out
+        self.err = err
+        self.pagerCommand = pagerCommand
+        sinkSettings = session.display
+        sink = session.display.makeSink(stdout: out, stderr: err)
     }
+
+    /// `--dry-run`: every record says `"saved": false` in JSON.
+    var unsavedRun = false {
+        didSet { sink.unsaved = unsavedRun }
+    }
+
+    /// Words any command takes, for that command only: `--expanded` (`-x`) and `--no-pager`.
+    static let displayOptions = ["--expanded", "-x", "--no-pager"]
 
     /// A line the parser refused, with the parser's own reason.
     struct ParseFailure: Error, CustomStringConvertible {
         let description: String
     }
 
-    func run(words: [String]) throws {
+    func run(words typed: [String]) throws {
+        var settings = session.display
+        var words: [String] = []
+        for (index, word) in typed.enumerated() {
+            switch word {
+            case "--expanded" where index > 0, "-x" where index > 0: settings.expanded = true
+            case "--no-pager" where index > 0: settings.pager = false
+            default: words.append(word)
+            }
+        }
+        if settings != sinkSettings {
+            sink.finish()
+            sink = settings.makeSink(stdout: out, stderr: err)
+            sink.unsaved = unsavedRun
+            sinkSettings = settings
+        }
+        if settings.pager, let pagerCommand, let screen = Pager.Screen.ofStdout() {
+            out.beginPaging(screen: screen, command: pagerCommand)
+        }
+        defer { out.endPaging() }
+        try runParsed(words)
+    }
+
+    private func runParsed(_ words: [String]) throws {
         guard let name = words.first, let root = CommandRegistry.command(named: name) else {
-            throw ParseFailure(description: "unknown command '\(words.first ?? "")' (type 'help' for the list)")
+            let typed = words.first ?? ""
+            let known = CommandRegistry.commands.map { $0.name } + CompletionEngine.builtins
+            if let guess = Spelling.closest(to: typed, among: known) {
+                throw ParseFailure(description: "unknown command '\(typed)'; did you mean '\(guess)'? (type 'help' for the list)")
+            }
+            throw ParseFailure(description: "unknown command '\(typed)' (type 'help' for the list)")
         }
         // Parse with the named command's own type: argument-parser then builds one command's
         // argument tree per line instead of every command's (a root over all of them was a
@@ -34,7 +80,8 @@ final class CommandRunner {
                 sink.message(CommandRegistry.helpText(for: words) ?? root.fullMessage(for: error))
                 return  // `CMD --help`: the same text as `help CMD`
             }
-            throw ParseFailure(description: "\(name): \(root.message(for: error)) (see 'help \(name)')")
+            throw ParseFailure(description: "\(name): \(root.message(for: error))"
+                               + (Self.quotingHint(words) ?? " (see 'help \(name)')"))
         }
         guard let command = parsed as? any ConsoleCommand else {
             // `policy set --help`: for a nested command the parser returns its own help command
@@ -49,5 +96,20 @@ final class CommandRunner {
         // A nested command is named with its parent (`policy set`).
         try session.require(type.roles, for: type.name == name ? name : "\(name) \(type.name)")
         try command.run(in: session, output: sink)
+    }
+
+    /// `show jdoe/Pump station 4` splits the name into three words and the parser refuses the
+    /// extra two. When an owner/name word is followed by plain words, say how to quote it.
+    static func quotingHint(_ words: [String]) -> String? {
+        let arguments = words.dropFirst()
+        guard let start = arguments.firstIndex(where: { $0.contains("/") && !$0.hasPrefix("-") && !$0.hasPrefix("/") && !$0.hasPrefix(".") }),
+              start + 1 < words.endIndex, !words[start + 1].hasPrefix("-") else { return nil }
+        var name = [words[start]]
+        for word in words[(start + 1)...] {
+            if word.hasPrefix("-") { break }
+            name.append(word)
+        }
+        let quoted = Tokenizer.quote(name.joined(separator: " "))
+        return "; a form name with spaces must be quoted, as in: \(words[0]) \(quoted)"
     }
 }

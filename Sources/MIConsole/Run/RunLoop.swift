@@ -9,7 +9,10 @@ final class RunLoop {
     enum Outcome: Equatable {
         case finished(failures: Int)
         case stopped(ExitStatus)
-        case quit
+        /// `quit` (or `exit`, `\q`) after `failures` failing commands: a script that kept going
+        /// past failures (`--on-error continue`) still exits 3 and an `--atomic` run still rolls
+        /// back, exactly as at the end of its input.
+        case quit(failures: Int)
     }
 
     let runner: CommandRunner
@@ -35,12 +38,16 @@ final class RunLoop {
             let outcome = runLine(line, interactive: source.isInteractive)
             switch outcome {
             case .ok: continue
-            case .quit: return .quit
+            case .quit(let nestedFailures):
+                return .quit(failures: source.isInteractive ? 0 : failures + nestedFailures)
             case .failed(let status):
                 if source.isInteractive { continue }  // a person saw the error; Ctrl-D still exits 0
                 failures += 1
                 if stopOnError { return .stopped(status) }
             case .nestedStopped(let status):
+                // At the prompt a failing `source` was reported by its file and line; the person
+                // stays at the prompt (psql's \i). Only a script run stops.
+                if source.isInteractive { continue }
                 if stopOnError { return .stopped(status) }
                 failures += 1
             }
@@ -48,7 +55,7 @@ final class RunLoop {
         return .finished(failures: failures)
     }
 
-    private enum LineOutcome { case ok, quit, failed(ExitStatus), nestedStopped(ExitStatus) }
+    private enum LineOutcome { case ok, quit(failures: Int), failed(ExitStatus), nestedStopped(ExitStatus) }
 
     private func runLine(_ line: String, interactive: Bool) -> LineOutcome {
         let words: [String]
@@ -60,13 +67,19 @@ final class RunLoop {
         guard let first = words.first else { return .ok }
         switch first {
         case "quit", "exit", "\\q":
-            return .quit
+            return .quit(failures: 0)
         case "source":
             return source(Array(words.dropFirst()), interactive: interactive)
         default:
             do {
                 try runner.run(words: words)
                 runner.sink.finish()
+                return .ok
+            } catch let cancelled as Session.Cancelled {
+                // "n" or Ctrl-C at a confirmation: said quietly, and not a failure.
+                runner.sink.finish()
+                err.write(cancelled.description + "\n")
+                err.flush()
                 return .ok
             } catch {
                 return report(error, interactive: interactive)
@@ -83,13 +96,16 @@ final class RunLoop {
             return report(CommandError.failed("source nested more than \(maxDepth) levels deep (a file sourcing itself?)"),
                           interactive: interactive)
         }
-        guard let file = StreamLineSource(path: arguments[0]) else {
-            return report(CommandError.failed("cannot read '\(arguments[0])'"), interactive: interactive)
+        let file: StreamLineSource
+        do {
+            file = try StreamLineSource(path: arguments[0])
+        } catch {
+            return report(error, interactive: interactive)
         }
         switch run(file, name: arguments[0]) {
         case .finished(let failures): return failures == 0 ? .ok : .nestedStopped(.scriptStopped)
         case .stopped(let status): return .nestedStopped(status)
-        case .quit: return .quit
+        case .quit(let failures): return .quit(failures: failures)
         }
     }
 

@@ -16,6 +16,8 @@ public struct MoveResult: Sendable, Hashable {
     public let moved: Bool
     /// The notice left for the old owner (nil for a no-op).
     public let noticeId: Int64?
+    /// The notice left for the new owner (nil for a no-op).
+    public let receiverNoticeId: Int64?
 
     public var renamed: Bool { oldName != newName }
 }
@@ -25,8 +27,11 @@ extension FormStore {
     ///
     /// In one IMMEDIATE transaction: the form gets its new owner (renamed `Base (k)` if `uid` already
     /// has a live form of that name), its version goes up by one, the old owner gets the notice
-    /// `Form 'X' was reassigned to UID by foreman F.`, and an audit row records owner and name before
-    /// and after. Checking that `uid` exists and is a technician is the caller's job.
+    /// `Form 'X' was reassigned to UID as 'X (2)' by support S: NOTE` and the new owner
+    /// `Form 'X (2)' (was 'X') was given to you from OLD by support S: NOTE`, and an audit row
+    /// records owner and name before and after. Checking that `uid` exists and is a technician is
+    /// the caller's job; so is `actorRole`, the role the actor acted in (`foreman`, `support`),
+    /// which the notices name.
     ///
     /// - Parameters:
     ///   - expectedVersion: the version the caller saw (from ``form(_:)`` or a listing). If the form
@@ -35,8 +40,8 @@ extension FormStore {
     /// - Throws: `.notFound`; `.invalidState` unless the form is incomplete; `.conflict`;
     ///   `.invalidInput` for a malformed uid or actor; `.busy`.
     @discardableResult
-    public func move(_ ref: FormReference, to uid: String, actor: String, note: String? = nil,
-                     expectedVersion: Int? = nil) throws -> MoveResult {
+    public func move(_ ref: FormReference, to uid: String, actor: String, actorRole: String = "foreman",
+                     note: String? = nil, expectedVersion: Int? = nil) throws -> MoveResult {
         let uid = try Validate.uid(uid)
         let actor = try Validate.name(actor, what: "actor")
         let result: MoveResult = try write { db in
@@ -48,7 +53,8 @@ extension FormStore {
             }
             guard form.owner != uid else {
                 return MoveResult(formId: form.id, fromOwner: form.owner, toOwner: uid, oldName: form.name,
-                                  newName: form.name, version: form.version, moved: false, noticeId: nil)
+                                  newName: form.name, version: form.version, moved: false, noticeId: nil,
+                                  receiverNoticeId: nil)
             }
             let newName = try FormNames.freeName(for: form.name, owner: uid, in: db)
             do {
@@ -58,13 +64,20 @@ extension FormStore {
                 throw StoreError(.conflict, "\(uid) got a form named '\(newName)' at the same moment; try the move again.")
             }
             let now = nowSeconds()
-            let noticeId = try Notices.add(db, uid: form.owner, text: Notices.reassigned(formName: form.name, to: uid, by: actor),
+            let noticeId = try Notices.add(db, uid: form.owner,
+                                           text: Notices.reassigned(formName: form.name, newName: newName, to: uid, by: actor,
+                                                                    role: actorRole, reason: note),
                                            source: Notice.sourceMove, formId: form.id, at: now)
+            let receiverNoticeId = try Notices.add(db, uid: uid,
+                                                   text: Notices.received(formName: newName, oldName: form.name, from: form.owner,
+                                                                          by: actor, role: actorRole, reason: note),
+                                                   source: Notice.sourceMoveReceived, formId: form.id, at: now)
             let after = FormRecord.summary(owner: uid, name: newName, state: form.state, version: form.version + 1)
             try Audit.record(db, at: now, actor: actor, command: "move", formId: form.id, object: form.label,
                              before: form.summaryJSON, after: after, note: note)
             return MoveResult(formId: form.id, fromOwner: form.owner, toOwner: uid, oldName: form.name, newName: newName,
-                              version: form.version + 1, moved: true, noticeId: noticeId)
+                              version: form.version + 1, moved: true, noticeId: noticeId,
+                              receiverNoticeId: receiverNoticeId)
         }
         if result.moved {
             logger.info("form moved", metadata: ["form": "\(result.formId)", "from": "\(result.fromOwner)",

@@ -17,29 +17,32 @@ extension Notice {
 }
 
 extension Notices {
-    static func reopened(formName: String, by foreman: String, reason: String) -> String {
-        "Form '\(formName)' was sent back to you by foreman \(foreman): \(reason)"
+    static func reopened(formName: String, by actor: String, role: String, reason: String) -> String {
+        "Form '\(formName)' was sent back to you by \(role) \(actor)" + because(reason)
     }
 }
 
 extension FormStore {
-    /// Sends a completed form back to its technician as incomplete, with the foreman's reason in
-    /// a notice (and in the audit row's note). Expiry counts from now for it. Version + 1; audited
-    /// (`reopen`).
+    /// Sends a completed form back to its technician as incomplete, with the reason in a notice
+    /// (and in the audit row's note). Expiry counts from now for it. Version + 1; audited
+    /// (`reopen`, the state before in `before`). With `allowSubmitted` a submitted form is taken
+    /// back the same way (the caller decides who may: a foreman).
     ///
-    /// - Throws: `.notFound`; `.invalidState` unless the form is completed (an incomplete form is
-    ///   the technician's already; a submitted one has been uploaded); `.invalidInput` for an empty
-    ///   reason or actor; `.busy`.
+    /// - Throws: `.notFound`; `.invalidState` unless the form is completed (or submitted and
+    ///   `allowSubmitted`): an incomplete form is the technician's already; `.invalidInput` for an
+    ///   empty reason or actor; `.busy`.
     @discardableResult
-    public func reopen(_ ref: FormReference, reason: String, actor: String) throws -> ReopenResult {
+    public func reopen(_ ref: FormReference, reason: String, actor: String, actorRole: String = "foreman",
+                       allowSubmitted: Bool = false) throws -> ReopenResult {
         let actor = try Validate.name(actor, what: "actor")
         guard !reason.allSatisfy(\.isWhitespace) else {
             throw StoreError(.invalidInput, "Reopening a form needs a reason for the technician.")
         }
         let result: ReopenResult = try write { db in
             let form = try FormRecord.find(ref, in: db)
-            guard form.state == .completed else {
-                let why = form.state == .incomplete ? "it is still with the technician" : "it has been submitted (uploaded) already"
+            guard form.state == .completed || (form.state == .submitted && allowSubmitted) else {
+                let why = form.state == .incomplete ? "it is still with the technician"
+                    : "it has been submitted (uploaded) already, and only a foreman may take a submitted form back"
                 throw StoreError(.invalidState, "Form \(form.id) '\(form.name)' of \(form.owner) is \(form.state): "
                     + "\(why). Only completed forms can be reopened.")
             }
@@ -48,7 +51,7 @@ extension FormStore {
                 UPDATE forms SET state = 'incomplete', version = version + 1, expiry_reset_at = ? WHERE id = ?
                 """, arguments: [now, form.id])
             let noticeId = try Notices.add(db, uid: form.owner,
-                                           text: Notices.reopened(formName: form.name, by: actor, reason: reason),
+                                           text: Notices.reopened(formName: form.name, by: actor, role: actorRole, reason: reason),
                                            source: Notice.sourceReopen, formId: form.id, at: now)
             try Audit.record(db, at: now, actor: actor, command: "reopen", formId: form.id, object: form.label,
                              before: form.summaryJSON,

@@ -1,0 +1,22 @@
+import ArgumentParser
+import Foundation
+
+/// How results are rendered: table, CSV or JSON (`--format`, `set format`).
+public enum DisplayFormat: String, CaseIterable, Sendable, ExpressibleByArgument {
+    case table, csv, json
+}
+
+/// How the console shows results, for the rest of the session: the `--format`, `--expanded`
+/// and `--no-pager` start-up flags, changed at the prompt with `set` (psql's `\pset`, `\x`;
+/// sqlite3's `.mode`). Commands never read it; the console renders with it.
+public struct DisplaySettings: Sendable, Equatable {
+    public var format: DisplayFormat = .table
+    /// One record per block (`-[ RECORD 1 ]-`, a `column | value` line each) instead of a grid.
+    public var expanded = false
+    /// Long output at a terminal goes through `$PAGER` (default `less -FRX`).
+    public var pager = true
+    /// The zone tables show times in (`display.timeZone`; default the machine's).
+    public var timeZone: TimeZone = .current
+
+    public init() {}
+}

@@ -1,0 +1,61 @@
+import Foundation
+import GRDB
+
+/// The form whose media ``FormStore/forEachMediaFile(of:fileName:_:)`` hands out.
+public struct MediaSource: Sendable, Hashable {
+    public let formId: Int64
+    public let owner: String
+    public let name: String
+    public let state: FormState
+    public let trashed: Bool
+}
+
+extension FormStore {
+    /// Calls `body` with each media file of the form `ref` names (or only `fileName`), with its
+    /// bytes, one file at a time, in question and number order. Unlike ``form(_:)`` this also
+    /// finds a form in the trash: by id, or by `owner/name` when no live form has that name.
+    ///
+    /// Returns the form; `body` sees the form first so a caller can refuse it (a technician's
+    /// view) before any bytes are read.
+    ///
+    /// - Throws: `.notFound` for no such form, or no media file `fileName` on it.
+    @discardableResult
+    public func forEachMediaFile(of ref: FormReference, fileName: String? = nil,
+                                 allow: (MediaSource) throws -> Void = { _ in },
+                                 _ body: (MediaFile, Data) throws -> Void) throws -> MediaSource {
+        try read { db in
+            let record: FormRecord
+            let trashed: Bool
+            switch ref {
+            case .id(let id):
+                guard let row = try Row.fetchOne(db, sql: "SELECT \(FormRecord.columns), forms.trashed_at FROM forms WHERE id = ?",
+                                                 arguments: [id]) else {
+                    throw StoreError(.notFound, "There is no form \(id).")
+                }
+                record = try FormRecord(row: row)
+                trashed = row["trashed_at"] as Double? != nil
+            case .path:
+                if let live = try? FormRecord.find(ref, in: db) {
+                    record = live
+                    trashed = false
+                } else {
+                    record = try Self.findTrashed(ref, in: db)
+                    trashed = true
+                }
+            }
+            let source = MediaSource(formId: record.id, owner: record.owner, name: record.name, state: record.state,
+                                     trashed: trashed)
+            try allow(source)
+            let files = try Self.media(formId: record.id, in: db).filter { fileName == nil || $0.fileName == fileName }
+            if let fileName, files.isEmpty {
+                throw StoreError(.notFound, "Form \(record.id) '\(record.name)' has no media file '\(fileName)'.")
+            }
+            for file in files {
+                guard let data = try Data.fetchOne(db, sql: "SELECT data FROM media WHERE form_id = ? AND file_name = ?",
+                                                   arguments: [record.id, file.fileName]) else { continue }
+                try body(file, data)
+            }
+            return source
+        }
+    }
+}

@@ -1,0 +1,255 @@
+import CPostgres
+import Foundation
+
+/// One connection to a PostgreSQL server through libpq. It owns its `PGconn` (closed in `deinit`,
+/// also when the connection failed half-way) and every ``PostgresResult`` owns its `PGresult`.
+///
+/// Synchronous, like the console: one statement at a time, parameters always bound
+/// (`$1`, `$2`, ... through `PQexecParams`), never spliced into SQL text.
+///
+/// Not `Sendable`: a connection has one owner at a time (libpq's rule for a `PGconn`).
+public final class PostgresConnection {
+    private let handle: OpaquePointer
+    /// Where it is connected, for messages (never a password).
+    public let target: PostgresTarget
+
+    /// Whether libpq may use the conventions a user controls: `PG*` environment variables,
+    /// `~/.pgpass`, `~/.postgresql/` certificates and service files. An installed, privileged
+    /// console must not let its user steer the store's connection, so it passes `.ignored`.
+    public enum UserConventions: Sendable { case honoured, ignored }
+
+    /// Connects and checks that the connection really is usable.
+    ///
+    /// - Parameters:
+    ///   - password: the store password (first line of `store.passwordFile`), or nil to let libpq
+    ///     find one by its own conventions. Passed as a keyword, never inside a URI string.
+    ///   - conventions: `.ignored` pins `passfile`, `sslcert`, `sslkey` and `sslrootcert` to the
+    ///     values the URI names (or to no file at all) and requires `sslrootcert` in the URI when
+    ///     the certificate is verified, so nothing under the invoking user's home is read.
+    /// - Throws: ``PostgresError`` of kind `.unreachable`, `.authentication`, `.tls`,
+    ///   `.databaseMissing`, `.permissionDenied` or `.configuration`; the message names the host.
+    public init(target: PostgresTarget, password: String? = nil, conventions: UserConventions = .honoured,
+                connectTimeoutSeconds: Int = 10) throws {
+        self.target = target
+        var extra: [String: String] = [:]
+        if let password { extra["password"] = password }
+        if target.options["connect_timeout"] == nil { extra["connect_timeout"] = String(connectTimeoutSeconds) }
+        extra["application_name"] = "miadmin"
+        if conventions == .ignored {
+            if PostgresTarget.verifyingModes.contains(target.options["sslmode"] ?? ""),
+               target.options["sslrootcert"] == nil {
+                throw PostgresError(.configuration,
+                                    "store.url must name sslrootcert (the CA file) for an installed console.")
+            }
+            // A path that cannot exist: libpq then reads no file from the user's home.
+            let none = "/nonexistent/miadmin-no-file"
+            for key in ["passfile", "sslcert", "sslkey"] where target.options[key] == nil { extra[key] = none }
+            extra["service"] = nil
+        }
+        let pairs = target.keywordPairs(adding: extra)
+        let connection: OpaquePointer? = Self.withCStringArrays(pairs) { keywords, values in
+            PQconnectdbParams(keywords, values, 0)
+        }
+        guard let connection else {
+            throw PostgresError(.unreachable, "Cannot connect to the PostgreSQL store at \(target): out of memory.")
+        }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let text = Self.firstLine(String(cString: PQerrorMessage(connection)))
+            PQfinish(connection)
+            throw PostgresError(Self.classify(connectionMessage: text),
+                                "Cannot connect to the PostgreSQL store at \(target): \(text)")
+        }
+        handle = connection
+    }
+
+    deinit { PQfinish(handle) }
+
+    /// Whether the connection is encrypted with TLS.
+    public var usesTLS: Bool { PQsslInUse(handle) == 1 }
+
+    /// The server's version as libpq reports it (e.g. 150020 for 15.20).
+    public var serverVersion: Int { Int(PQserverVersion(handle)) }
+
+    /// Runs one statement with bound parameters and returns its rows (empty for commands).
+    ///
+    /// - Throws: ``PostgresError`` with the server's SQLSTATE; `.permissionDenied` for 42501,
+    ///   `.statement` for the rest (unique violations, serialization failures, ...).
+    @discardableResult
+    public func execute(_ sql: String, _ parameters: [PostgresValue?] = []) throws -> PostgresResult {
+        let result = try PostgresValue.withBound(parameters) { count, types, values, lengths, formats in
+            PQexecParams(handle, sql, count, types, values, lengths, formats, 0)
+        }
+        guard let result else {
+            throw PostgresError(.unreachable, "Lost the PostgreSQL store at \(target): "
+                                + Self.firstLine(String(cString: PQerrorMessage(handle))))
+        }
+        let wrapped = PostgresResult(result)
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+            return wrapped
+        default:
+            throw wrapped.error(at: target, connectionOK: PQstatus(handle) == CONNECTION_OK)
+        }
+    }
+
+    /// Runs several statements with no parameters (migrations) through libpq's simple query
+    /// protocol, in one round trip; the server stops at the first failing statement.
+    public func executeScript(_ sql: String) throws {
+        guard let result = PQexec(handle, sql) else {
+            throw PostgresError(.unreachable, "Lost the PostgreSQL store at \(target): "
+                                + Self.firstLine(String(cString: PQerrorMessage(handle))))
+        }
+        let wrapped = PostgresResult(result)
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY: return
+        default: throw wrapped.error(at: target, connectionOK: PQstatus(handle) == CONNECTION_OK)
+        }
+    }
+
+    public enum Isolation: String, Sendable {
+        case readCommitted = "READ COMMITTED", repeatableRead = "REPEATABLE READ", serializable = "SERIALIZABLE"
+    }
+
+    /// Runs `body` in one transaction: committed when it returns, rolled back when it throws
+    /// (the error is rethrown unchanged).
+    public func transaction<T>(_ isolation: Isolation = .readCommitted, _ body: () throws -> T) throws -> T {
+        try execute("BEGIN ISOLATION LEVEL \(isolation.rawValue)")
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            _ = try? execute("ROLLBACK")
+            throw error
+        }
+        try execute("COMMIT")
+        return result
+    }
+
+    // MARK: - Helpers
+
+    /// Sorts a libpq connection failure into the kinds callers map to exit codes. libpq reports
+    /// no SQLSTATE for a failed connection, so its (C-locale) message text is all there is.
+    static func classify(connectionMessage text: String) -> PostgresError.Kind {
+        let lower = text.lowercased()
+        if lower.contains("password authentication failed") || lower.contains("no password supplied")
+            || lower.contains("authentication failed") || lower.contains("password is required") {
+            return .authentication
+        }
+        if lower.contains("database") && lower.contains("does not exist") { return .databaseMissing }
+        if lower.contains("permission denied") { return .permissionDenied }
+        if lower.contains("ssl") || lower.contains("certificate") || lower.contains("tls") { return .tls }
+        return .unreachable
+    }
+
+    static func firstLine(_ text: String) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? trimmed
+    }
+
+    /// Calls `body` with NUL-terminated C arrays of keywords and values (libpq's
+    /// `PQconnectdbParams` shape); the strings live only for the call.
+    private static func withCStringArrays<R>(_ pairs: [(String, String)],
+                                             _ body: (UnsafePointer<UnsafePointer<CChar>?>,
+                                                      UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
+        let keys = pairs.map { strdup($0.0) }
+        let values = pairs.map { strdup($0.1) }
+        defer {
+            keys.forEach { free($0) }
+            // Zero the values before freeing them: one of them is the password.
+            for value in values { if let value { memset(value, 0, strlen(value)); free(value) } }
+        }
+        let keyPointers = keys.map { UnsafePointer($0) } + [nil]
+        let valuePointers = values.map { UnsafePointer($0) } + [nil]
+        return keyPointers.withUnsafeBufferPointer { k in
+            valuePointers.withUnsafeBufferPointer { v in body(k.baseAddress!, v.baseAddress!) }
+        }
+    }
+}
+
+/// The rows of one statement. Owns its `PGresult` (cleared in `deinit`). Values come in libpq's
+/// text format; ``bytes(_:_:)`` decodes `bytea`.
+public final class PostgresResult {
+    private let handle: OpaquePointer
+
+    init(_ handle: OpaquePointer) { self.handle = handle }
+    deinit { PQclear(handle) }
+
+    public var rowCount: Int { Int(PQntuples(handle)) }
+    public var columnCount: Int { Int(PQnfields(handle)) }
+    /// Rows a command changed (`UPDATE`, `DELETE`, `INSERT`), 0 when it says none.
+    public var affectedRows: Int { Int(String(cString: PQcmdTuples(handle))) ?? 0 }
+
+    public func isNull(_ row: Int, _ column: Int) -> Bool {
+        PQgetisnull(handle, Int32(row), Int32(column)) == 1
+    }
+
+    public func string(_ row: Int, _ column: Int) -> String? {
+        isNull(row, column) ? nil : String(cString: PQgetvalue(handle, Int32(row), Int32(column)))
+    }
+
+    public func int64(_ row: Int, _ column: Int) -> Int64? { string(row, column).flatMap { Int64($0) } }
+
+    public func double(_ row: Int, _ column: Int) -> Double? { string(row, column).flatMap { Double($0) } }
+
+    /// A `bytea` value, unescaped from libpq's text format.
+    public func bytes(_ row: Int, _ column: Int) -> [UInt8]? {
+        guard !isNull(row, column), let text = PQgetvalue(handle, Int32(row), Int32(column)) else { return nil }
+        var length = 0
+        guard let raw = text.withMemoryRebound(to: UInt8.self, capacity: 1, { PQunescapeBytea($0, &length) }) else {
+            return nil
+        }
+        defer { PQfreemem(raw) }
+        return Array(UnsafeBufferPointer(start: raw, count: length))
+    }
+
+    /// The failure this result reports, as a typed error.
+    func error(at target: PostgresTarget, connectionOK: Bool) -> PostgresError {
+        let state = PQresultErrorField(handle, Int32(UInt8(ascii: "C"))).map { SQLState(rawValue: String(cString: $0)) }
+        let primary = PQresultErrorField(handle, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+            ?? PostgresConnection.firstLine(String(cString: PQresultErrorMessage(handle)))
+        if !connectionOK {
+            return PostgresError(.unreachable, "Lost the PostgreSQL store at \(target): \(primary)", sqlState: state)
+        }
+        let kind: PostgresError.Kind = state == .insufficientPrivilege ? .permissionDenied : .statement
+        return PostgresError(kind, "PostgreSQL error \(state?.rawValue ?? "?") at \(target): \(primary)", sqlState: state)
+    }
+}
+
+/// A statement parameter: text (numbers go as their decimal text) or binary `bytea`.
+public enum PostgresValue: Sendable, Equatable {
+    case text(String)
+    case bytes([UInt8])
+
+    public static func int(_ value: Int64) -> PostgresValue { .text(String(value)) }
+    public static func double(_ value: Double) -> PostgresValue { .text(String(value)) }
+
+    /// Lays out parameters the way `PQexecParams` wants them, for the duration of `body`.
+    static func withBound<R>(_ parameters: [PostgresValue?],
+                             _ body: (Int32, UnsafePointer<Oid>?, UnsafePointer<UnsafePointer<CChar>?>?,
+                                      UnsafePointer<Int32>?, UnsafePointer<Int32>?) throws -> R) throws -> R {
+        var storage: [UnsafeMutableRawPointer?] = []
+        var lengths: [Int32] = []
+        var formats: [Int32] = []
+        defer { storage.forEach { free($0) } }
+        for parameter in parameters {
+            switch parameter {
+            case nil:
+                storage.append(nil); lengths.append(0); formats.append(0)
+            case .text(let string):
+                storage.append(UnsafeMutableRawPointer(strdup(string))); lengths.append(0); formats.append(0)
+            case .bytes(let bytes):
+                let buffer = malloc(max(bytes.count, 1))
+                bytes.withUnsafeBytes { if let base = $0.baseAddress { buffer?.copyMemory(from: base, byteCount: bytes.count) } }
+                storage.append(buffer); lengths.append(Int32(bytes.count)); formats.append(1)
+            }
+        }
+        let values = storage.map { $0.map { UnsafePointer($0.assumingMemoryBound(to: CChar.self)) } }
+        return try values.withUnsafeBufferPointer { v in
+            try lengths.withUnsafeBufferPointer { l in
+                try formats.withUnsafeBufferPointer { f in
+                    try body(Int32(parameters.count), nil, v.baseAddress, l.baseAddress, f.baseAddress)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// An error from the PostgreSQL engine: what kind of failure it was (so callers can map it to the
+/// console's exit codes), the SQLSTATE the server sent, and libpq's message.
+///
+/// Messages name the host and database (``PostgresTarget/description``), never a password.
+public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible {
+    public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// store.url or its options are wrong (caught before connecting).
+        public static let configuration = Kind(rawValue: "configuration")
+        /// The server could not be reached (refused, timed out, unknown host).
+        public static let unreachable = Kind(rawValue: "unreachable")
+        /// The server refused the credentials (SQLSTATE 28P01 / 28000).
+        public static let authentication = Kind(rawValue: "authentication")
+        /// The TLS handshake or the certificate check failed.
+        public static let tls = Kind(rawValue: "tls")
+        /// The database does not exist (3D000).
+        public static let databaseMissing = Kind(rawValue: "databaseMissing")
+        /// The role may not do this (42501).
+        public static let permissionDenied = Kind(rawValue: "permissionDenied")
+        /// A statement failed; ``PostgresError/sqlState`` says why.
+        public static let statement = Kind(rawValue: "statement")
+    }
+
+    public let kind: Kind
+    public let message: String
+    /// The five-character SQLSTATE the server reported, when it sent one.
+    public let sqlState: SQLState?
+
+    public init(_ kind: Kind, _ message: String, sqlState: SQLState? = nil) {
+        self.kind = kind
+        self.message = message
+        self.sqlState = sqlState
+    }
+
+    public var description: String { message }
+}
+
+/// A PostgreSQL SQLSTATE code (Appendix A of the PostgreSQL manual), typed so that callers compare
+/// codes, not message text.
+public struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+
+    public static let uniqueViolation = SQLState(rawValue: "23505")
+    public static let foreignKeyViolation = SQLState(rawValue: "23503")
+    public static let serializationFailure = SQLState(rawValue: "40001")
+    public static let deadlockDetected = SQLState(rawValue: "40P01")
+    public static let invalidPassword = SQLState(rawValue: "28P01")
+    public static let invalidAuthorization = SQLState(rawValue: "28000")
+    public static let invalidCatalogName = SQLState(rawValue: "3D000")
+    public static let insufficientPrivilege = SQLState(rawValue: "42501")
+    public static let lockNotAvailable = SQLState(rawValue: "55P03")
+    public static let queryCanceled = SQLState(rawValue: "57014")
+
+    /// The class (first two characters), e.g. `23` for integrity constraint violations.
+    public var errorClass: Substring { rawValue.prefix(2) }
+
+    /// A transaction that failed only because of concurrent transactions and may succeed if
+    /// retried (serialization failure, deadlock).
+    public var isRetryable: Bool { self == .serializationFailure || self == .deadlockDetected }
+}

@@ -1,0 +1,80 @@
+import CPostgres
+import Foundation
+
+/// Where a PostgreSQL store is and how to reach it safely: the `store.url` of the config (a libpq
+/// connection URI), parsed by libpq itself and checked against the console's transport rules.
+///
+/// - TLS is verified by default: a URI that names no `sslmode` gets `verify-full`.
+/// - `sslmode=disable`, `allow` or `prefer` (which fall back to, or start with, cleartext) and
+///   `require` (TLS without checking who answers) are refused unless the config sets
+///   `store.allowCleartext: true`.
+/// - A password inside the URI is refused: passwords come from `store.passwordFile` or libpq's
+///   own conventions (`.pgpass`, service files), never from a string that lands in argv, logs or
+///   shell history.
+///
+/// ``description`` names the hosts, port and database for messages; it never holds a password.
+public struct PostgresTarget: Sendable, Equatable, CustomStringConvertible {
+    /// The connection options libpq parsed from the URI (keyword → value), `sslmode` filled in.
+    public let options: [String: String]
+
+    /// The sslmodes that verify the server's certificate chain and name (or at least the chain).
+    static let verifyingModes: Set<String> = ["verify-full", "verify-ca"]
+
+    /// Parses `uri` with libpq's `PQconninfoParse` and applies the transport rules above.
+    ///
+    /// - Throws: ``PostgresError`` of kind `.configuration` with a message that quotes no password.
+    public init(uri: String, allowCleartext: Bool = false) throws {
+        guard uri.hasPrefix("postgresql://") || uri.hasPrefix("postgres://") else {
+            throw PostgresError(.configuration, "store.url must be a postgresql:// URI.")
+        }
+        var parsed = try Self.parse(uri)
+        if parsed["password"] != nil {
+            throw PostgresError(.configuration,
+                                "store.url must not contain a password; put it in store.passwordFile or ~/.pgpass.")
+        }
+        let mode = parsed["sslmode"] ?? "verify-full"
+        parsed["sslmode"] = mode
+        if !Self.verifyingModes.contains(mode) && !allowCleartext {
+            throw PostgresError(.configuration,
+                                "store.url has sslmode=\(mode), which does not verify the server (or allows cleartext); "
+                                + "use verify-full, or set store.allowCleartext: true to accept it.")
+        }
+        options = parsed
+    }
+
+    /// Hosts, port and database, e.g. `127.0.0.1:5432/mi` or `db1:5432,db2:5432/mi`.
+    public var description: String {
+        let hosts = (options["host"] ?? options["hostaddr"] ?? "localhost").split(separator: ",").map(String.init)
+        let ports = (options["port"] ?? "5432").split(separator: ",").map(String.init)
+        let pairs = hosts.enumerated().map { index, host in
+            "\(host):\(ports.count == hosts.count ? ports[index] : ports.first ?? "5432")"
+        }
+        return pairs.joined(separator: ",") + "/" + (options["dbname"] ?? options["user"] ?? "")
+    }
+
+    /// The options as libpq keyword/value pairs, plus `extra` (e.g. a password read from a file).
+    func keywordPairs(adding extra: [String: String] = [:]) -> [(String, String)] {
+        options.merging(extra) { _, new in new }.sorted { $0.key < $1.key }
+    }
+
+    /// libpq's own parse of a URI or `key=value` string into its set options.
+    private static func parse(_ conninfo: String) throws -> [String: String] {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        guard let first = PQconninfoParse(conninfo, &errorMessage) else {
+            let text = errorMessage.map { String(cString: $0) } ?? "out of memory"
+            if let errorMessage { PQfreemem(errorMessage) }
+            throw PostgresError(.configuration,
+                                "store.url is not a valid connection URI: \(text.trimmingCharacters(in: .whitespacesAndNewlines))")
+        }
+        defer { PQconninfoFree(first) }
+        var result: [String: String] = [:]
+        var option = first
+        while let keyword = option.pointee.keyword {
+            if let value = option.pointee.val {
+                result[String(cString: keyword)] = String(cString: value)
+            }
+            option += 1
+        }
+        return result
+    }
+}

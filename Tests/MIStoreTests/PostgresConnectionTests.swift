@@ -1,0 +1,109 @@
+import Foundation
+import MITestSupport
+import Testing
+@testable import MIStore
+
+/// libpq through CPostgres against the real throwaway server (Scripts/pg-fixture): the transport
+/// rules of `store.url`, typed errors for the failures users meet, and bound parameters.
+@Suite("PostgreSQL connection (real server)")
+struct PostgresConnectionTests {
+    let fixture = PostgresFixture.shared
+
+    @Test func connectsWithVerifiedTLSAndBoundParameters() throws {
+        let target = try PostgresTarget(uri: fixture.url)
+        let connection = try PostgresConnection(target: target, password: fixture.password, conventions: .ignored)
+        #expect(connection.usesTLS)
+        #expect(connection.serverVersion >= 150000)
+        let text = "O'Brien; DROP TABLE x; -- Zoë 泵站"
+        let bytes: [UInt8] = [0, 1, 2, 255, 0x5c, 0x27]
+        let result = try connection.execute("SELECT $1::text, $2::bytea, $3::bigint, $4::text IS NULL",
+                                            [.text(text), .bytes(bytes), .int(-42), nil])
+        #expect(result.rowCount == 1)
+        #expect(result.string(0, 0) == text)
+        #expect(result.bytes(0, 1) == bytes)
+        #expect(result.int64(0, 2) == -42)
+        #expect(result.string(0, 3) == "t")
+    }
+
+    @Test func uniqueViolationKeepsItsSQLState() throws {
+        let connection = try PostgresConnection(target: try PostgresTarget(uri: fixture.url), password: fixture.password)
+        try connection.execute("CREATE TEMP TABLE t (name text PRIMARY KEY)")
+        try connection.execute("INSERT INTO t VALUES ($1)", [.text("Pump")])
+        #expect { try connection.execute("INSERT INTO t VALUES ($1)", [.text("Pump")]) } throws: { error in
+            let error = error as! PostgresError
+            return error.kind == .statement && error.sqlState == .uniqueViolation && !error.sqlState!.isRetryable
+        }
+        // The connection is still usable after a failed statement.
+        #expect(try connection.execute("SELECT count(*) FROM t").int64(0, 0) == 1)
+    }
+
+    @Test func wrongPasswordIsAnAuthenticationErrorWithoutThePassword() throws {
+        let secret = "wrong-Secret-123"
+        #expect { try PostgresConnection(target: try PostgresTarget(uri: fixture.url), password: secret) } throws: { error in
+            let error = error as! PostgresError
+            return error.kind == .authentication && !error.message.contains(secret)
+                && error.message.contains("127.0.0.1:\(fixture["PG_PORT"])/mi")
+        }
+    }
+
+    @Test func unrelatedCAIsATLSError() throws {
+        let uri = fixture.url.replacingOccurrences(of: fixture["PG_CA"], with: fixture["PG_WRONG_CA"])
+        #expect { try PostgresConnection(target: try PostgresTarget(uri: uri), password: fixture.password) } throws: {
+            ($0 as! PostgresError).kind == .tls
+        }
+    }
+
+    @Test func missingDatabaseAndDeadServerAreTellable() throws {
+        let missing = fixture.url.replacingOccurrences(of: "/mi?", with: "/nosuchdb?")
+        #expect { try PostgresConnection(target: try PostgresTarget(uri: missing), password: fixture.password) } throws: {
+            // The server checks the password before the database: the role's own password gets this far.
+            ($0 as! PostgresError).kind == .databaseMissing
+        }
+        // A port nobody listens on (the fixture's port minus one is below its range start only by chance).
+        let dead = "postgresql://miadmin@127.0.0.1:1/mi?sslmode=verify-full&sslrootcert=\(fixture["PG_CA"])"
+        #expect { try PostgresConnection(target: try PostgresTarget(uri: dead), password: "x") } throws: { error in
+            let error = error as! PostgresError
+            return error.kind == .unreachable && error.message.contains("127.0.0.1:1/mi")
+        }
+    }
+
+    @Test func transportRulesOfTheURI() throws {
+        // No sslmode named: verify-full.
+        #expect(try PostgresTarget(uri: "postgresql://u@db.example/mi").options["sslmode"] == "verify-full")
+        for mode in ["disable", "allow", "prefer", "require"] {
+            #expect { try PostgresTarget(uri: "postgresql://u@db/mi?sslmode=\(mode)") } throws: { error in
+                let error = error as! PostgresError
+                return error.kind == .configuration && error.message.contains("store.allowCleartext")
+            }
+            #expect(try PostgresTarget(uri: "postgresql://u@db/mi?sslmode=\(mode)", allowCleartext: true)
+                .options["sslmode"] == mode)
+        }
+        #expect { try PostgresTarget(uri: "postgresql://u:hunter2@db/mi") } throws: { error in
+            let error = error as! PostgresError
+            return error.kind == .configuration && !error.message.contains("hunter2")
+        }
+        #expect { try PostgresTarget(uri: "mysql://db/mi") } throws: { ($0 as! PostgresError).kind == .configuration }
+        #expect { try PostgresTarget(uri: "postgresql://db/mi?nosuchoption=1") } throws: {
+            ($0 as! PostgresError).kind == .configuration
+        }
+        // Failover lists keep every host in the description.
+        let multi = try PostgresTarget(uri: "postgresql://u@db1:5432,db2:5433/mi?target_session_attrs=read-write")
+        #expect(multi.description == "db1:5432,db2:5433/mi")
+    }
+
+    @Test func cleartextAllowedByConfigReallyConnectsWithoutTLS() throws {
+        let plain = "postgresql://miadmin@127.0.0.1:\(fixture["PG_PORT"])/mi?sslmode=disable"
+        let connection = try PostgresConnection(target: try PostgresTarget(uri: plain, allowCleartext: true),
+                                                password: fixture.password)
+        #expect(!connection.usesTLS)
+    }
+
+    @Test func anInstalledConsoleNeedsAnExplicitCA() throws {
+        let noCA = "postgresql://miadmin@127.0.0.1:\(fixture["PG_PORT"])/mi"
+        #expect { try PostgresConnection(target: try PostgresTarget(uri: noCA), password: fixture.password,
+                                         conventions: .ignored) } throws: { error in
+            let error = error as! PostgresError
+            return error.kind == .configuration && error.message.contains("sslrootcert")
+        }
+    }
+}

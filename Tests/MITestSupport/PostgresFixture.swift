@@ -1,0 +1,77 @@
+import Foundation
+
+/// The throwaway PostgreSQL server the tests run against (Scripts/pg-fixture): port, CA and the
+/// store account's password file, read from its fixture.env.
+///
+/// Uses `$MIADMIN_TEST_PG` when a script (Scripts/test) already started one; otherwise starts its
+/// own once per test process and stops it when the process exits.
+public struct PostgresFixture: Sendable {
+    public let directory: String
+    public let values: [String: String]
+
+    public subscript(key: String) -> String { values[key] ?? "" }
+    /// `postgresql://miadmin@127.0.0.1:PORT/mi?sslmode=verify-full&sslrootcert=CA` (no password).
+    public var url: String { self["PG_URL"] }
+    public var password: String { firstLine(of: self["PG_PASSWORD_FILE"]) }
+    /// The superuser `pgadmin`'s URL and password, for setting up (a database per test).
+    public var adminURL: String { self["PG_ADMIN_URL"] }
+    public var adminPassword: String { firstLine(of: self["PG_ADMIN_PASSWORD_FILE"]) }
+
+    /// `PG_URL` pointed at another database of the same server.
+    public func url(database: String) -> String { url.replacingOccurrences(of: "/mi?", with: "/\(database)?") }
+
+    private func firstLine(of path: String) -> String {
+        (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+    }
+
+    public static let shared: PostgresFixture = {
+        do { return try start() } catch { fatalError("cannot start the PostgreSQL fixture: \(error)") }
+    }()
+
+    private static func start() throws -> PostgresFixture {
+        if let dir = ProcessInfo.processInfo.environment["MIADMIN_TEST_PG"], !dir.isEmpty {
+            return try load(dir)
+        }
+        // The server runs as `postgres` when the tests run as root: it must be able to enter the
+        // folder, so the folder is made o+x (its files keep their own modes).
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("miadmin-pg-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o711])
+        let dir = parent + "/pg"
+        let result = try Shell.run(Paths.repoRoot + "/Scripts/pg-fixture", ["start", dir], deadline: 120)
+        guard result.status == 0 else {
+            throw ShellError(description: "Scripts/pg-fixture start failed (\(result.status)): \(result.stderr)")
+        }
+        let fixture = try load(dir)
+        ownedPostgresDirectory = parent
+        atexit {
+            guard let parent = ownedPostgresDirectory else { return }
+            _ = try? Shell.run(Paths.repoRoot + "/Scripts/pg-fixture", ["stop", parent + "/pg"])
+            try? FileManager.default.removeItem(atPath: parent)
+        }
+        return fixture
+    }
+
+    private static func load(_ dir: String) throws -> PostgresFixture {
+        PostgresFixture(directory: dir, values: try EnvFile.read(dir + "/fixture.env"))
+    }
+}
+
+nonisolated(unsafe) private var ownedPostgresDirectory: String?
+
+/// A fixture's sourceable `KEY=value` file (single-quoted values as the scripts write them).
+public enum EnvFile {
+    public static func read(_ path: String) throws -> [String: String] {
+        let env = try String(contentsOfFile: path, encoding: .utf8)
+        var values: [String: String] = [:]
+        for line in env.split(separator: "\n") where !line.hasPrefix("#") {
+            guard let eq = line.firstIndex(of: "=") else { continue }
+            var value = String(line[line.index(after: eq)...])
+            if value.hasPrefix("'") && value.hasSuffix("'") && value.count >= 2 {
+                value = String(value.dropFirst().dropLast()).replacingOccurrences(of: "'\\''", with: "'")
+            }
+            values[String(line[..<eq])] = value
+        }
+        return values
+    }
+}
