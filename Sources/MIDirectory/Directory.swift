@@ -23,6 +23,8 @@ public final class Directory {
     var membership: GroupMembership?
     /// With nested groups and `memberOf`: each role's group and every group nested in it.
     var nestedRoleGroups: [Role: Set<String>]?
+    /// The configured role groups, normalized once (see `roleGroupKeys`).
+    var roleGroupKeysCache: [(Role, String)]?
     private var userCache: [String: DirectoryUser?] = [:]
 
     public init(settings: DirectorySettings, logger: Logger) {

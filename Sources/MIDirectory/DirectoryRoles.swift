@@ -36,12 +36,21 @@ extension Directory {
     /// a group nested in one).
     func roles(memberOf values: [String], on ldap: LDAPConnection) throws -> [Role] {
         guard !values.isEmpty else { return [] }
-        let keys = Set(values.map(DistinguishedName.normalized))
         if settings.nestedGroups {
+            let keys = Set(values.map(DistinguishedName.normalized))
             let nested = try nestedGroupKeys(on: ldap)
             return Role.allCases.filter { nested[$0].map { !$0.isDisjoint(with: keys) } ?? false }
         }
-        return roleGroupKeys.filter { keys.contains($0.1) }.map(\.0)
+        // The listing's hot path (once per entry): a user is in few groups and there are three
+        // roles, so compare in place rather than build a set per entry.
+        let groups = roleGroupKeysCache ?? roleGroupKeys
+        roleGroupKeysCache = groups
+        var held: [Role] = []
+        for value in values {
+            let key = DistinguishedName.normalized(value)
+            for (role, group) in groups where group == key && !held.contains(role) { held.append(role) }
+        }
+        return Role.allCases.filter(held.contains)
     }
 
     /// Each role group with every group nested in it (any depth), found by one
