@@ -25,6 +25,8 @@ let package = Package(
         // GNU readline. No pkgConfig: readline.pc carries -D_XOPEN_SOURCE=600, which SwiftPM rejects.
         .systemLibrary(name: "CReadline", path: "Sources/CReadline",
                        providers: [.apt(["libreadline-dev"])]),
+        // glibc's process controls that Swift cannot call (prctl is variadic), wrapped once.
+        .systemLibrary(name: "CProcess", path: "Sources/CProcess"),
         // PostgreSQL's libpq, wrapped once, for the PostgreSQL store engine (issue 9).
         .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", pkgConfig: "libpq",
                        providers: [.apt(["libpq-dev"])]),
@@ -35,6 +37,8 @@ let package = Package(
         .target(name: "MIStore", dependencies: [
             "CPostgres",
             .product(name: "GRDB", package: "GRDB.swift"),
+            // sqlite3_file_control (persistent WAL), which GRDB does not wrap.
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -44,12 +48,12 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "MIConsole", dependencies: [
-            "MICommands", "CReadline",
+            "MICommands", "CReadline", "CProcess",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "miadmin", dependencies: [
-            "MIConsole",
+            "MIConsole", "MICommands",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Shared by the test targets: the real slapd fixture and a runner for the built binary.

@@ -197,7 +197,7 @@ import Testing
         let own = try rows(run(config, as: "jdoe", "notifications"))
         #expect(own.count == 2 && own.allSatisfy { $0["uid"] as? String == "jdoe" })
         let other = try run(config, as: "jdoe", "notifications --user asmith")
-        #expect(other.status == 1 && other.stderr.contains("technicians see only their own reminders"))
+        #expect(other.status == 1 && other.stderr.contains("technicians see only their own forms, notices and reminders"))
 
         let file = try TempDir.make() + "/plan.ics"
         let written = try run(config, "notifications --from 2026-11-21 --ics \(file)")

@@ -62,6 +62,8 @@ public struct CheckCommand: ConsoleCommand {
             case .submitted?: return "already uploaded: correct it on the server"
             default: return "the technician fixes it before completing the form"
             }
+        case .path:
+            return "export skips it; correct the owner, name or media file name in the store (it did not come from an import)"
         default:
             return "see 'show \(id)'"
         }

@@ -38,13 +38,7 @@ public struct FormsCommand: ConsoleCommand {
     }
 
     public func run(in session: Session, output: OutputSink) throws {
-        var owner = self.owner
-        if session.isTechnicianOnly {
-            if let owner, owner != session.user.uid {
-                throw CommandError.permissionDenied("technicians see only their own forms")
-            }
-            owner = session.user.uid
-        }
+        let owner = try session.visibleOwner(asked: self.owner)
         let filter = FormFilter(owner: owner, state: state, template: template, olderThanDays: olderThan)
         if let countBy {
             output.beginRows([Column(countBy.rawValue), Column("count")])

@@ -11,7 +11,11 @@ public struct ImportCommand: ConsoleCommand {
         abstract: "Import a field app Documents/ folder tree into the store.",
         discussion: """
             Reads <uid>/<form>/ (incomplete), Completed MIs/<uid>/<form>/ (completed), media \
-            files and Error/<uid> notice files (docs/store.md). A broken form is reported with \
+            files and Error/<uid> notice files (docs/store.md). Symbolic links, devices and \
+            pipes in the tree are reported and skipped, never followed; form.json is capped at \
+            4 MiB, media files at import.maxMediaMiB (default 256). foremanComments in a \
+            form.json are kept with the author "(form.json)", never under a person's name. \
+            A broken form is reported with \
             its path and reason and skipped; every other form is imported, each completely or \
             not at all. Shows what it will do and asks first (--yes to skip the question). Warns \
             about owners who are not technicians in the directory: their forms are imported all \
@@ -41,7 +45,7 @@ public struct ImportCommand: ConsoleCommand {
         if !(yes || session.assumeYes) {
             // Preview: the same import, rolled back, to say what it would do.
             let preview = try store.withSessionTransaction(end: .rollback) {
-                try store.importTree(at: root, actor: session.user.uid)
+                try store.importTree(at: root, actor: session.user.uid, limits: session.config.import.limits)
             }
             if preview.changedNothing && preview.collisions.isEmpty && preview.errors.isEmpty {
                 output.message("nothing to import from \(dir): the store already has all of it")
@@ -62,7 +66,7 @@ public struct ImportCommand: ConsoleCommand {
                 try session.confirm(question, yes: false)
             }
         }
-        let report = try store.importTree(at: root, actor: session.user.uid)
+        let report = try store.importTree(at: root, actor: session.user.uid, limits: session.config.import.limits)
         let problems = report.errors + report.collisions
         for issue in problems { output.warning(issue.description) }
         for warning in report.warnings { output.warning(warning.description) }

@@ -43,13 +43,7 @@ public struct NotificationsCommand: ConsoleCommand {
     public init() {}
 
     public func run(in session: Session, output: OutputSink) throws {
-        var owner = user
-        if session.isTechnicianOnly {
-            if let user, user != session.user.uid {
-                throw CommandError.permissionDenied("technicians see only their own reminders")
-            }
-            owner = session.user.uid
-        }
+        let owner = try session.visibleOwner(asked: user)
         var filter = ReminderFilter(owner: owner, due: due)
         filter.from = try from.map { try Self.date($0, option: "--from") }
         filter.to = try to.map { try Self.date($0, option: "--to") }

@@ -53,6 +53,16 @@ public struct AppConfig: Sendable {
         }
     }
 
+    /// Limits of `import` (docs/configuration.md).
+    public struct Import: Sendable {
+        /// The largest media file an import reads, in MiB (form.json is capped at 4 MiB).
+        public var maxMediaMiB: Int
+
+        public var limits: ImportLimits {
+            ImportLimits(formJSONBytes: ImportLimits.defaults.formJSONBytes, mediaBytes: maxMediaMiB << 20)
+        }
+    }
+
     public struct Display: Sendable {
         /// The site's zone: tables show times in it, JSON and CSV give ISO 8601 with its offset.
         public var timeZone: TimeZone
@@ -63,17 +73,24 @@ public struct AppConfig: Sendable {
     public var store: Store
     public var policy: Policy
     public var display = Display(timeZone: .current)
+    public var `import` = Import(maxMediaMiB: ImportLimits.defaults.mediaBytes >> 20)
+
+    /// The system config of a binary installed under the usual prefixes (`/usr/local`, `/usr`).
+    public static let defaultSystemPath = "/etc/miadmin/config.json"
 
     /// Where the config is looked for: `--config`, else `$MIADMIN_CONFIG`, else
-    /// `$XDG_CONFIG_HOME/miadmin/config.json` (`~/.config/...`), else `/etc/miadmin/config.json`.
-    public static func resolvePath(explicit: String?, environment: [String: String]) -> String {
+    /// `$XDG_CONFIG_HOME/miadmin/config.json` (`~/.config/...`), else the system config
+    /// (`/etc/miadmin/config.json`; see ``InstallLayout`` for other prefixes).
+    /// A privileged run (the installed setgid binary) reads the system config only.
+    public static func resolvePath(explicit: String?, environment: [String: String],
+                                   systemPath: String = defaultSystemPath) -> String {
         if let explicit { return explicit }
         if let fromEnv = environment["MIADMIN_CONFIG"], !fromEnv.isEmpty { return fromEnv }
         let home = environment["HOME"] ?? NSHomeDirectory()
         let xdg = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "\(home)/.config"
         let user = "\(xdg)/miadmin/config.json"
         if FileManager.default.fileExists(atPath: user) { return user }
-        return "/etc/miadmin/config.json"
+        return systemPath
     }
 
     /// Loads and validates the file. Relative paths inside it are taken relative to the file.
@@ -137,6 +154,11 @@ public struct AppConfig: Sendable {
             display.timeZone = timeZone
         }
 
+        let maxMedia = try reader.number("import.maxMediaMiB") ?? Double(ImportLimits.defaults.mediaBytes >> 20)
+        guard maxMedia >= 1, maxMedia <= 4096, maxMedia == maxMedia.rounded() else {
+            throw ConfigError(file: path, message: "key import.maxMediaMiB must be a whole number of MiB from 1 to 4096")
+        }
+
         let unknown = reader.unknownKeys()
         guard unknown.isEmpty else {
             throw ConfigError(file: path, message: "unknown key\(unknown.count > 1 ? "s" : "") \(unknown.joined(separator: ", ")) (see docs/configuration.md)")
@@ -144,7 +166,8 @@ public struct AppConfig: Sendable {
         if ldap.bindDN != nil && ldap.bindPasswordFile == nil {
             throw ConfigError(file: path, message: "ldap.bindDN is set, so ldap.bindPasswordFile is required")
         }
-        return AppConfig(file: path, ldap: ldap, store: store, policy: policy, display: display)
+        return AppConfig(file: path, ldap: ldap, store: store, policy: policy, display: display,
+                         import: Import(maxMediaMiB: Int(maxMedia)))
     }
 
     /// A filter's outer shape: in parentheses, balanced (escaped values use `\\28`, `\\29`).
@@ -159,15 +182,27 @@ public struct AppConfig: Sendable {
         return depth == 0
     }
 
-    /// The directory client's settings, with the service password read from its file.
-    public func directorySettings() throws -> DirectorySettings {
+    /// The directory client's settings, with the service password read from its file (first
+    /// line only). `privileged`: the run holds the store group's rights, so the file must not be
+    /// readable by other users nor by a group other than the one the process runs as (0640
+    /// root:miadmin is right); otherwise a file readable by group or others only gets a warning.
+    public func directorySettings(privileged: Bool = false, warn: (String) -> Void = { _ in }) throws -> DirectorySettings {
         var password: [UInt8]?
         if let file = ldap.bindPasswordFile {
-            guard var bytes = FileManager.default.contents(atPath: file).map(Array.init) else {
-                throw ConfigError(file: self.file, message: "cannot read ldap.bindPasswordFile '\(file)'")
+            var secret: SecretFile
+            do {
+                secret = try SecretFile.read(file)
+            } catch {
+                throw ConfigError(file: self.file, message: "ldap.bindPasswordFile: \(error.description)")
             }
-            while let last = bytes.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") { bytes.removeLast() }
-            password = bytes
+            if privileged, secret.readableByOthers || (secret.readableByGroup && secret.groupID != getegid()) {
+                secret.wipe()
+                throw ConfigError(file: self.file, message: "ldap.bindPasswordFile '\(file)' is readable by other users "
+                                  + "(mode \(String(secret.mode, radix: 8))); give it to the miadmin group: "
+                                  + "chgrp miadmin '\(file)'; chmod 640 '\(file)' (docs/install.md)")
+            }
+            if !privileged, let warning = secret.loosePermissionsWarning { warn(warning) }
+            password = secret.bytes  // kept for the session: the service account re-binds
         }
         var connection = ConnectionSettings(uri: ldap.uri, startTLS: ldap.startTLS, caFile: ldap.caFile,
                                             verifyCertificate: ldap.tlsVerify, allowCleartext: ldap.allowCleartext,

@@ -22,13 +22,16 @@ public final class Session {
     public var display = DisplaySettings()
     private var openedStore: FormStore?
 
+    /// `store`: the store when the console opened it already (a privileged run opens it before
+    /// giving up the group's rights); otherwise it is opened on first use.
     public init(config: AppConfig, user: DirectoryUser, directory: Directory, logger: Logger,
-                clock: any StoreClock = SystemClock()) {
+                clock: any StoreClock = SystemClock(), store: FormStore? = nil) {
         self.config = config
         self.user = user
         self.directory = directory
         self.logger = logger
         self.clock = clock
+        self.openedStore = store
     }
 
     /// The shared store, opened once per process on first use.
@@ -58,6 +61,23 @@ public final class Session {
 
     /// True when the user may only see their own forms and notices (a technician and nothing more).
     public var isTechnicianOnly: Bool { user.roles == [.technician] }
+
+    /// The one home of "technicians see only their own": whose forms, notices or reminders a
+    /// command may show when the user asked for `asked` (nil: nobody in particular).
+    ///
+    /// Returns the owner to limit the lookup to: the user's own uid for a technician, `asked`
+    /// for everyone else. A technician naming somebody else gets ``ownOnlyMessage``. A single
+    /// form is looked up *with* this owner (`show`), so another's form gives exactly the answer
+    /// a missing form gives and tells nothing of what others hold.
+    public func visibleOwner(asked: String? = nil) throws -> String? {
+        guard isTechnicianOnly else { return asked }
+        if let asked, asked.precomposedStringWithCanonicalMapping != user.uid.precomposedStringWithCanonicalMapping {
+            throw CommandError.permissionDenied(Self.ownOnlyMessage)
+        }
+        return user.uid
+    }
+
+    public static let ownOnlyMessage = "technicians see only their own forms, notices and reminders"
 
     /// For a destructive step: passes with `--yes` or a "yes" from the person at the prompt;
     /// otherwise throws (scripts never get a question they cannot answer).

@@ -18,7 +18,9 @@ extension FormStore {
     ///
     /// - Throws: `.invalidInput` when `root` is not a directory; `.busy` when the store stays locked
     ///   (forms imported before that stay imported; run the import again).
-    public func importTree(at root: URL, actor: String) throws -> ImportReport {
+    /// Symbolic links, devices, pipes and sockets anywhere below `root` are skipped and reported,
+    /// never followed; files above ``ImportLimits`` are errors of their form.
+    public func importTree(at root: URL, actor: String, limits: ImportLimits = .defaults) throws -> ImportReport {
         let actor = try Validate.name(actor, what: "actor")
         let scan = try TreeScanner.scan(root)
         var report = ImportReport()
@@ -32,10 +34,10 @@ extension FormStore {
                     + "'\(folder.folderName)' more than once (as incomplete and completed, or in two spellings); none of them was imported"))
                 continue
             }
-            try importForm(folder, actor: actor, into: &report)
+            try importForm(folder, actor: actor, limits: limits, into: &report)
         }
         for file in scan.errorFiles {
-            try importNotices(file, actor: actor, into: &report)
+            try importNotices(file, actor: actor, limit: limits.formJSONBytes, into: &report)
         }
         logger.info("tree imported", metadata: [
             "path": "\(root.path)", "inserted": "\(report.inserted.count)", "updated": "\(report.updated.count)",
@@ -54,10 +56,11 @@ extension FormStore {
         }
     }
 
-    private func importForm(_ folder: TreeScanner.FormFolder, actor: String, into report: inout ImportReport) throws {
+    private func importForm(_ folder: TreeScanner.FormFolder, actor: String, limits: ImportLimits,
+                            into report: inout ImportReport) throws {
         let form: LoadedForm
         do {
-            form = try FormFolderReader.read(folder, warnings: &report.warnings)
+            form = try FormFolderReader.read(folder, limits: limits, warnings: &report.warnings)
         } catch {
             report.errors.append(error)
             return
@@ -91,10 +94,11 @@ extension FormStore {
 
     /// Adds the lines of one `Error/<uid>` file as notices, except as many of each text as the user
     /// already has (read or not), so a second import adds nothing.
-    private func importNotices(_ file: TreeScanner.ErrorFile, actor: String, into report: inout ImportReport) throws {
+    private func importNotices(_ file: TreeScanner.ErrorFile, actor: String, limit: Int,
+                               into report: inout ImportReport) throws {
         let data: Data
         do {
-            data = try FormFolderReader.readFile(file.path)
+            data = try FormFolderReader.readFile(file.path, limit: limit)
         } catch {
             report.errors.append(error)
             return

@@ -34,8 +34,8 @@ public struct QuestionReview: Sendable, Hashable {
 extension FormStore {
     /// The review of a form: each question with its rendered answer, comment and media, the rule
     /// violations, and the foreman comments.
-    public func review(_ ref: FormReference) throws -> FormReview {
-        let form = try self.form(ref)
+    public func review(_ ref: FormReference, owner: String? = nil) throws -> FormReview {
+        let form = try self.form(ref, owner: owner)
         let mediaNames = form.media.map(\.fileName)
         let questions = form.document.questions.enumerated().map { index, question in
             QuestionReview(index: index, kind: question.kind, text: question.text, help: question.help,
