@@ -4,6 +4,7 @@ import PackageDescription
 // The shape of the house (see docs/architecture.md):
 //   miadmin (exe) -> MIConsole (REPL, scripts, output) -> MICommands -> MIStore (SQLite via GRDB)
 //                                                                    \-> MIDirectory (LDAP via libldap)
+//                                                                    \-> MIReport (PDF via cairo/pango) -> MIStore
 // The core modules (MIStore, MIDirectory) never print and never read the terminal.
 let package = Package(
     name: "miadmin",
@@ -30,6 +31,9 @@ let package = Package(
         // PostgreSQL's libpq, wrapped once, for the PostgreSQL store engine (issue 9).
         .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", pkgConfig: "libpq",
                        providers: [.apt(["libpq-dev"])]),
+        // cairo + pango: the PDF report's surface, text layout and font fallback, wrapped once.
+        .systemLibrary(name: "CPangoCairo", path: "Sources/CPangoCairo", pkgConfig: "pangocairo",
+                       providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
         .target(name: "MIDirectory", dependencies: [
             "CLDAP",
             .product(name: "Logging", package: "swift-log"),
@@ -42,8 +46,10 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // The printable review of a form (PDF through cairo and pango); never prints to a terminal.
+        .target(name: "MIReport", dependencies: ["MIStore", "CPangoCairo"]),
         .target(name: "MICommands", dependencies: [
-            "MIDirectory", "MIStore",
+            "MIDirectory", "MIStore", "MIReport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -62,6 +68,7 @@ let package = Package(
         .testTarget(name: "MIStoreTests", dependencies: ["MIStore", "MITestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         // Unit tests of the console's pure parts (renderers, the line parser); no server needed.
         .testTarget(name: "MIConsoleTests", dependencies: ["MIConsole", "MICommands"]),
+        .testTarget(name: "MIReportTests", dependencies: ["MIReport", "MIStore", "MITestSupport"]),
         // Depends on the executable so `swift test` builds the binary these tests run.
         .testTarget(name: "MIAdminEndToEndTests", dependencies: ["MIConsole", "miadmin", "MITestSupport"]),
     ]

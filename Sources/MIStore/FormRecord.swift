@@ -62,12 +62,7 @@ struct FormRecord: Sendable {
                 """), arguments: [owner, name])
         }
         if let found = row, let owner, found["owner"] as String != owner { row = nil }
-        guard let row else {
-            switch ref {
-            case .id(let id): throw StoreError(.notFound, "There is no form \(id).")
-            case .path(let owner, let name): throw StoreError(.notFound, "\(owner) has no form named '\(name)'.")
-            }
-        }
+        guard let row else { throw StoreError.noSuchForm(ref) }
         return try FormRecord(row: row)
     }
 

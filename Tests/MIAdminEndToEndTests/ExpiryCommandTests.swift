@@ -169,7 +169,7 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stderr.contains("keys policy.*: notify-days: a reminder on day 9 would never fire"))
         let retention = try run(try self.config { setKey(&$0, "policy.retentionDays", 0) }, "policy")
-        #expect(retention.status == 1 && retention.stderr.contains("key policy.retentionDays must be a whole number of days, 1 or more"))
+        #expect(retention.status == 1 && retention.stderr.contains("key policy.retentionDays must be a whole number from 1 to 3650 days"))
     }
 
     @Test func notificationsAsJSONAndAsAnICalendarFile() throws {

@@ -14,9 +14,9 @@ public final class TerminalSession {
     /// `environment` adds variables (`PAGER=…`) to the clean environment. `askPassword`: no
     /// password file, so miadmin asks on the terminal. `afterwards`: a shell command run in the
     /// same terminal once miadmin has exited (before `[exited N]` shows miadmin's status).
+    /// `fixture`: the directory whose users' passwords are used.
     public init(uid: String, config: String? = nil, home: String? = nil, environment: [String: String] = [:],
-                askPassword: Bool = false, afterwards: String = ":") throws {
-        let fixture = Fixture.shared
+                askPassword: Bool = false, afterwards: String = ":", fixture: Fixture = .shared) throws {
         socket = "miadmin-test-\(UUID().uuidString.prefix(8))"
         self.home = try home ?? TempDir.make()
         let passwordFile = self.home + "/.pw"

@@ -56,6 +56,10 @@ public struct CheckCommand: ConsoleCommand {
             case .completed?: return "re-import the form from the tablet ('import DIR'), or 'reopen \(id) --note ...' to have it redone"
             default: return "re-import the form from the technician's tablet ('import DIR')"
             }
+        case .rule where finding.message.hasPrefix(RuleViolation.Rule.tableTooLarge.rawValue + ":"):
+            // show and report refuse such a form; its content can still be read from an export.
+            return "'show' and 'report' refuse it; read its form.json with 'export DIR', and have the template's table fixed"
+                + (finding.formState == .completed ? " ('reopen \(id) --note ...')" : "")
         case .rule:
             switch finding.formState {
             case .completed?: return "review it ('show \(id)'), then 'reopen \(id) --note ...' to have the technician fix it"

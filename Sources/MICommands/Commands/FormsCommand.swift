@@ -19,7 +19,7 @@ public struct FormsCommand: ConsoleCommand {
             """)
     public static let roles: Set<Role> = Set(Role.allCases)
 
-    @Option(help: ArgumentHelp("Only forms of this technician.", valueName: "uid"))
+    @Option(help: ArgumentHelp("Only forms of this technician.", valueName: "technician"))
     public var owner: String?
     @Option(help: "Only forms in this state (incomplete, completed, submitted).")
     public var state: FormState?

@@ -29,7 +29,7 @@ public struct NotificationsCommand: ConsoleCommand {
             """)
     public static let roles: Set<Role> = Set(Role.allCases)
 
-    @Option(help: ArgumentHelp("Only this technician's reminders.", valueName: "uid"))
+    @Option(help: ArgumentHelp("Only this technician's reminders.", valueName: "technician"))
     public var user: String?
     @Option(help: ArgumentHelp("Only reminders firing at or after this date or time.", valueName: "date"))
     public var from: String?

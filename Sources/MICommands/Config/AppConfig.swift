@@ -17,6 +17,22 @@ public struct AppConfig: Sendable {
         public var bindPasswordFile: String?
         public var groups: [Role: String]
         public var timeoutSeconds: Double
+        public var roleSource: RoleSource
+        public var nestedGroups: Bool
+        /// nil: `auto` (chosen from the root DSE).
+        public var userFilter: String?
+        public var userPrincipalSuffix: String?
+        public var pageSize: Int
+    }
+
+    /// The documented bounds of every number in the file (docs/configuration.md).
+    public enum Bounds {
+        public static let timeoutSeconds = ConnectionSettings.timeoutRange
+        /// Active Directory serves at most 1,000 entries a page (MaxPageSize); larger asks get 1,000.
+        public static let pageSize = 1...10_000
+        public static let busyTimeoutSeconds: ClosedRange<Double> = 0...3_600
+        /// Days, as `policy set` takes them (issue 12): up to ten years.
+        public static let days = 1...3_650
     }
 
     public struct Store: Sendable {
@@ -92,8 +108,13 @@ public struct AppConfig: Sendable {
         for role in Role.allCases {
             groups[role] = try reader.requiredString("ldap.groups.\(role.rawValue)")
         }
-        let timeout = try reader.number("ldap.timeoutSeconds") ?? 10
-        guard timeout > 0 else { throw ConfigError(file: path, message: "key ldap.timeoutSeconds must be above 0") }
+        let timeout = try reader.number("ldap.timeoutSeconds", in: Bounds.timeoutSeconds, unit: "seconds") ?? 10
+        let roleSource = try reader.choice("ldap.roleSource", RoleSource.allCases.map(\.rawValue))
+            .flatMap(RoleSource.init(rawValue:)) ?? .auto
+        let userFilter = try reader.string("ldap.userFilter").flatMap { $0.isEmpty || $0 == "auto" ? nil : $0 }
+        if let userFilter, !Self.isBalancedFilter(userFilter) {
+            throw ConfigError(file: path, message: "key ldap.userFilter must be \"auto\" or an LDAP filter in parentheses, such as (objectClass=inetOrgPerson)")
+        }
         let ldap = LDAP(
             uri: try reader.requiredString("ldap.uri"),
             startTLS: try reader.bool("ldap.startTLS") ?? false,
@@ -106,20 +127,21 @@ public struct AppConfig: Sendable {
             bindDN: try reader.string("ldap.bindDN").flatMap { $0.isEmpty ? nil : $0 },
             bindPasswordFile: resolve(try reader.string("ldap.bindPasswordFile")),
             groups: groups,
-            timeoutSeconds: timeout)
-        let busy = try reader.number("store.busyTimeoutSeconds") ?? 5
-        guard busy >= 0 else { throw ConfigError(file: path, message: "key store.busyTimeoutSeconds must not be negative") }
+            timeoutSeconds: timeout,
+            roleSource: roleSource,
+            nestedGroups: try reader.bool("ldap.nestedGroups") ?? false,
+            userFilter: userFilter,
+            userPrincipalSuffix: try reader.string("ldap.userPrincipalSuffix").flatMap { $0.isEmpty ? nil : $0 },
+            pageSize: try reader.integer("ldap.pageSize", in: Bounds.pageSize, unit: "entries") ?? 500)
+        let busy = try reader.number("store.busyTimeoutSeconds", in: Bounds.busyTimeoutSeconds, unit: "seconds") ?? 5
         let store = Store(path: resolve(try reader.requiredString("store.path"))!, busyTimeoutSeconds: busy)
-        let expiry = try reader.number("policy.expiryDays") ?? 7
-        guard expiry >= 1, expiry == expiry.rounded() else {
-            throw ConfigError(file: path, message: "key policy.expiryDays must be a whole number of days, 1 or more")
-        }
+        let expiry = try reader.integer("policy.expiryDays", in: Bounds.days, unit: "days") ?? 7
         let notify = try reader.integerList("policy.notifyDays") ?? [1, 2]
-        let retention = try reader.number("policy.retentionDays") ?? 30
-        guard retention >= 1, retention == retention.rounded() else {
-            throw ConfigError(file: path, message: "key policy.retentionDays must be a whole number of days, 1 or more")
+        if let outside = notify.first(where: { !Bounds.days.contains($0) }) {
+            throw ConfigError(file: path, message: "key policy.notifyDays must hold whole numbers of days from \(Bounds.days.lowerBound) to \(Bounds.days.upperBound) (not \(outside))")
         }
-        let policy = Policy(expiryDays: Int(expiry), notifyDays: notify, retentionDays: Int(retention))
+        let retention = try reader.integer("policy.retentionDays", in: Bounds.days, unit: "days") ?? 30
+        let policy = Policy(expiryDays: expiry, notifyDays: notify, retentionDays: retention)
         if let problem = policy.expiryPolicy.problems.first {
             // The rules `policy set` enforces (a reminder that would never fire, duplicates, …).
             throw ConfigError(file: path, message: "keys policy.*: \(problem)")
@@ -148,6 +170,18 @@ public struct AppConfig: Sendable {
                          import: Import(maxMediaMiB: Int(maxMedia)))
     }
 
+    /// A filter's outer shape: in parentheses, balanced (escaped values use `\\28`, `\\29`).
+    /// The server checks the rest and says what it dislikes on first use.
+    static func isBalancedFilter(_ filter: String) -> Bool {
+        guard filter.hasPrefix("("), filter.hasSuffix(")") else { return false }
+        var depth = 0
+        for ch in filter {
+            if ch == "(" { depth += 1 } else if ch == ")" { depth -= 1 }
+            if depth < 0 { return false }
+        }
+        return depth == 0
+    }
+
     /// The directory client's settings, with the service password read from its file (first
     /// line only). `privileged`: the run holds the store group's rights, so the file must not be
     /// readable by other users nor by a group other than the one the process runs as (0640
@@ -170,11 +204,13 @@ public struct AppConfig: Sendable {
             if !privileged, let warning = secret.loosePermissionsWarning { warn(warning) }
             password = secret.bytes  // kept for the session: the service account re-binds
         }
-        let connection = ConnectionSettings(uri: ldap.uri, startTLS: ldap.startTLS, caFile: ldap.caFile,
+        var connection = ConnectionSettings(uri: ldap.uri, startTLS: ldap.startTLS, caFile: ldap.caFile,
                                             verifyCertificate: ldap.tlsVerify, allowCleartext: ldap.allowCleartext,
                                             timeoutSeconds: ldap.timeoutSeconds)
+        connection.pageSize = Int32(ldap.pageSize)
         return DirectorySettings(connection: connection, baseDN: ldap.baseDN, userBase: ldap.userBase,
                                  userAttribute: ldap.userAttribute, bindDN: ldap.bindDN, bindPassword: password,
-                                 groups: ldap.groups)
+                                 groups: ldap.groups, roleSource: ldap.roleSource, nestedGroups: ldap.nestedGroups,
+                                 userFilter: ldap.userFilter, userPrincipalSuffix: ldap.userPrincipalSuffix)
     }
 }

@@ -129,6 +129,9 @@ public final class Session {
     public func technician(_ uid: String) throws -> DirectoryUser {
         switch try formHolder(uid) {
         case .technician(let user):
+            guard !user.isDisabled else {
+                throw CommandError.failed("'\(uid)' is disabled in the directory and cannot receive forms")
+            }
             return user
         case .notInDirectory:
             throw CommandError.failed("no user '\(uid)' in the directory")

@@ -260,21 +260,18 @@ public enum Console {
     static func prompt(for session: Session, environment: [String: String]) -> ReadlineSource {
         let role = session.user.roles.first?.rawValue ?? "?"
         var sources = CompletionEngine.Sources()
-        var cachedUserIDs: [String]?
         // User ids complete only for the roles that may list users: Tab must not list the
-        // directory to someone `users` refuses.
+        // directory to someone `users` refuses. One prefix search per Tab (capped), never the
+        // whole directory.
         let mayListUsers = (try? session.require(UsersCommand.roles, for: "users")) != nil
-        sources.userIDs = {
+        sources.userIDs = { prefix, techniciansOnly in
             guard mayListUsers else { return [] }
-            if let cachedUserIDs { return cachedUserIDs }
-            var uids: [String] = []
-            try? session.directory.forEachUser(matching: nil, role: nil) { uids.append($0.uid) }
-            cachedUserIDs = uids
-            return uids
+            return (try? session.directory.userIDs(prefix: prefix, role: techniciansOnly ? .technician : nil)) ?? []
         }
-        sources.formReferences = { prefix in
+        sources.formReferences = { prefix, trashed in
             do {
-                return try session.store().formReferenceSuggestions(prefix: prefix, owner: session.visibleOwner())
+                return try session.store().formReferenceSuggestions(prefix: prefix, owner: session.visibleOwner(),
+                                                                    scope: trashed ? .trashed : .live)
             } catch {
                 return []
             }

@@ -76,6 +76,13 @@ final class JSONRenderer: RenderingSink {
         case .time(let date): return string(times.iso8601(date))
         case .int(let i): return String(i)
         case .double(let d): return d.isFinite ? value.text : "null"
+        case .number(let literal): return literal
+        case .grid(let table):
+            // {"columns": [..], "rows": [..], "cells": [[string or null]], "noCells": [[row, column]]}
+            let cells = table.cells.map { row in "[" + row.map { $0.map(string) ?? "null" }.joined(separator: ",") + "]" }
+            return "{\"columns\":[" + table.columns.map(string).joined(separator: ",") + "],\"rows\":["
+                + table.rows.map(string).joined(separator: ",") + "],\"cells\":[" + cells.joined(separator: ",")
+                + "],\"noCells\":[" + table.noCells.map { "[\($0.row),\($0.column)]" }.joined(separator: ",") + "]}"
         case .bool(let b): return b ? "true" : "false"
         case .list(let items): return "[" + items.map { self.value($0, times: times) }.joined(separator: ",") + "]"
         case .object(let fields):
