@@ -4,6 +4,7 @@ import PackageDescription
 // The shape of the house (see docs/architecture.md):
 //   miadmin (exe) -> MIConsole (REPL, scripts, output) -> MICommands -> MIStore (SQLite via GRDB)
 //                                                                    \-> MIDirectory (LDAP via libldap)
+//                                                                    \-> MIReport (PDF via cairo/pango) -> MIStore
 // The core modules (MIStore, MIDirectory) never print and never read the terminal.
 let package = Package(
     name: "miadmin",
@@ -25,9 +26,14 @@ let package = Package(
         // GNU readline. No pkgConfig: readline.pc carries -D_XOPEN_SOURCE=600, which SwiftPM rejects.
         .systemLibrary(name: "CReadline", path: "Sources/CReadline",
                        providers: [.apt(["libreadline-dev"])]),
+        // glibc's process controls that Swift cannot call (prctl is variadic), wrapped once.
+        .systemLibrary(name: "CProcess", path: "Sources/CProcess"),
         // PostgreSQL's libpq, wrapped once, for the PostgreSQL store engine (issue 9).
         .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", pkgConfig: "libpq",
                        providers: [.apt(["libpq-dev"])]),
+        // cairo + pango: the PDF report's surface, text layout and font fallback, wrapped once.
+        .systemLibrary(name: "CPangoCairo", path: "Sources/CPangoCairo", pkgConfig: "pangocairo",
+                       providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
         .target(name: "MIDirectory", dependencies: [
             "CLDAP",
             .product(name: "Logging", package: "swift-log"),
@@ -35,21 +41,25 @@ let package = Package(
         .target(name: "MIStore", dependencies: [
             "CPostgres",
             .product(name: "GRDB", package: "GRDB.swift"),
+            // sqlite3_file_control (persistent WAL), which GRDB does not wrap.
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // The printable review of a form (PDF through cairo and pango); never prints to a terminal.
+        .target(name: "MIReport", dependencies: ["MIStore", "CPangoCairo"]),
         .target(name: "MICommands", dependencies: [
-            "MIDirectory", "MIStore",
+            "MIDirectory", "MIStore", "MIReport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "MIConsole", dependencies: [
-            "MICommands", "MIStore", "MIDirectory", "CReadline",
+            "MICommands", "MIStore", "MIDirectory", "CReadline", "CProcess",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "miadmin", dependencies: [
-            "MIConsole",
+            "MIConsole", "MICommands",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Shared by the test targets: the real slapd fixture and a runner for the built binary.
@@ -74,6 +84,7 @@ let package = Package(
             "MIConsole", "MICommands", "MIStore", "MIDirectory",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        .testTarget(name: "MIReportTests", dependencies: ["MIReport", "MIStore", "MITestSupport"]),
         // Depends on the executable so `swift test` builds the binary these tests run.
         .testTarget(name: "MIAdminEndToEndTests", dependencies: ["MIConsole", "miadmin", "MITestSupport"]),
     ]

@@ -3,16 +3,28 @@ import Logging
 
 /// The console's view of the LDAP directory: log a user in, look users up, list them.
 ///
-/// Login is search-then-bind on one connection: bind as the service account (anonymously when
-/// none is configured), find the user by `userAttribute` with the value escaped, require exactly
-/// one match, then bind as that DN with the user's password. After login the connection carries
-/// the user's own identity, so later reads run with that user's directory rights.
+/// **Who reads.** With a service account (`ldap.bindDN`), the session's one read connection is
+/// bound as that account and does every read: the login lookup, the user's entry and roles,
+/// listings, completion, the target checks of `move`. The user's password is checked by a bind
+/// that the connection replaces at once with the service account's again, so the user's
+/// credentials are never kept bound. Without a service account, the login lookup runs anonymously and, after
+/// the user's bind on the same connection, later reads run with the user's own rights (which
+/// include whatever anonymous may read).
 public final class Directory {
     public let settings: DirectorySettings
-    private let logger: Logger
+    let logger: Logger
     private var connection: LDAPConnection?
-    /// Memberships of the role groups, loaded once per session when a listing needs them.
-    private var membership: [Role: Set<String>]?
+    /// Set when the root DSE has been read (for `ldap.userFilter: auto`).
+    private var flavor: DirectoryFlavor?
+    /// `ldap.roleSource: auto` once decided for this directory: true when entries carry `memberOf`.
+    var usesMemberOf: Bool?
+    /// Role group memberships (normalized DNs, lowercased uids), loaded once per session when a
+    /// listing needs them and roles come from the groups.
+    var membership: GroupMembership?
+    /// With nested groups and `memberOf`: each role's group and every group nested in it.
+    var nestedRoleGroups: [Role: Set<String>]?
+    /// The configured role groups, normalized once (see `roleGroupKeys`).
+    var roleGroupKeysCache: [(Role, String)]?
     private var userCache: [String: DirectoryUser?] = [:]
 
     public init(settings: DirectorySettings, logger: Logger) {
@@ -20,8 +32,8 @@ public final class Directory {
         self.logger = logger
     }
 
-    /// The session's connection, opened and bound as the service account on first use.
-    private func connect() throws -> LDAPConnection {
+    /// The session's read connection, opened and bound as the service account on first use.
+    func connect() throws -> LDAPConnection {
         if let connection { return connection }
         let opened = try LDAPConnection(settings: settings.connection, logger: logger)
         try bindService(opened)
@@ -31,7 +43,7 @@ public final class Directory {
 
     /// Binds as the service account, or stays anonymous when none is configured.
     private func bindService(_ ldap: LDAPConnection) throws {
-        guard let bindDN = settings.bindDN, !bindDN.isEmpty else { return }
+        guard settings.hasServiceAccount, let bindDN = settings.bindDN else { return }
         guard let password = settings.bindPassword, !password.isEmpty else {
             throw DirectoryError(.configuration, "ldap.bindDN is set but its password file is empty")
         }
@@ -47,7 +59,9 @@ public final class Directory {
     ///
     /// Throws `.authenticationFailed` for an empty password (before anything is sent), an unknown
     /// or ambiguous user id, or a wrong password — with one message for all of them, so the
-    /// console does not reveal which user ids exist. Throws `.noRole` for a user in no role group.
+    /// console does not reveal which user ids exist. Throws `.accountUnusable` when the password
+    /// was right but Active Directory says the account cannot log in (disabled, locked, expired,
+    /// must change its password), and `.noRole` for a user in no role group.
     public func authenticate(uid: String, password: [UInt8]) throws -> DirectoryUser {
         let refused = DirectoryError(.authenticationFailed, code: .invalidCredentials,
                                      "authentication failed for '\(uid)': unknown user id or wrong password")
@@ -58,43 +72,118 @@ public final class Directory {
                                  "authentication failed for '\(uid)': empty password (refused without contacting the directory)")
         }
         guard !uid.isEmpty else { throw refused }
+        if let backslash = uid.firstIndex(of: "\\") {
+            let name = uid[uid.index(after: backslash)...]
+            throw DirectoryError(.authenticationFailed,
+                "log in with your account name alone: '\(name)', not '\(uid)' (DOMAIN\\name is a Windows logon form)"
+                + (settings.userPrincipalSuffix.map { ", or as '\(name)@\($0)'" } ?? ""))
+        }
         let ldap = try connect()
-        let candidates = try findEntries(uid: uid, on: ldap, limit: 2)
+        let candidates: [LDAPEntry]
+        do {
+            candidates = try findEntries(loginName: uid, on: ldap, limit: 2)
+        } catch let error as DirectoryError where !settings.hasServiceAccount
+                    && (error.code == .noSuchObject || error.code == .insufficientAccess) {
+            // Directories that let users read only their own entry hide the user base from
+            // anonymous: the login lookup needs an account with read rights.
+            throw DirectoryError(.configuration, code: error.code,
+                "cannot look up '\(uid)': the directory hides \(settings.userBase) from anonymous reads; " +
+                "configure a service account (ldap.bindDN, ldap.bindPasswordFile; see docs/security.md)")
+        }
         guard candidates.count == 1, let entry = candidates.first else {
             logger.debug("login lookup for a user id matched \(candidates.count) entries")
             throw refused
         }
-        let code = ldap.simpleBind(dn: entry.dn, password: password)
-        try ldap.checkReachable(code)
+        let (code, diagnostic) = try bindAsUser(dn: entry.dn, password: password, readConnection: ldap)
         guard code == .success else {
+            if code == .invalidCredentials, let state = AccountState(diagnostic: diagnostic) {
+                throw DirectoryError(.accountUnusable, code: code, "cannot log in as '\(uid)': \(state.explanation)")
+            }
             if code != .invalidCredentials { logger.info("user bind refused with LDAP code \(code.rawValue)") }
             throw refused
         }
-        let user = try makeUser(entry, on: ldap)
+        let user = try makeUser(entry, on: ldap, deciding: true)
         guard !user.roles.isEmpty else {
-            throw DirectoryError(.noRole, "'\(uid)' is in none of the console's role groups (foreman, technician, support)")
+            throw DirectoryError(.noRole, "'\(user.uid)' is in none of the console's role groups (foreman, technician, support)")
         }
-        userCache[uid.lowercased()] = user
+        userCache[user.uid.lowercased()] = user
         return user
     }
 
-    /// Looks a user up by user id (cached for the session); nil when there is no such user.
+    /// Checks the password with a bind on the read connection. With a service account, the
+    /// connection is bound back to the service account at once, whatever the outcome (a second
+    /// bind on the same TLS connection: cheaper than a second handshake); without one, it stays
+    /// bound as the user, who does the later reads.
+    private func bindAsUser(dn: String, password: [UInt8], readConnection ldap: LDAPConnection) throws
+        -> (LDAPResultCode, String?) {
+        let code = ldap.simpleBind(dn: dn, password: password)
+        try ldap.checkReachable(code)
+        let diagnostic = code == .success ? nil : ldap.diagnosticMessage()
+        if settings.hasServiceAccount { try bindService(ldap) }
+        return (code, diagnostic)
+    }
+
+    /// Looks a user up by user id (cached for the session); nil when there is no such user
+    /// (groups and machine accounts are not users: see `ldap.userFilter`).
     public func user(uid: String) throws -> DirectoryUser? {
         if let cached = userCache[uid.lowercased()] { return cached }
         let ldap = try connect()
         let entries = try findEntries(uid: uid, on: ldap, limit: 2)
-        let user = try entries.count == 1 ? makeUser(entries[0], on: ldap) : nil
+        let user = try entries.count == 1 ? makeUser(entries[0], on: ldap, deciding: false) : nil
         userCache[uid.lowercased()] = user
         return user
     }
 
-    private var userAttributes: [String] { [settings.userAttribute, "cn", "mail"] }
+    /// The attributes read with every user entry.
+    func userAttributes(on ldap: LDAPConnection) throws -> [String] {
+        var attributes = [settings.userAttribute, "cn", "mail"]
+        if settings.roleSource != .groups { attributes.append("memberOf") }
+        if try directoryFlavor(on: ldap) == .activeDirectory { attributes += ["userAccountControl", "displayName"] }
+        return attributes
+    }
+
+    /// `ldap.userFilter`, or the default for this kind of directory.
+    func userFilter(on ldap: LDAPConnection) throws -> String {
+        if let configured = settings.userFilter { return configured }
+        return try directoryFlavor(on: ldap) == .activeDirectory ? UserFilter.activeDirectory : UserFilter.standard
+    }
+
+    /// Reads the root DSE once: Active Directory announces itself in `supportedCapabilities`.
+    func directoryFlavor(on ldap: LDAPConnection) throws -> DirectoryFlavor {
+        if let flavor { return flavor }
+        var capabilities: [String] = []
+        do {
+            try ldap.search(base: "", scope: .base, filter: "(objectClass=*)", attributes: ["supportedCapabilities"],
+                            pageSize: 0) { capabilities += $0.attributes["supportedCapabilities"] ?? [] }
+        } catch let error as DirectoryError where error.kind == .operationFailed {
+            logger.info("cannot read the root DSE (\(error)); assuming a directory other than Active Directory")
+        }
+        let found: DirectoryFlavor = capabilities.contains(DirectoryFlavor.activeDirectoryCapability)
+            ? .activeDirectory : .other
+        flavor = found
+        return found
+    }
 
     private func findEntries(uid: String, on ldap: LDAPConnection, limit: Int) throws -> [LDAPEntry] {
-        let filter = "(\(settings.userAttribute)=\(FilterEscaping.escape(uid)))"
+        try findEntries(attribute: settings.userAttribute, value: uid, on: ldap, limit: limit)
+    }
+
+    /// A login name: a user id, or `name@suffix` looked up by `userPrincipalName` when
+    /// `ldap.userPrincipalSuffix` is set and the name ends in it.
+    private func findEntries(loginName: String, on ldap: LDAPConnection, limit: Int) throws -> [LDAPEntry] {
+        if let suffix = settings.userPrincipalSuffix, !suffix.isEmpty,
+           loginName.lowercased().hasSuffix("@" + suffix.lowercased()) {
+            return try findEntries(attribute: "userPrincipalName", value: loginName, on: ldap, limit: limit)
+        }
+        return try findEntries(uid: loginName, on: ldap, limit: limit)
+    }
+
+    private func findEntries(attribute: String, value: String, on ldap: LDAPConnection, limit: Int) throws -> [LDAPEntry] {
+        let filter = "(&\(try userFilter(on: ldap))(\(attribute)=\(FilterEscaping.escape(value))))"
         var found: [LDAPEntry] = []
         do {
-            try ldap.search(base: settings.userBase, scope: .subtree, filter: filter, attributes: userAttributes) {
+            try ldap.search(base: settings.userBase, scope: .subtree, filter: filter,
+                            attributes: try userAttributes(on: ldap)) {
                 found.append($0)
                 if found.count >= limit { throw StopSearch() }
             }
@@ -102,95 +191,25 @@ public final class Directory {
         return found
     }
 
-    private func makeUser(_ entry: LDAPEntry, on ldap: LDAPConnection) throws -> DirectoryUser {
-        let roles: [Role]
-        if let membership {
-            let key = DistinguishedName.normalized(entry.dn)
-            roles = Role.allCases.filter { membership[$0]?.contains(key) == true }
-        } else {
-            roles = try rolesByQuery(dn: entry.dn, on: ldap)
-        }
-        return user(from: entry, roles: roles)
+    func makeUser(_ entry: LDAPEntry, on ldap: LDAPConnection, deciding: Bool) throws -> DirectoryUser {
+        user(from: entry, roles: try roles(of: entry, on: ldap, deciding: deciding))
     }
 
-    private func user(from entry: LDAPEntry, roles: [Role]) -> DirectoryUser {
-        // Callers pass roles filtered from Role.allCases: already ordered, each once.
-        DirectoryUser(uid: entry.first(settings.userAttribute) ?? "", dn: entry.dn,
-                      name: entry.first("cn") ?? "", mail: entry.first("mail"), orderedRoles: roles)
-    }
-
-    /// The roles of one user in one request: the groups under the base DN that list the DN as a
-    /// `member` (the server matches the DN, escaping and case included), compared with the
-    /// configured group DNs. A role group outside the base DN gets its own base-scope check.
-    private func rolesByQuery(dn: String, on ldap: LDAPConnection) throws -> [Role] {
-        let memberFilter = "(member=\(FilterEscaping.escape(dn)))"
-        let base = DistinguishedName.normalized(settings.baseDN)
-        var wanted: [String: Role] = [:]
-        var outside: [(Role, String)] = []
-        for (role, group) in settings.groups {
-            let key = DistinguishedName.normalized(group)
-            if key.hasSuffix("," + base) || key == base { wanted[key] = role } else { outside.append((role, group)) }
-        }
-        var roles: [Role] = []
-        if !wanted.isEmpty {
-            try ldap.search(base: settings.baseDN, scope: .subtree, filter: "(&(objectClass=groupOfNames)\(memberFilter))",
-                            attributes: ["1.1"]) { entry in
-                if let role = wanted[DistinguishedName.normalized(entry.dn)] { roles.append(role) }
-            }
-        }
-        for (role, group) in outside {
-            do {
-                try ldap.search(base: group, scope: .base, filter: memberFilter, attributes: ["1.1"]) { _ in roles.append(role) }
-            } catch let error as DirectoryError where error.code == .noSuchObject {
-                logger.warning("role group for \(role.rawValue) does not exist: \(group)")
-            }
-        }
-        return roles
-    }
-
-    /// Reads every role group's members once (normalized DNs).
-    private func loadMembership(on ldap: LDAPConnection) throws -> [Role: Set<String>] {
-        if let membership { return membership }
-        var result: [Role: Set<String>] = [:]
-        for (role, group) in settings.groups {
-            var members = Set<String>()
-            do {
-                try ldap.forEachValue(of: "member", inEntry: group) { member in
-                    members.insert(DistinguishedName.normalized(bytes: member))
-                }
-            } catch let error as DirectoryError where error.code == .noSuchObject {
-                logger.warning("role group for \(role.rawValue) does not exist: \(group)")
-            }
-            result[role] = members
-        }
-        membership = result
-        return result
-    }
-
-    /// Streams the directory's users under `userBase`, optionally those whose user id or name
-    /// matches `pattern` and/or who hold `role`. Paged, so the server's size limit does not cut
-    /// the listing short; each user is handed to `body` as it arrives.
-    public func forEachUser(matching pattern: Glob?, role: Role?, _ body: (DirectoryUser) throws -> Void) throws {
-        let ldap = try connect()
-        let groups = try loadMembership(on: ldap)
-        let attribute = settings.userAttribute
-        let filter: String
-        if let pattern {
-            let value = FilterEscaping.substringFilterValue(forGlob: pattern.pattern)
-            filter = "(|(\(attribute)=\(value))(cn=\(value)))"
-        } else {
-            filter = "(\(attribute)=*)"
-        }
-        try ldap.search(base: settings.userBase, scope: .subtree, filter: filter, attributes: userAttributes) { entry in
-            let key = DistinguishedName.normalized(entry.dn)
-            let roles = Role.allCases.filter { groups[$0]?.contains(key) == true }
-            if let role, !roles.contains(role) { return }
-            let user = user(from: entry, roles: roles)
-            if let pattern, !pattern.matches(user.uid), !pattern.matches(user.name) { return }
-            try body(user)
-        }
+    func user(from entry: LDAPEntry, roles: [Role]) -> DirectoryUser {
+        // Roles come filtered from Role.allCases: already ordered, each once.
+        let control = entry.first("userAccountControl").flatMap(Int.init) ?? 0
+        return DirectoryUser(uid: entry.first(settings.userAttribute) ?? "", dn: entry.dn,
+                             name: entry.first("displayName") ?? entry.first("cn") ?? "", mail: entry.first("mail"), orderedRoles: roles,
+                             isDisabled: control & 2 != 0)
     }
 }
 
+/// What kind of server the directory is, from its root DSE.
+public enum DirectoryFlavor: Sendable, Equatable {
+    case activeDirectory, other
+    /// `LDAP_CAP_ACTIVE_DIRECTORY_OID` in the root DSE's `supportedCapabilities`.
+    static let activeDirectoryCapability = "1.2.840.113556.1.4.800"
+}
+
 /// Thrown from a search callback to stop early; never escapes `Directory`.
-private struct StopSearch: Error {}
+struct StopSearch: Error {}

@@ -11,6 +11,9 @@ public struct DirectoryError: Error, Sendable, CustomStringConvertible {
         /// The user could not be authenticated: wrong password, unknown or ambiguous user id,
         /// or an empty password (refused before any bind).
         case authenticationFailed
+        /// The password was right but the account cannot log in now (disabled, locked, expired,
+        /// must change its password): Active Directory's bind diagnostics, see `AccountState`.
+        case accountUnusable
         /// The user authenticated but holds none of the configured roles.
         case noRole
         /// The service account (config `ldap.bindDN`) was refused.

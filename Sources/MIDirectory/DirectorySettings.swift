@@ -4,16 +4,29 @@ public struct DirectorySettings: Sendable {
     public var connection: ConnectionSettings
     public var baseDN: String
     public var userBase: String
-    /// The attribute a user id is looked up by (default `uid`).
+    /// The attribute a user id is looked up by (default `uid`; `sAMAccountName` on Active Directory).
     public var userAttribute: String
-    /// Service account for the user lookup; nil binds anonymously.
+    /// Service account for every directory read; nil reads anonymously until login, then as the user.
     public var bindDN: String?
     public var bindPassword: [UInt8]?
     /// Group DN for each role.
     public var groups: [Role: String]
+    /// Where a user's roles are read from (`ldap.roleSource`).
+    public var roleSource: RoleSource
+    /// Membership through nested groups, with Active Directory's `LDAP_MATCHING_RULE_IN_CHAIN`
+    /// (`ldap.nestedGroups`). Off: direct members only.
+    public var nestedGroups: Bool
+    /// Which entries are users (`ldap.userFilter`); nil picks one by the directory (`auto`):
+    /// `UserFilter.activeDirectory` or `UserFilter.standard`.
+    public var userFilter: String?
+    /// With a suffix (`example.test`), a login name `name@example.test` is looked up by
+    /// `userPrincipalName` (`ldap.userPrincipalSuffix`, Active Directory).
+    public var userPrincipalSuffix: String?
 
     public init(connection: ConnectionSettings, baseDN: String, userBase: String, userAttribute: String = "uid",
-                bindDN: String?, bindPassword: [UInt8]?, groups: [Role: String]) {
+                bindDN: String?, bindPassword: [UInt8]?, groups: [Role: String],
+                roleSource: RoleSource = .auto, nestedGroups: Bool = false, userFilter: String? = nil,
+                userPrincipalSuffix: String? = nil) {
         self.connection = connection
         self.baseDN = baseDN
         self.userBase = userBase
@@ -21,5 +34,32 @@ public struct DirectorySettings: Sendable {
         self.bindDN = bindDN
         self.bindPassword = bindPassword
         self.groups = groups
+        self.roleSource = roleSource
+        self.nestedGroups = nestedGroups
+        self.userFilter = userFilter
+        self.userPrincipalSuffix = userPrincipalSuffix
     }
+
+    /// True when a service account is configured: it does every read, the user's bind only
+    /// proves the password.
+    public var hasServiceAccount: Bool { !(bindDN ?? "").isEmpty }
+}
+
+/// Where roles come from (`ldap.roleSource`).
+public enum RoleSource: String, Sendable, CaseIterable {
+    /// `memberOf` when the directory's entries carry it, the groups otherwise.
+    case auto
+    /// The user entry's `memberOf` values (OpenLDAP's memberof overlay; Active Directory always):
+    /// roles come with the entry, and a listing never reads a group's member list.
+    case memberOf
+    /// The role group entries: `member`, `uniqueMember` (DNs) or `memberUid` (user ids).
+    case groups
+}
+
+/// The default `ldap.userFilter` values.
+public enum UserFilter {
+    /// Active Directory: people, not groups or machine accounts (which carry `sAMAccountName` too).
+    public static let activeDirectory = "(&(objectCategory=person)(objectClass=user))"
+    /// Other directories.
+    public static let standard = "(objectClass=inetOrgPerson)"
 }

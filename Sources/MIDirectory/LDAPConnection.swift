@@ -12,8 +12,14 @@ public struct ConnectionSettings: Sendable {
     public var verifyCertificate: Bool
     /// Let a password travel over an unencrypted connection (`ldap.allowCleartext`). Off by default.
     public var allowCleartext: Bool
-    /// Bounds both the TCP connect and each operation.
+    /// Bounds both the TCP connect and each operation. Fractions count (passed on in
+    /// microseconds); the config keeps it within `ConnectionSettings.timeoutRange`.
     public var timeoutSeconds: Double
+    /// Entries per page of a paged search (`ldap.pageSize`; Active Directory serves at most 1,000).
+    public var pageSize: Int32 = 500
+
+    /// What `ldap.timeoutSeconds` may be: a millisecond to ten minutes.
+    public static let timeoutRange: ClosedRange<Double> = 0.001...600
 
     public init(uri: String, startTLS: Bool, caFile: String?, verifyCertificate: Bool = true,
                 allowCleartext: Bool = false, timeoutSeconds: Double) {
@@ -25,8 +31,52 @@ public struct ConnectionSettings: Sendable {
         self.timeoutSeconds = timeoutSeconds
     }
 
-    /// True when binds on this connection are protected by TLS (ldaps:// or StartTLS).
-    public var isEncrypted: Bool { uri.lowercased().hasPrefix("ldaps://") || startTLS }
+    /// The timeout as libldap takes it, to the microsecond.
+    var timeval: timeval {
+        let seconds = min(max(timeoutSeconds, Self.timeoutRange.lowerBound), Self.timeoutRange.upperBound)
+        let whole = seconds.rounded(.down)
+        return CLDAP.timeval(tv_sec: Int(whole), tv_usec: Int(((seconds - whole) * 1_000_000).rounded()))
+    }
+}
+
+/// The URIs of `ldap.uri` as libldap reads them: the option may hold a list
+/// (`"ldaps://a:636 ldap://b:389"`) that libldap fails over through, so every entry must be safe,
+/// not just the first.
+public struct LDAPURIList: Sendable, Equatable {
+    public let uris: [String]
+    public let schemes: [String]
+
+    /// Parses `list` with libldap's own parser (`ldap_initialize` reads it, `LDAP_OPT_URI` gives it
+    /// back one URI per space, then `ldap_url_parse` names each scheme). Nil when libldap refuses it.
+    public init?(_ list: String) {
+        var ld: OpaquePointer?
+        guard ldap_initialize(&ld, list) == LDAP_SUCCESS, let ld else { return nil }
+        defer { ldap_unbind_ext_s(ld, nil, nil) }
+        var raw: UnsafeMutablePointer<CChar>?
+        guard ldap_get_option(ld, LDAP_OPT_URI, &raw) == LDAP_OPT_SUCCESS, let raw else { return nil }
+        let canonical = String(cString: raw)
+        ldap_memfree(raw)
+        var uris: [String] = [], schemes: [String] = []
+        for uri in canonical.split(separator: " ").map(String.init) {
+            var description: UnsafeMutablePointer<LDAPURLDesc>?
+            guard ldap_url_parse(uri, &description) == LDAP_URL_SUCCESS, let description else { return nil }
+            schemes.append(String(cString: description.pointee.lud_scheme).lowercased())
+            ldap_free_urldesc(description)
+            uris.append(uri)
+        }
+        guard !uris.isEmpty else { return nil }
+        self.uris = uris
+        self.schemes = schemes
+    }
+
+    /// The URIs a bind on them would cross in cleartext: `ldap://` and `ldapi://` without
+    /// StartTLS (every other scheme is `ldaps://`, TLS from the first byte).
+    public func cleartext(startTLS: Bool) -> [String] {
+        zip(uris, schemes).filter { $0.1 != "ldaps" && !startTLS }.map(\.0)
+    }
+
+    /// True when some URI needs StartTLS (not `ldaps://`).
+    public var needsStartTLS: Bool { schemes.contains { $0 != "ldaps" } }
 }
 
 /// One entry from a search: its DN and the values of the attributes asked for.
@@ -48,9 +98,15 @@ public final class LDAPConnection {
     public init(settings: ConnectionSettings, logger: Logger) throws {
         self.settings = settings
         self.logger = logger
-        guard settings.isEncrypted || settings.allowCleartext else {
+        guard let list = LDAPURIList(settings.uri) else {
+            throw DirectoryError(.configuration, "cannot use LDAP URI '\(settings.uri)' (config ldap.uri: " +
+                                 "one or more ldaps:// or ldap:// URIs separated by spaces)")
+        }
+        let cleartext = list.cleartext(startTLS: settings.startTLS)
+        guard cleartext.isEmpty || settings.allowCleartext else {
             throw DirectoryError(.configuration,
-                "refusing to send passwords in cleartext to \(settings.uri): use ldaps:// or set ldap.startTLS " +
+                "refusing to send passwords in cleartext to \(cleartext.joined(separator: " ")): every URI in " +
+                "ldap.uri must be ldaps:// or covered by ldap.startTLS " +
                 "(or, on a trusted network only, ldap.allowCleartext: true)")
         }
         var ld: OpaquePointer?
@@ -62,7 +118,7 @@ public final class LDAPConnection {
         handle = ld
         // From here on `deinit` frees the handle, also when a step below throws.
         try configure()
-        if settings.startTLS && !settings.uri.lowercased().hasPrefix("ldaps://") {
+        if settings.startTLS && list.needsStartTLS {
             try startTLS()
         }
     }
@@ -82,8 +138,7 @@ public final class LDAPConnection {
         var version = LDAP_VERSION3
         try setOption(LDAP_OPT_PROTOCOL_VERSION, &version, "protocol version")
         try setOption(LDAP_OPT_REFERRALS, nil, "referrals off")  // LDAP_OPT_OFF is a NULL pointer
-        let seconds = max(settings.timeoutSeconds, 0.1)
-        var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - seconds.rounded(.down)) * 1_000_000))
+        var timeout = settings.timeval
         // LDAP_OPT_TIMEOUT alone does not bound the TCP connect: set both.
         try setOption(LDAP_OPT_NETWORK_TIMEOUT, &timeout, "network timeout")
         try setOption(LDAP_OPT_TIMEOUT, &timeout, "operation timeout")
@@ -104,8 +159,12 @@ public final class LDAPConnection {
         try setOption(LDAP_OPT_X_TLS_NEWCTX, &isServer, "TLS context")
     }
 
+    /// StartTLS, unless the URI libldap connected to was an `ldaps://` one of a mixed list
+    /// (TLS already in place: a second handshake would fail).
     private func startTLS() throws {
-        let rc = ldap_start_tls_s(handle, nil, nil)
+        let connected = ldap_connect(handle)
+        if connected == LDAP_SUCCESS, ldap_tls_inplace(handle) != 0 { return }
+        let rc = connected == LDAP_SUCCESS ? ldap_start_tls_s(handle, nil, nil) : connected
         guard rc == LDAP_SUCCESS else {
             let code = LDAPResultCode(rawValue: rc)
             if code == .serverDown || code == .timeout {
@@ -118,12 +177,18 @@ public final class LDAPConnection {
 
     /// The server's or libldap's extra explanation of the last error, if any.
     private func diagnosticSuffix() -> String {
+        diagnosticMessage().map { ": \($0)" } ?? ""
+    }
+
+    /// The diagnostic message of the last result (Active Directory says there why a bind with the
+    /// right password failed: `AcceptSecurityContext error, data 773`).
+    func diagnosticMessage() -> String? {
         var message: UnsafeMutablePointer<CChar>?
         ldap_get_option(handle, LDAP_OPT_DIAGNOSTIC_MESSAGE, &message)
-        guard let message else { return "" }
+        guard let message else { return nil }
         defer { ldap_memfree(message) }
         let text = String(cString: message)
-        return text.isEmpty ? "" : ": \(text)"
+        return text.isEmpty ? nil : text
     }
 
     private func unreachable(_ code: LDAPResultCode) -> DirectoryError {
@@ -168,23 +233,30 @@ public final class LDAPConnection {
     /// Searches with the paged-results control (RFC 2696) and hands each entry to `body` as it
     /// arrives (`ldap_result` with `LDAP_MSG_ONE`), so memory stays flat however many entries the
     /// directory holds and whatever its size limit per page.
+    /// `pageSize` nil takes `ldap.pageSize`; 0 sends no paging control (the root DSE).
     public func search(base: String, scope: Scope, filter: String, attributes: [String],
-                       pageSize: Int32 = 500, _ body: (LDAPEntry) throws -> Void) throws {
+                       pageSize: Int32? = nil, _ body: (LDAPEntry) throws -> Void) throws {
+        let pageSize = pageSize ?? settings.pageSize
         try searchMessages(base: base, scope: scope, filter: filter, attributes: attributes, pageSize: pageSize) { message in
             try body(readEntry(message, attributes: attributes))
         }
     }
 
-    /// Hands every value of `attribute` of the entry at `dn` to `body` as raw bytes, straight
-    /// from libldap's buffer: a 100,000-member group is read without building 100,000 strings.
-    public func forEachValue(of attribute: String, inEntry dn: String, _ body: (UnsafeRawBufferPointer) -> Void) throws {
-        try searchMessages(base: dn, scope: .base, filter: "(objectClass=*)", attributes: [attribute], pageSize: 500) { message in
-            guard let list = ldap_get_values_len(handle, message, attribute) else { return }
-            defer { ldap_value_free_len(list) }
-            var index = 0
-            while let value = list[index] {
-                body(UnsafeRawBufferPointer(start: value.pointee.bv_val, count: Int(value.pointee.bv_len)))
-                index += 1
+    /// Hands every value of `attributes` of the entry at `dn` to `body` (with the index of its
+    /// attribute in `attributes`) as raw bytes, straight from libldap's buffer: a 100,000-member
+    /// group is read without building 100,000 strings first.
+    public func forEachValue(of attributes: [String], inEntry dn: String,
+                             _ body: (Int, UnsafeRawBufferPointer) -> Void) throws {
+        try searchMessages(base: dn, scope: .base, filter: "(objectClass=*)", attributes: attributes,
+                           pageSize: settings.pageSize) { message in
+            for (index, attribute) in attributes.enumerated() {
+                guard let list = ldap_get_values_len(handle, message, attribute) else { continue }
+                defer { ldap_value_free_len(list) }
+                var next = 0
+                while let value = list[next] {
+                    body(index, UnsafeRawBufferPointer(start: value.pointee.bv_val, count: Int(value.pointee.bv_len)))
+                    next += 1
+                }
             }
         }
     }
@@ -193,6 +265,10 @@ public final class LDAPConnection {
                                 pageSize: Int32, _ body: (OpaquePointer) throws -> Void) throws {
         var cookie = berval(bv_len: 0, bv_val: nil)
         defer { if cookie.bv_val != nil { ber_memfree(cookie.bv_val) } }
+        if pageSize == 0 {
+            _ = try searchPage(base: base, scope: scope, filter: filter, attributes: attributes, control: nil, body)
+            return
+        }
         repeat {
             var pageControl: UnsafeMutablePointer<LDAPControl>?
             let crc = ldap_create_page_control(handle, pageSize, &cookie, 0, &pageControl)
@@ -207,17 +283,18 @@ public final class LDAPConnection {
 
     /// Runs one page; returns the server's cookie for the next page (empty when done).
     private func searchPage(base: String, scope: Scope, filter: String, attributes: [String],
-                            control: UnsafeMutablePointer<LDAPControl>,
+                            control: UnsafeMutablePointer<LDAPControl>?,
                             _ body: (OpaquePointer) throws -> Void) throws -> berval {
         var msgid: Int32 = 0
         var controls: [UnsafeMutablePointer<LDAPControl>?] = [control, nil]
         let rc = withCStringArray(attributes) { attrs in
-            ldap_search_ext(handle, base, scope.raw, filter, attrs, 0, &controls, nil, nil, 0, &msgid)
+            control == nil
+                ? ldap_search_ext(handle, base, scope.raw, filter, attrs, 0, nil, nil, nil, 0, &msgid)
+                : ldap_search_ext(handle, base, scope.raw, filter, attrs, 0, &controls, nil, nil, 0, &msgid)
         }
         guard rc == LDAP_SUCCESS else { throw failure(rc, "search under '\(base)'") }
-        let seconds = max(settings.timeoutSeconds, 0.1)
         while true {
-            var timeout = timeval(tv_sec: Int(seconds), tv_usec: 0)
+            var timeout = settings.timeval
             var message: OpaquePointer?
             let type = ldap_result(handle, msgid, LDAP_MSG_ONE, &timeout, &message)
             if type == 0 {

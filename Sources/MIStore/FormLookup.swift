@@ -3,8 +3,9 @@ import GRDB
 
 extension FormStore {
     /// The live form `ref` names, with its media list (no bytes) and foreman comments.
-    public func form(_ ref: FormReference) throws -> Form {
-        try read { db in try Self.loadForm(FormRecord.find(ref, in: db), in: db) }
+    /// With `owner`, only a form of that owner is found (another's is `.notFound`, as a missing one).
+    public func form(_ ref: FormReference, owner: String? = nil) throws -> Form {
+        try read { db in try Self.loadForm(FormRecord.find(ref, owner: owner, in: db), in: db) }
     }
 
     /// The bytes of one media file of a form.

@@ -42,14 +42,17 @@ struct FormRecord: Sendable {
     /// "form 12 jdoe/Pump station 4": how audit rows and messages name a form.
     var label: String { "form \(id) \(owner)/\(name)" }
 
-    /// Finds the live form `ref` names, or throws `.notFound`.
-    static func find(_ ref: FormReference, in db: Database) throws -> FormRecord {
-        let row: Row?
+    /// Finds the live form `ref` names, or throws `.notFound`. With `owner`, a form of anybody
+    /// else is not found either, with the very message of a missing one (technicians: see
+    /// `Session.visibleOwner`).
+    static func find(_ ref: FormReference, owner: String? = nil, in db: Database) throws -> FormRecord {
+        var row: Row?
         switch ref {
         case .id(let id):
             // Cached statements: a script of moves runs these thousands of times.
             row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns), forms.trashed_at FROM forms WHERE id = ?"),
                                    arguments: [id])
+            if let found = row, let owner, found["owner"] as String != owner { row = nil }
             if let row, row["trashed_at"] as Double? != nil {
                 throw StoreError(.notFound, "Form \(id) is in the trash.")
             }
@@ -58,12 +61,8 @@ struct FormRecord: Sendable {
                 SELECT \(columns) FROM forms WHERE owner = ? AND name = ? AND trashed_at IS NULL
                 """), arguments: [owner, name])
         }
-        guard let row else {
-            switch ref {
-            case .id(let id): throw StoreError(.notFound, "There is no form \(id).")
-            case .path(let owner, let name): throw StoreError(.notFound, "\(owner) has no form named '\(name)'.")
-            }
-        }
+        if let found = row, let owner, found["owner"] as String != owner { row = nil }
+        guard let row else { throw StoreError.noSuchForm(ref) }
         return try FormRecord(row: row)
     }
 

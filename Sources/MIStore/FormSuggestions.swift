@@ -2,36 +2,59 @@ import Foundation
 import GRDB
 
 extension FormStore {
+    /// Which forms a completion offers.
+    public enum SuggestionScope: Sendable {
+        /// Forms in use (not in the trash): `show`, `move`, `comment`, …
+        case live
+        /// Forms in the trash: `restore`.
+        case trashed
+    }
+
     /// Completions for a partly typed form reference, for the prompt's Tab key: `jd` gives
     /// owners (`jdoe/`), `jdoe/Pu` gives that owner's form names (`jdoe/Pump station 4`).
-    /// Range queries on the (owner, name) index, so a million-form store answers at once.
-    /// `owner` restricts suggestions to one user's forms (a technician's own).
-    public func formReferenceSuggestions(prefix: String, owner: String? = nil, limit: Int = 200) throws -> [String] {
+    /// Every owner with the prefix is listed (up to `limit`), so an empty word or a prefix many
+    /// owners share offers them all. Range queries on the (owner, name) index, so a
+    /// million-form store answers at once. `owner` restricts suggestions to one user's forms
+    /// (a technician's own).
+    public func formReferenceSuggestions(prefix: String, owner: String? = nil, scope: SuggestionScope = .live,
+                                         limit: Int = 200) throws -> [String] {
         let prefix = prefix.nfc
+        let inScope = scope == .live ? "trashed_at IS NULL" : "trashed_at IS NOT NULL"
         return try read { db in
             if let slash = prefix.firstIndex(of: "/") {
                 let who = String(prefix[..<slash])
                 let namePrefix = String(prefix[prefix.index(after: slash)...])
                 if let owner, owner != who { return [] }
                 let names = try String.fetchAll(db, sql: """
-                    SELECT name FROM forms WHERE trashed_at IS NULL AND owner = ? AND name >= ? AND name < ?
+                    SELECT DISTINCT name FROM forms WHERE \(inScope) AND owner = ? AND name >= ? AND name < ?
                     ORDER BY name LIMIT ?
                     """, arguments: [who, namePrefix, namePrefix + "\u{10FFFF}", limit])
                 return names.map { "\(who)/\($0)" }
             }
             if let owner {
-                return owner.hasPrefix(prefix) ? [owner + "/"] : []
+                guard owner.hasPrefix(prefix), try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM forms WHERE \(inScope) AND owner = ?)",
+                                                                 arguments: [owner]) == true else { return [] }
+                return [owner + "/"]
             }
-            // Distinct owners by skipping through the index: one seek per owner.
+            // Distinct owners by skipping through the index: one seek per owner, each strictly
+            // after the last one found. (Not `>= last + "\0"`: SQLite reads a bound string up to
+            // its first NUL, so that seek found the same owner again and again.)
             var owners: [String] = []
-            var next = prefix
-            while owners.count < limit,
-                  let found = try String.fetchOne(db, sql: """
-                      SELECT owner FROM forms WHERE trashed_at IS NULL AND owner >= ? AND owner < ?
-                      ORDER BY owner LIMIT 1
-                      """, arguments: [next, prefix + "\u{10FFFF}"]) {
+            var last: String?
+            while owners.count < limit {
+                let found: String?
+                if let last {
+                    found = try String.fetchOne(db, sql: """
+                        SELECT owner FROM forms WHERE \(inScope) AND owner > ? AND owner < ? ORDER BY owner LIMIT 1
+                        """, arguments: [last, prefix + "\u{10FFFF}"])
+                } else {
+                    found = try String.fetchOne(db, sql: """
+                        SELECT owner FROM forms WHERE \(inScope) AND owner >= ? AND owner < ? ORDER BY owner LIMIT 1
+                        """, arguments: [prefix, prefix + "\u{10FFFF}"])
+                }
+                guard let found else { break }
                 owners.append(found + "/")
-                next = found + "\u{0}"
+                last = found
             }
             return owners
         }

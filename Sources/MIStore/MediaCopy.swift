@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// The form whose media ``FormStore/forEachMediaFile(of:fileName:_:)`` hands out.
+/// The form whose media ``FormStore/forEachMediaFile(of:fileName:owner:_:)`` hands out.
 public struct MediaSource: Sendable, Hashable {
     public let formId: Int64
     public let owner: String
@@ -15,14 +15,13 @@ extension FormStore {
     /// bytes, one file at a time, in question and number order. Unlike ``form(_:)`` this also
     /// finds a form in the trash: by id, or by `owner/name` when no live form has that name.
     ///
-    /// Returns the form; `body` sees the form first so a caller can refuse it (a technician's
-    /// view) before any bytes are read.
+    /// With `owner`, a form of anyone else is not found, with the very message of a missing one
+    /// (a technician's view: `Session.visibleOwner`). Returns the form.
     ///
     /// - Throws: `.notFound` for no such form, or no media file `fileName` on it.
     @discardableResult
-    public func forEachMediaFile(of ref: FormReference, fileName: String? = nil,
-                                 allow: (MediaSource) throws -> Void = { _ in },
-                                 _ body: (MediaFile, Data) throws -> Void) throws -> MediaSource {
+    public func forEachMediaFile(of ref: FormReference, fileName: String? = nil, owner: String? = nil,
+                                 _ body: (MediaSource, MediaFile, Data) throws -> Void) throws -> MediaSource {
         try read { db in
             let record: FormRecord
             let trashed: Bool
@@ -45,7 +44,13 @@ extension FormStore {
             }
             let source = MediaSource(formId: record.id, owner: record.owner, name: record.name, state: record.state,
                                      trashed: trashed)
-            try allow(source)
+            if let owner, record.owner != owner {
+                switch ref {
+                case .id: throw StoreError.noSuchForm(ref)
+                // What a missing name gets once neither a live nor a trashed form has it.
+                case .path(let asked, let name): throw StoreError(.notFound, "\(asked) has no form named '\(name)' in the trash.")
+                }
+            }
             let files = try Self.media(formId: record.id, in: db).filter { fileName == nil || $0.fileName == fileName }
             if let fileName, files.isEmpty {
                 throw StoreError(.notFound, "Form \(record.id) '\(record.name)' has no media file '\(fileName)'.")
@@ -53,7 +58,7 @@ extension FormStore {
             for file in files {
                 guard let data = try Data.fetchOne(db, sql: "SELECT data FROM media WHERE form_id = ? AND file_name = ?",
                                                    arguments: [record.id, file.fileName]) else { continue }
-                try body(file, data)
+                try body(source, file, data)
             }
             return source
         }

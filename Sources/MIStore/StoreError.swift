@@ -52,6 +52,15 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension StoreError {
+    /// The one answer for a form that is not there, or not there for this user: a technician
+    /// asking for another's form gets exactly this, as for a missing one.
+    public static func noSuchForm(_ ref: FormReference) -> StoreError {
+        switch ref {
+        case .id(let id): StoreError(.notFound, "There is no form \(id).")
+        case .path(let owner, let name): StoreError(.notFound, "\(owner) has no form named '\(name)'.")
+        }
+    }
+
     /// Maps SQLite errors to `StoreError`; every other error passes unchanged.
     ///
     /// SQLITE_BUSY / SQLITE_LOCKED become `.busy`, a UNIQUE violation becomes `.conflict`.

@@ -13,13 +13,17 @@ struct MIAdminCommand: ParsableCommand {
             a pipe, or an interactive prompt. The password comes from $MIADMIN_PASSWORD, \
             --password-file, or a prompt on the terminal; never from a flag value.
 
+            The installed miadmin (setgid to the store's group, docs/security.md) reads only \
+            the system config: --config, $MIADMIN_CONFIG, $MIADMIN_NOW and LDAP* variables are \
+            refused (exit 1), and files you name are opened with your own rights.
+
             Exit codes: 0 success; 1 usage error or failed command; 2 directory or store \
             unreachable (including TLS failures); 3 a script stopped at a failing command; \
             4 authentication failed.
             """,
         version: "miadmin \(MIAdminVersion.current)")
 
-    @Option(name: .long, help: ArgumentHelp("Config file (else $MIADMIN_CONFIG, else ~/.config/miadmin/config.json, else /etc/miadmin/config.json).", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("Config file (else $MIADMIN_CONFIG, else ~/.config/miadmin/config.json, else /etc/miadmin/config.json). Refused by the installed (setgid) miadmin.", valueName: "file"))
     var config: String?
 
     @Option(name: .long, help: ArgumentHelp("Directory user id to log in as (else $MIADMIN_USER).", valueName: "uid"))
@@ -58,6 +62,12 @@ struct MIAdminCommand: ParsableCommand {
     @Flag(name: .customLong("no-pager"), help: "Never page output through $PAGER (paging happens only at a terminal).")
     var noPager = false
 
+    @Flag(name: .customLong("init-store"), help: "Create the store the config names if it is missing (schema only, mode 0660), then exit without logging in.")
+    var initStore = false
+
+    @Flag(name: .customLong("generate-manual"), help: .hidden)
+    var generateManual = false
+
     enum OnError: String, ExpressibleByArgument { case stop, `continue` }
 
     /// Runs like ArgumentParser's own `main()`, except that usage errors exit 1 (our contract,
@@ -83,6 +93,10 @@ struct MIAdminCommand: ParsableCommand {
     }
 
     func run() throws {
+        if generateManual {
+            print(ManualPage.render(), terminator: "")
+            return
+        }
         var options = LaunchOptions()
         options.configPath = config
         options.user = user
@@ -97,6 +111,7 @@ struct MIAdminCommand: ParsableCommand {
         options.dryRun = dryRun
         options.expanded = expanded
         options.noPager = noPager
+        options.initStore = initStore
         let status = Console.launch(options)
         if status != .success { throw ExitCode(status.rawValue) }
     }

@@ -171,7 +171,11 @@ import Testing
 
         // A technician only for their own forms; a missing file and a file as --out are errors.
         let foreign = try MIAdmin.as_("jdoe", config: config, ["media asmith/Hers --out \(shellQuote(one))"])
-        #expect(foreign.status == 1 && foreign.stderr.contains("only their own"))
+        // ... and another's form answers exactly as a missing one.
+        let absent = try MIAdmin.as_("jdoe", config: config, ["media asmith/Nothing --out \(shellQuote(one))"])
+        #expect(foreign.stderr.contains("asmith has no form named 'Hers'"), "\(foreign.stderr)")
+        #expect(foreign.status == absent.status && foreign.status != 0)
+        #expect(foreign.stderr.replacingOccurrences(of: "'Hers'", with: "'Nothing'") == absent.stderr)
         let noFile = try MIAdmin.as_("mkhan", config: config, ["media asmith/Hers 'Qid9(1).jpg' --out \(shellQuote(one))"])
         #expect(noFile.status == 1 && noFile.stderr.contains("no media file"))
         let onFile = try MIAdmin.as_("mkhan", config: config, ["media asmith/Hers --out \(shellQuote(one + "/Qid1(1).m4a"))"])

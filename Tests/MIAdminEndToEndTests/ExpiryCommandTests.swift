@@ -171,13 +171,13 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stderr.contains("keys policy.*: notify-days: a reminder on day 9 would never fire"))
         let retention = try run(try self.config { setKey(&$0, "policy.retentionDays", 0) }, "policy")
-        #expect(retention.status == 1 && retention.stderr.contains("key policy.retentionDays must be a whole number of days between 1 and 3650"))
+        #expect(retention.status == 1 && retention.stderr.contains("key policy.retentionDays must be a whole number from 1 to 3650 days"))
         // Too large for an Int: the console once crashed on it (exit 132).
         let huge = try run(try self.config { setKey(&$0, "policy.expiryDays", 1e300) }, "policy")
-        #expect(huge.status == 1 && huge.stderr.contains("key policy.expiryDays must be a whole number of days between 1 and 3650"),
+        #expect(huge.status == 1 && huge.stderr.contains("key policy.expiryDays must be a whole number from 1 to 3650 days"),
                 "\(huge.status) \(huge.stderr)")
         let far = try run(try self.config { setKey(&$0, "policy.expiryDays", 3651) }, "policy")
-        #expect(far.status == 1 && far.stderr.contains("key policy.expiryDays must be a whole number of days between 1 and 3650"))
+        #expect(far.status == 1 && far.stderr.contains("key policy.expiryDays must be a whole number from 1 to 3650 days"))
     }
 
     @Test func notificationsAsJSONAndAsAnICalendarFile() throws {
@@ -205,7 +205,7 @@ import Testing
         let own = try rows(run(config, as: "jdoe", "notifications"))
         #expect(own.count == 2 && own.allSatisfy { $0["uid"] as? String == "jdoe" })
         let other = try run(config, as: "jdoe", "notifications --user asmith")
-        #expect(other.status == 1 && other.stderr.contains("technicians see only their own reminders"))
+        #expect(other.status == 1 && other.stderr.contains("technicians see only their own forms, notices and reminders"))
 
         let file = try TempDir.make() + "/plan.ics"
         let written = try run(config, "notifications --from 2026-11-21 --ics \(file)")

@@ -112,3 +112,73 @@ import Testing
         #expect(result.stderr.contains("unknown key ldap.startTls"))
     }
 }
+
+/// Every number in the config has documented bounds; anything outside is a config error naming
+/// the key and its range (exit 1), never a crash.
+@Suite struct ConfigBoundsTests {
+    let fixture = Fixture.shared
+
+    @Test(arguments: ["ldap.timeoutSeconds", "ldap.pageSize", "store.busyTimeoutSeconds", "policy.expiryDays",
+                      "policy.retentionDays"])
+    func aHugeNumberIsAConfigError(_ key: String) throws {
+        for value in [1e300, -1.0, 0.0] where !(key == "store.busyTimeoutSeconds" && value == 0) {
+            let config = try fixture.config { setKey(&$0, key, value) }
+            let result = try MIAdmin.as_("mkhan", config: config, ["whoami"])
+            #expect(result.status == 1, "\(key)=\(value): \(result.stderr)")
+            #expect(result.stderr.contains("key \(key) must be"), "\(result.stderr)")
+            #expect(result.stderr.contains(" from "), "the message gives the range: \(result.stderr)")
+        }
+    }
+
+    @Test func notifyDaysOutsideTheirRangeAreRefused() throws {
+        let config = try fixture.config { setKey(&$0, "policy.notifyDays", [1, 1e300]) }
+        let result = try MIAdmin.as_("mkhan", config: config, ["whoami"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("policy.notifyDays"))
+    }
+
+    @Test func aFractionalTimeoutWorks() throws {
+        // 0.5 s passed on as 500,000 µs: before, a timeout under 1 s became 0 and every search
+        // "timed out" at once.
+        let config = try fixture.config { setKey(&$0, "ldap.timeoutSeconds", 0.5) }
+        let result = try MIAdmin.as_("mkhan", config: config, ["whoami", "users --role support"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("lchen"))
+    }
+
+    @Test func aURIListWithACleartextFallbackIsRefusedBeforeConnecting() throws {
+        let config = try fixture.config {
+            setKey(&$0, "ldap.uri", "\(fixture["LDAPS_URI"]) ldap://127.0.0.1:1")
+            setKey(&$0, "ldap.startTLS", false)
+        }
+        let result = try MIAdmin.as_("mkhan", config: config, ["whoami"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("refusing to send passwords in cleartext to ldap://127.0.0.1:1"))
+        // Covered by StartTLS, the same list is fine (the ldaps URI answers first).
+        let covered = try fixture.config {
+            setKey(&$0, "ldap.uri", "\(fixture["LDAPS_URI"]) \(fixture["LDAP_URI"])")
+            setKey(&$0, "ldap.startTLS", true)
+        }
+        let ok = try MIAdmin.as_("mkhan", config: covered, ["whoami"])
+        #expect(ok.status == 0, "\(ok.stderr)")
+    }
+
+    @Test func roleSourceAndUserFilterAreChecked() throws {
+        let source = try fixture.config { setKey(&$0, "ldap.roleSource", "memberof") }
+        let bad = try MIAdmin.as_("mkhan", config: source, ["whoami"])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("key ldap.roleSource must be one of auto, memberOf, groups"))
+        let filter = try fixture.config { setKey(&$0, "ldap.userFilter", "objectClass=person") }
+        let unbalanced = try MIAdmin.as_("mkhan", config: filter, ["whoami"])
+        #expect(unbalanced.status == 1)
+        #expect(unbalanced.stderr.contains("ldap.userFilter"))
+        let groups = try fixture.config {
+            setKey(&$0, "ldap.roleSource", "groups")
+            setKey(&$0, "ldap.userFilter", "(objectClass=person)")
+            setKey(&$0, "ldap.pageSize", 100)
+        }
+        let ok = try MIAdmin.as_("tpatel", config: groups, format: "csv", ["whoami"])
+        #expect(ok.status == 0, "\(ok.stderr)")
+        #expect(ok.stdout.contains("\"foreman, technician\""))
+    }
+}

@@ -20,7 +20,7 @@ import Testing
         #expect(forms.status == 0, "\(forms.stderr)")
         #expect(forms.stdout.contains("Mine"))
         #expect(!forms.stdout.contains("Hers"))
-        for refused in ["forms --owner asmith", "show asmith/Hers", "notices asmith", "users",
+        for refused in ["forms --owner asmith", "notices asmith", "users",
                         "move jdoe/Mine asmith", "comment jdoe/Done 'x'", "submit jdoe/Done", "audit",
                         "import /tmp", "export /tmp/x"] {
             let result = try MIAdmin.as_("jdoe", config: config, [refused])
@@ -28,6 +28,10 @@ import Testing
             #expect(result.stderr.contains("role") || result.stderr.contains("technicians see only"), "\(refused): \(result.stderr)")
         }
         #expect(try MIAdmin.as_("jdoe", config: config, ["show jdoe/Mine"]).status == 0)
+        // Another's form gets the answer of a missing one: nothing tells a technician it exists.
+        let hers = try MIAdmin.as_("jdoe", config: config, ["show asmith/Hers"])
+        let none = try MIAdmin.as_("jdoe", config: config, ["show asmith/Nothing"])
+        #expect(hers.status == 1 && hers.stderr == none.stderr.replacingOccurrences(of: "Nothing", with: "Hers"), "\(hers.stderr)")
     }
 
     @Test func supportFixesButDoesNotApproveOrComment() throws {

@@ -6,6 +6,20 @@ import Testing
 @Suite(.serialized) struct PromptTests {
     let prompt = "mkhan@foreman> "
 
+    @Test func interruptAtThePasswordPromptTurnsEchoBackOn() throws {
+        // After miadmin ends, the same terminal prints its echo setting: "echo" or "-echo".
+        let term = try TerminalSession(uid: "mkhan", askPassword: true,
+                                       afterwards: "stty -a | tr ' ' '\\n' | grep -x -e echo -e -echo | sed 's/^/tty: /'")
+        try term.waitFor("Password for mkhan: ")
+        try term.type("half-typed")
+        try term.press("C-c")
+        let screen = try term.waitFor("[exited ")
+        #expect(screen.contains("tty: echo"), "\(screen)")
+        #expect(!screen.contains("tty: -echo"))
+        #expect(screen.contains("[exited 130]"), "ended by the signal, as without the handler")
+        #expect(!screen.contains("half-typed"))
+    }
+
     @Test func bannerAndPromptShowUserAndRole() throws {
         let term = try TerminalSession(uid: "tpatel")
         let screen = try term.waitFor("tpatel@foreman> ")
@@ -46,6 +60,25 @@ import Testing
         try term.type("notices zang")
         try term.press("Tab")
         #expect(try term.currentLine(prompt: prompt, becomes: "notices zangstrom ") == "notices zangstrom ")
+    }
+
+    @Test func userIDsCompleteOnlyForRolesThatMayListUsers() throws {
+        // A technician may not run `users`, so Tab must not list the directory to them. The
+        // marker typed after Tab shows the Tab was handled (input is processed in order), so a
+        // slow completion cannot pass for no completion.
+        let technician = try TerminalSession(uid: "jdoe")
+        try technician.waitFor("jdoe@technician> ")
+        try technician.type("notices zang")
+        try technician.press("Tab")
+        try technician.type("#")
+        try technician.waitFor("jdoe@technician> notices zang#")
+        #expect(try technician.currentLine(prompt: "jdoe@technician> ") == "notices zang#")
+        let foreman = try TerminalSession(uid: "mkhan")
+        try foreman.waitFor(prompt)
+        try foreman.type("notices zang")
+        try foreman.press("Tab")
+        try foreman.type("#")
+        try foreman.waitFor(prompt + "notices zangstrom #")
     }
 
     @Test func ctrlCCancelsTheLineNotTheProgram() throws {

@@ -145,7 +145,7 @@ import Testing
         let table = try MIAdmin.as_("mkhan", config: config, ["show 'jdoe/Valve check – north'"])
         #expect(table.status == 0, "\(table.stderr)")
         #expect(table.stdout.contains("Noise, Electrical"))          // options by name
-        #expect(table.stdout.contains("| yes "))                     // trueFalse
+        #expect(table.stdout.contains("| true "))                    // trueFalse
         #expect(table.stdout.contains("Drive end | Non-drive end"))  // table grid headers
         #expect(table.stdout.contains("×"))                          // the no-cell mark
         #expect(table.stdout.contains("Qid0(1).jpg"))

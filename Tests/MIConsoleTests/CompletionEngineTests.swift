@@ -6,8 +6,8 @@ import Testing
 struct CompletionEngineTests {
     func engine() throws -> CompletionEngine {
         var sources = CompletionEngine.Sources()
-        sources.userIDs = { ["jdoe", "asmith", "mkhan"] }
-        sources.formReferences = { prefix in ["jdoe/Pump station 4", "jdoe/Valve"].filter { $0.hasPrefix(prefix) } }
+        sources.userIDs = { prefix, _ in ["jdoe", "asmith", "mkhan"].filter { $0.hasPrefix(prefix) } }
+        sources.formReferences = { prefix, _ in ["jdoe/Pump station 4", "jdoe/Valve"].filter { $0.hasPrefix(prefix) } }
         let catalog = try CommandCatalog(registry: CommandRegistry.commands)
         return CompletionEngine(catalog: catalog, sources: sources)
     }

@@ -94,3 +94,41 @@ import Testing
         #expect(error?.kind == .configuration)
     }
 }
+
+/// The directory client on the hardened fixture: roles from memberOf, reads by the service account.
+@Suite struct StrictDirectoryClientTests {
+    let fixture = Fixture.strict
+
+    func directory(_ roleSource: RoleSource = .auto, bindAsService: Bool = true) throws -> Directory {
+        let base = fixture["LDAP_BASE"]
+        let password = Array(try String(contentsOfFile: fixture["BIND_PW_FILE"], encoding: .utf8).utf8)
+        return Directory(settings: DirectorySettings(
+            connection: ConnectionSettings(uri: fixture["LDAP_URI"], startTLS: true, caFile: fixture["CA_FILE"], timeoutSeconds: 5),
+            baseDN: base, userBase: "ou=people,\(base)", bindDN: fixture["BIND_DN"], bindPassword: password,
+            groups: [.foreman: "cn=foremen,ou=groups,\(base)", .technician: "cn=technicians,ou=groups,\(base)",
+                     .support: "cn=support,ou=groups,\(base)"], roleSource: roleSource), logger: Logger(label: "test"))
+    }
+
+    @Test(arguments: [RoleSource.auto, .memberOf, .groups])
+    func loginRolesAndListingAgreeWhateverTheRoleSource(_ source: RoleSource) throws {
+        let directory = try directory(source)
+        let user = try directory.authenticate(uid: "sobrien", password: Array(fixture.password("sobrien").utf8))
+        #expect(user.roles == [.technician])
+        if source == .auto { #expect(directory.usesMemberOf == true) }
+        var foremen: [String] = []
+        try directory.forEachUser(matching: nil, role: .foreman) { foremen.append($0.uid) }
+        #expect(foremen.sorted() == ["mkhan", "tpatel"])
+        // With memberOf, the listing never read a role group's member list.
+        #expect((directory.membership == nil) == (source != .groups))
+    }
+
+    @Test func userIDCompletionIsAPrefixSearchCappedAndEscaped() throws {
+        let directory = try directory()
+        #expect(try directory.userIDs(prefix: "u0000", limit: 200) == (1...9).map { "u0000\($0)" })
+        let capped = try directory.userIDs(prefix: "u", limit: 50)
+        #expect(capped.count == 50)
+        #expect(try directory.userIDs(prefix: "*").isEmpty)
+        #expect(try directory.userIDs(prefix: "mk", role: .technician).isEmpty)
+        #expect(try directory.userIDs(prefix: "tp", role: .technician) == ["tpatel"])
+    }
+}

@@ -93,7 +93,8 @@ struct ImportTests {
         #expect(reasons["jdoe/Wrong type/form.json"] == "questions[5].Max-answers: expected an integer, found an array")
         #expect(reasons["jdoe/Folder name/form.json"]?.contains("named 'Other name' but its folder is 'Folder name'") == true)
         #expect(reasons["jdoe/Media is a folder/Qid0(1).jpg"] == "a folder, expected a file")
-        #expect(reasons["jdoe/Dangling media/Qid0(1).jpg"]?.contains("does not exist") == true)
+        // A link is never followed, dangling or not.
+        #expect(reasons["jdoe/Dangling media/Qid0(1).jpg"]?.contains("symbolic link: not followed") == true)
         #expect(reasons["jdoe/Odd file/notes.txt"]?.contains("not a media file name") == true)
         #expect(reasons["jdoe/No json"] == "no form.json in the form folder")
         #expect(report.errors.count == 8)

@@ -52,7 +52,7 @@ extension Fixture {
     /// A config with its own empty store, filled by importing `tree` as mkhan.
     public func store(importing tree: String) throws -> String {
         let config = try config()
-        let result = try MIAdmin.as_("mkhan", config: config, ["import --yes " + shellQuote(tree)])
+        let result = try MIAdmin.as_("mkhan", config: config, ["import --yes " + shellQuote(tree)], fixture: self)
         guard result.status == 0 else { throw ShellError(description: "import failed: \(result.stderr)") }
         return config
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The throwaway slapd the tests run against (Scripts/ldap-fixture): ports, TLS files, and the
 /// users with their passwords and roles (users.tsv).
@@ -19,28 +20,53 @@ public struct Fixture: Sendable {
     public var configPath: String { directory + "/miadmin.json" }
     public func password(_ uid: String) -> String { users[uid]!.password }
 
+    /// The default fixture: anyone may read, roles from the groups' `member` lists.
     public static let shared: Fixture = {
-        do { return try start() } catch { fatalError("cannot start the LDAP fixture: \(error)") }
+        do { return try start(variable: "MIADMIN_TEST_FIXTURE", name: "plain", options: []) } catch {
+            fatalError("cannot start the LDAP fixture: \(error)")
+        }
     }()
 
-    private static func start() throws -> Fixture {
-        if let dir = ProcessInfo.processInfo.environment["MIADMIN_TEST_FIXTURE"], !dir.isEmpty {
+    /// The hardened fixture (`--strict-acl --memberof`): users read only their own entry, the
+    /// service account reads everything, and entries carry `memberOf`.
+    public static let strict: Fixture = {
+        do { return try start(variable: "MIADMIN_TEST_FIXTURE_STRICT", name: "strict", options: ["--strict-acl", "--memberof"]) } catch {
+            fatalError("cannot start the strict LDAP fixture: \(error)")
+        }
+    }()
+
+    /// The Samba AD DC started by Scripts/test (Scripts/ad-fixture) in `$MIADMIN_TEST_FIXTURE_AD`;
+    /// nil without it (provisioning takes a lock and ~10 s, so tests never start one themselves).
+    public static let activeDirectory: Fixture? = {
+        guard let dir = ProcessInfo.processInfo.environment["MIADMIN_TEST_FIXTURE_AD"], !dir.isEmpty else { return nil }
+        do { return try load(dir) } catch { fatalError("cannot read the AD fixture in \(dir): \(error)") }
+    }()
+
+    /// Uses the fixture in `$variable` when a script started one; otherwise starts one under a
+    /// temp dir, stopped when the test process exits.
+    private static func start(variable: String, name: String, options: [String]) throws -> Fixture {
+        if let dir = ProcessInfo.processInfo.environment[variable], !dir.isEmpty {
             return try load(dir)
         }
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("miadmin-fixture-\(getpid())").path
-        let result = try Shell.run(Paths.repoRoot + "/Scripts/ldap-fixture", ["start", dir])
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("miadmin-fixture-\(name)-\(getpid())").path
+        let result = try Shell.run(Paths.repoRoot + "/Scripts/ldap-fixture", ["start", dir] + options)
         guard result.status == 0 else {
             throw ShellError(description: "Scripts/ldap-fixture start failed (\(result.status)): \(result.stderr)")
         }
         let fixture = try load(dir)
-        ownedFixtureDirectory = dir
-        atexit {
-            guard let dir = ownedFixtureDirectory else { return }
-            _ = try? Shell.run(Paths.repoRoot + "/Scripts/ldap-fixture", ["stop", dir])
-            try? FileManager.default.removeItem(atPath: dir)
-        }
+        ownedFixtures.withLock { $0.append(dir) }
+        _ = registerCleanup
         return fixture
     }
+
+    private static let registerCleanup: Void = {
+        atexit {
+            for dir in ownedFixtures.withLock({ $0 }) {
+                _ = try? Shell.run(Paths.repoRoot + "/Scripts/ldap-fixture", ["stop", dir])
+                try? FileManager.default.removeItem(atPath: dir)
+            }
+        }
+    }()
 
     private static func load(_ dir: String) throws -> Fixture {
         let values = try EnvFile.read(dir + "/fixture.env")
@@ -73,7 +99,7 @@ public struct Fixture: Sendable {
     }
 }
 
-nonisolated(unsafe) private var ownedFixtureDirectory: String?
+private let ownedFixtures = Mutex<[String]>([])
 
 /// Sets `object[a][b]... = value` for a dotted key path.
 public func setKey(_ object: inout [String: Any], _ path: String, _ value: Any?) {

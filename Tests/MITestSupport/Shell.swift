@@ -107,8 +107,7 @@ public enum MIAdmin {
 
     /// Logs in as `uid` (fixture password) with `config` and runs `-c` commands.
     public static func as_(_ uid: String, config: String? = nil, format: String? = nil, _ commands: [String],
-                           extra: [String] = [], input: String? = nil) throws -> ProcessResult {
-        let fixture = Fixture.shared
+                           extra: [String] = [], input: String? = nil, fixture: Fixture = .shared) throws -> ProcessResult {
         var args = ["--config", config ?? fixture.configPath, "--user", uid]
         if let format { args += ["--format", format] }
         args += extra

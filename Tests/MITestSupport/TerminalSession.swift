@@ -9,24 +9,31 @@ public final class TerminalSession {
     private let socket: String
     public let home: String
 
-    /// Starts `miadmin --config CONFIG --user UID --password-file … ARGUMENTS` in a 120x40
-    /// terminal, with HOME set to `home` (where the history file goes).
-    /// `environment` adds variables (`PAGER=…`) to the clean environment.
+    /// Starts `miadmin --config CONFIG --user UID --password-file …` in a 120x40 terminal, with
+    /// HOME set to `home` (where the history file goes).
+    /// `environment` adds variables (`PAGER=…`) to the clean environment. `askPassword`: no
+    /// password file, so miadmin asks on the terminal. `afterwards`: a shell command run in the
+    /// same terminal once miadmin has exited (before `[exited N]` shows miadmin's status).
+    /// `fixture`: the directory whose users' passwords are used. `arguments` go after the login flags.
     public init(uid: String, config: String? = nil, home: String? = nil, environment: [String: String] = [:],
+                askPassword: Bool = false, afterwards: String = ":", fixture: Fixture = .shared,
                 arguments: [String] = []) throws {
-        let fixture = Fixture.shared
         socket = "miadmin-test-\(UUID().uuidString.prefix(8))"
         self.home = try home ?? TempDir.make()
         let passwordFile = self.home + "/.pw"
         try fixture.password(uid).write(toFile: passwordFile, atomically: true, encoding: .utf8)
+        chmod(passwordFile, 0o600)
         var words: [String] = ["env", "-i", "PATH=/usr/bin:/bin", "HOME=\(self.home)", "TERM=xterm", "LANG=C.UTF-8"]
         for (key, value) in environment.sorted(by: { $0.key < $1.key }) { words.append("\(key)=\(value)") }
-        words += [Paths.binary, "--config", config ?? fixture.configPath, "--user", uid, "--password-file", passwordFile]
+        words += [Paths.binary, "--config", config ?? fixture.configPath, "--user", uid]
+        words += askPassword ? [] : ["--password-file", passwordFile]
         words += arguments
         let command = words
             .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
-        // `; sleep` keeps the pane readable after the program exits.
-        try tmux(["new-session", "-d", "-x", "120", "-y", "40", command + "; echo '[exited '$?']'; sleep 30"])
+        // `; sleep` keeps the pane readable after the program exits. The trap keeps the shell
+        // itself alive when Ctrl-C ends the program (a shell whose child dies of SIGINT quits too).
+        try tmux(["new-session", "-d", "-x", "120", "-y", "40",
+                  "trap : INT; " + command + "; s=$?; " + afterwards + "; echo '[exited '$s']'; sleep 30"])
     }
 
     deinit { _ = try? tmux(["kill-server"]) }

@@ -3,8 +3,9 @@ import Foundation
 /// Writes an iCalendar file (RFC 5545) event by event: CRLF line endings, content lines folded
 /// at 75 octets (never inside a UTF-8 sequence), TEXT values escaped. Times are UTC (`...Z`).
 ///
-/// The file appears only when ``finish()`` succeeds: it is written beside the target under a
-/// hidden name and renamed into place.
+/// The file appears only when ``finish()`` succeeds: it is written beside the target to a unique
+/// temporary file (`mkstemp`) and renamed into place. An existing regular file is replaced; a
+/// folder, a symbolic link or any other kind of file at the target is refused and left alone.
 final class ICalendarWriter {
     struct Event {
         let uid: String
@@ -19,14 +20,23 @@ final class ICalendarWriter {
     private let stamp: String
     private var buffer = Data()
     private(set) var events = 0
+    private var renamed = false
 
     init(path: String, now: Date) throws {
         target = URL(fileURLWithPath: path)
-        temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).\(getpid()).tmp")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
-              let handle = try? FileHandle(forWritingTo: temporary) else {
-            throw CommandError.failed("cannot write '\(path)'")
+        try Self.checkTarget(path)
+        var template = Array(target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).XXXXXX")
+            .path.utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else {
+            throw CommandError.failed("cannot write '\(path)': \(String(cString: strerror(errno)))")
         }
+        // mkstemp makes the file 0600; the calendar gets the mode any new file of the user gets.
+        let mask = umask(0)
+        umask(mask)
+        fchmod(fd, 0o666 & ~mask)
+        temporary = URL(fileURLWithPath: template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         self.handle = handle
         stamp = Self.utc(now)
         line("BEGIN:VCALENDAR")
@@ -39,7 +49,7 @@ final class ICalendarWriter {
 
     deinit {
         try? handle.close()
-        try? FileManager.default.removeItem(at: temporary)
+        if !renamed { unlink(temporary.path) }
     }
 
     func add(_ event: Event) throws {
@@ -58,12 +68,24 @@ final class ICalendarWriter {
     func finish() throws {
         line("END:VCALENDAR")
         try flush()
-        try handle.close()
-        do {
-            if FileManager.default.fileExists(atPath: target.path) { try FileManager.default.removeItem(at: target) }
-            try FileManager.default.moveItem(at: temporary, to: target)
-        } catch {
-            throw CommandError.failed("cannot write '\(target.path)': \(error.localizedDescription)")
+        try handle.synchronize()
+        try Self.checkTarget(target.path)
+        // rename(2) replaces a regular file in one step and refuses to replace a folder.
+        guard rename(temporary.path, target.path) == 0 else {
+            throw CommandError.failed("cannot write '\(target.path)': \(String(cString: strerror(errno)))")
+        }
+        renamed = true
+    }
+
+    /// Refuses a target that exists and is not a regular file (checked without following a link).
+    static func checkTarget(_ path: String) throws {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR: throw CommandError.failed("'\(path)' is a folder: give --ics a file name inside it")
+        case S_IFLNK: throw CommandError.failed("'\(path)' is a symbolic link: not replaced; give --ics another file name")
+        default: throw CommandError.failed("'\(path)' is not a regular file: not replaced")
         }
     }
 

@@ -56,12 +56,18 @@ public struct CheckCommand: ConsoleCommand {
             case .completed?: return "re-import the form from the tablet ('import DIR'), or 'reopen \(id) --note ...' to have it redone"
             default: return "re-import the form from the technician's tablet ('import DIR')"
             }
+        case .rule where finding.message.hasPrefix(RuleViolation.Rule.tableTooLarge.rawValue + ":"):
+            // show and report refuse such a form; its content can still be read from an export.
+            return "'show' and 'report' refuse it; read its form.json with 'export DIR', and have the template's table fixed"
+                + (finding.formState == .completed ? " ('reopen \(id) --note ...')" : "")
         case .rule:
             switch finding.formState {
             case .completed?: return "review it ('show \(id)'), then 'reopen \(id) --note ...' to have the technician fix it"
             case .submitted?: return "already uploaded: correct it on the server"
             default: return "the technician fixes it before completing the form"
             }
+        case .path:
+            return "export skips it; correct the owner, name or media file name in the store (it did not come from an import)"
         default:
             return "see 'show \(id)'"
         }

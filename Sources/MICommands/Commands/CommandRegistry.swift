@@ -9,6 +9,7 @@ public enum CommandRegistry {
         UsersCommand.self,
         FormsCommand.self,
         ShowCommand.self,
+        ReportCommand.self,
         MediaCommand.self,
         MoveCommand.self,
         CommentCommand.self,

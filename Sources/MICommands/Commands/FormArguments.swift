@@ -11,6 +11,15 @@ public struct FormArgument: ParsableArguments {
     public init() {}
 }
 
+/// `FORM` of `restore`: the same syntax, but it names a form in the trash, so completion (value
+/// name `trashed-form`) offers trashed forms.
+public struct TrashedFormArgument: ParsableArguments {
+    @Argument(help: ArgumentHelp("The trashed form: its id, or owner/name as it was trashed.", valueName: "trashed-form"))
+    public var form: FormReference
+
+    public init() {}
+}
+
 /// `--note TEXT`: the reason recorded with the change in the audit trail.
 public struct NoteOption: ParsableArguments {
     @Option(help: ArgumentHelp("Why: recorded in the audit trail with the change.", valueName: "text"))

@@ -19,7 +19,7 @@ public struct FormsCommand: ConsoleCommand {
             """)
     public static let roles: Set<Role> = Set(Role.allCases)
 
-    @Option(help: ArgumentHelp("Only forms of this technician.", valueName: "uid"))
+    @Option(help: ArgumentHelp("Only forms of this technician.", valueName: "technician"))
     public var owner: String?
     @Option(help: "Only forms in this state (incomplete, completed, submitted).")
     public var state: FormState?
@@ -38,13 +38,7 @@ public struct FormsCommand: ConsoleCommand {
     }
 
     public func run(in session: Session, output: OutputSink) throws {
-        var owner = self.owner
-        if session.isTechnicianOnly {
-            if let owner, owner != session.user.uid {
-                throw CommandError.permissionDenied("technicians see only their own forms")
-            }
-            owner = session.user.uid
-        }
+        let owner = try session.visibleOwner(asked: self.owner)
         let filter = FormFilter(owner: owner, state: state, template: template, olderThanDays: olderThan)
         if let countBy {
             output.beginRows([Column(countBy.rawValue), Column("count")])

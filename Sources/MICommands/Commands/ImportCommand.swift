@@ -11,7 +11,11 @@ public struct ImportCommand: ConsoleCommand {
         abstract: "Import a field app Documents/ folder tree into the store.",
         discussion: """
             Reads <uid>/<form>/ (incomplete), Completed MIs/<uid>/<form>/ (completed), media \
-            files and Error/<uid> notice files (docs/store.md). A broken form is reported with \
+            files and Error/<uid> notice files (docs/store.md). Symbolic links, devices and \
+            pipes in the tree are reported and skipped, never followed; form.json is capped at \
+            4 MiB, media files at import.maxMediaMiB (default 256). foremanComments in a \
+            form.json are kept with the author "(form.json)", never under a person's name. \
+            A broken form is reported with \
             its path and reason and skipped; every other form is imported, each completely or \
             not at all. Shows what it will do and asks first (--yes to skip the question); \
             --dry-run only lists. Working that out only reads the store, so other consoles keep \
@@ -41,7 +45,7 @@ public struct ImportCommand: ConsoleCommand {
         }
         if batch.dryRun {
             // What would change, on reads only; nothing is written and nothing asked.
-            let preview = try store.previewImport(at: root)
+            let preview = try store.previewImport(at: root, limits: session.config.import.limits)
             if preview.changedNothing && preview.collisions.isEmpty && preview.errors.isEmpty {
                 output.message("nothing to import from \(dir): the store already has all of it")
                 return
@@ -60,7 +64,7 @@ public struct ImportCommand: ConsoleCommand {
         if try session.needsPreview(batch.yes, question: "import the forms and notices of \(dir)?") {
             // The preview only reads: the write lock is not held while the tree is scanned or
             // while the person reads and answers (it was, when the preview was a rolled-back import).
-            let preview = try store.previewImport(at: root)
+            let preview = try store.previewImport(at: root, limits: session.config.import.limits)
             if preview.changedNothing && preview.collisions.isEmpty && preview.errors.isEmpty {
                 output.message("nothing to import from \(dir): the store already has all of it")
                 return
@@ -78,7 +82,7 @@ public struct ImportCommand: ConsoleCommand {
             ownersWarned = true
             try session.confirm(question, yes: false)
         }
-        let report = try store.importTree(at: root, actor: session.user.uid)
+        let report = try store.importTree(at: root, actor: session.user.uid, limits: session.config.import.limits)
         let problems = report.errors + report.collisions
         for issue in problems { output.warning(issue.description) }
         for warning in report.warnings { output.warning(warning.description) }

@@ -20,7 +20,7 @@ public struct MoveCommand: ConsoleCommand {
     public static let roles: Set<Role> = [.foreman, .support]
 
     @OptionGroup public var target: FormArgument
-    @Argument(help: ArgumentHelp("The technician who gets the form.", valueName: "uid"))
+    @Argument(help: ArgumentHelp("The technician who gets the form.", valueName: "technician"))
     public var uid: String
     @OptionGroup public var note: NoteOption
 

@@ -24,10 +24,7 @@ public struct NoticesCommand: ConsoleCommand {
     public init() {}
 
     public func run(in session: Session, output: OutputSink) throws {
-        let whose = uid ?? session.user.uid
-        if whose != session.user.uid && session.isTechnicianOnly {
-            throw CommandError.permissionDenied("technicians see only their own notices")
-        }
+        let whose = try session.visibleOwner(asked: uid ?? session.user.uid) ?? session.user.uid
         let notices = try session.store().notices(for: whose, unreadOnly: !all)
         output.beginRows([Column("id"), Column("uid"), Column("created"), Column("read"), Column("text")])
         for notice in notices {

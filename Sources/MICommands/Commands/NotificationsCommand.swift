@@ -29,7 +29,7 @@ public struct NotificationsCommand: ConsoleCommand {
             """)
     public static let roles: Set<Role> = Set(Role.allCases)
 
-    @Option(help: ArgumentHelp("Only this technician's reminders.", valueName: "uid"))
+    @Option(help: ArgumentHelp("Only this technician's reminders.", valueName: "technician"))
     public var user: String?
     @Option(help: ArgumentHelp("Only reminders firing at or after this date or time.", valueName: "date"))
     public var from: DateValue?
@@ -43,13 +43,7 @@ public struct NotificationsCommand: ConsoleCommand {
     public init() {}
 
     public func run(in session: Session, output: OutputSink) throws {
-        var owner = user
-        if session.isTechnicianOnly {
-            if let user, user != session.user.uid {
-                throw CommandError.permissionDenied("technicians see only their own reminders")
-            }
-            owner = session.user.uid
-        }
+        let owner = try session.visibleOwner(asked: user)
         var filter = ReminderFilter(owner: owner, due: due)
         filter.from = from?.date
         filter.to = to?.date

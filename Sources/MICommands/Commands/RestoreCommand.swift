@@ -18,7 +18,7 @@ public struct RestoreCommand: ConsoleCommand {
             """)
     public static let roles: Set<Role> = [.foreman, .support]
 
-    @OptionGroup public var target: FormArgument
+    @OptionGroup public var target: TrashedFormArgument
     @OptionGroup public var note: NoteOption
 
     public init() {}

@@ -16,7 +16,7 @@ public struct TrashCommand: ConsoleCommand {
             """)
     public static let roles: Set<Role> = [.foreman, .support]
 
-    @Option(help: ArgumentHelp("Only forms of this technician.", valueName: "uid"))
+    @Option(help: ArgumentHelp("Only forms of this technician.", valueName: "technician"))
     public var owner: String?
 
     public init() {}

@@ -17,6 +17,22 @@ public struct AppConfig: Sendable {
         public var bindPasswordFile: String?
         public var groups: [Role: String]
         public var timeoutSeconds: Double
+        public var roleSource: RoleSource
+        public var nestedGroups: Bool
+        /// nil: `auto` (chosen from the root DSE).
+        public var userFilter: String?
+        public var userPrincipalSuffix: String?
+        public var pageSize: Int
+    }
+
+    /// The documented bounds of every number in the file (docs/configuration.md).
+    public enum Bounds {
+        public static let timeoutSeconds = ConnectionSettings.timeoutRange
+        /// Active Directory serves at most 1,000 entries a page (MaxPageSize); larger asks get 1,000.
+        public static let pageSize = 1...10_000
+        public static let busyTimeoutSeconds: ClosedRange<Double> = 0...3_600
+        /// Days, as `policy set` takes them (issue 12): up to ten years.
+        public static let days = ExpiryPolicy.dayRange
     }
 
     public struct Store: Sendable {
@@ -37,6 +53,16 @@ public struct AppConfig: Sendable {
         }
     }
 
+    /// Limits of `import` (docs/configuration.md).
+    public struct Import: Sendable {
+        /// The largest media file an import reads, in MiB (form.json is capped at 4 MiB).
+        public var maxMediaMiB: Int
+
+        public var limits: ImportLimits {
+            ImportLimits(formJSONBytes: ImportLimits.defaults.formJSONBytes, mediaBytes: maxMediaMiB << 20)
+        }
+    }
+
     public struct Display: Sendable {
         /// The site's zone: tables show times in it, JSON and CSV give ISO 8601 with its offset.
         public var timeZone: TimeZone
@@ -47,17 +73,24 @@ public struct AppConfig: Sendable {
     public var store: Store
     public var policy: Policy
     public var display = Display(timeZone: .current)
+    public var `import` = Import(maxMediaMiB: ImportLimits.defaults.mediaBytes >> 20)
+
+    /// The system config of a binary installed under the usual prefixes (`/usr/local`, `/usr`).
+    public static let defaultSystemPath = "/etc/miadmin/config.json"
 
     /// Where the config is looked for: `--config`, else `$MIADMIN_CONFIG`, else
-    /// `$XDG_CONFIG_HOME/miadmin/config.json` (`~/.config/...`), else `/etc/miadmin/config.json`.
-    public static func resolvePath(explicit: String?, environment: [String: String]) -> String {
+    /// `$XDG_CONFIG_HOME/miadmin/config.json` (`~/.config/...`), else the system config
+    /// (`/etc/miadmin/config.json`; see ``InstallLayout`` for other prefixes).
+    /// A privileged run (the installed setgid binary) reads the system config only.
+    public static func resolvePath(explicit: String?, environment: [String: String],
+                                   systemPath: String = defaultSystemPath) -> String {
         if let explicit { return explicit }
         if let fromEnv = environment["MIADMIN_CONFIG"], !fromEnv.isEmpty { return fromEnv }
         let home = environment["HOME"] ?? NSHomeDirectory()
         let xdg = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "\(home)/.config"
         let user = "\(xdg)/miadmin/config.json"
         if FileManager.default.fileExists(atPath: user) { return user }
-        return "/etc/miadmin/config.json"
+        return systemPath
     }
 
     /// Loads and validates the file. Relative paths inside it are taken relative to the file.
@@ -75,8 +108,13 @@ public struct AppConfig: Sendable {
         for role in Role.allCases {
             groups[role] = try reader.requiredString("ldap.groups.\(role.rawValue)")
         }
-        let timeout = try reader.number("ldap.timeoutSeconds") ?? 10
-        guard timeout > 0 else { throw ConfigError(file: path, message: "key ldap.timeoutSeconds must be above 0") }
+        let timeout = try reader.number("ldap.timeoutSeconds", in: Bounds.timeoutSeconds, unit: "seconds") ?? 10
+        let roleSource = try reader.choice("ldap.roleSource", RoleSource.allCases.map(\.rawValue))
+            .flatMap(RoleSource.init(rawValue:)) ?? .auto
+        let userFilter = try reader.string("ldap.userFilter").flatMap { $0.isEmpty || $0 == "auto" ? nil : $0 }
+        if let userFilter, !Self.isBalancedFilter(userFilter) {
+            throw ConfigError(file: path, message: "key ldap.userFilter must be \"auto\" or an LDAP filter in parentheses, such as (objectClass=inetOrgPerson)")
+        }
         let ldap = LDAP(
             uri: try reader.requiredString("ldap.uri"),
             startTLS: try reader.bool("ldap.startTLS") ?? false,
@@ -89,24 +127,21 @@ public struct AppConfig: Sendable {
             bindDN: try reader.string("ldap.bindDN").flatMap { $0.isEmpty ? nil : $0 },
             bindPasswordFile: resolve(try reader.string("ldap.bindPasswordFile")),
             groups: groups,
-            timeoutSeconds: timeout)
-        let busy = try reader.number("store.busyTimeoutSeconds") ?? 5
-        guard busy >= 0 else { throw ConfigError(file: path, message: "key store.busyTimeoutSeconds must not be negative") }
+            timeoutSeconds: timeout,
+            roleSource: roleSource,
+            nestedGroups: try reader.bool("ldap.nestedGroups") ?? false,
+            userFilter: userFilter,
+            userPrincipalSuffix: try reader.string("ldap.userPrincipalSuffix").flatMap { $0.isEmpty ? nil : $0 },
+            pageSize: try reader.integer("ldap.pageSize", in: Bounds.pageSize, unit: "entries") ?? 500)
+        let busy = try reader.number("store.busyTimeoutSeconds", in: Bounds.busyTimeoutSeconds, unit: "seconds") ?? 5
         let store = Store(path: resolve(try reader.requiredString("store.path"))!, busyTimeoutSeconds: busy)
-        // Checked as numbers before they become Int (1e300 does not fit one), with the same range
-        // as `policy set` (ExpiryPolicy.dayRange).
-        let days = ExpiryPolicy.dayRange
-        let dayText = "a whole number of days between \(days.lowerBound) and \(days.upperBound)"
-        let expiry = try reader.number("policy.expiryDays") ?? 7
-        guard expiry == expiry.rounded(), Double(days.lowerBound)...Double(days.upperBound) ~= expiry else {
-            throw ConfigError(file: path, message: "key policy.expiryDays must be \(dayText)")
-        }
+        let expiry = try reader.integer("policy.expiryDays", in: Bounds.days, unit: "days") ?? 7
         let notify = try reader.integerList("policy.notifyDays") ?? [1, 2]
-        let retention = try reader.number("policy.retentionDays") ?? 30
-        guard retention == retention.rounded(), Double(days.lowerBound)...Double(days.upperBound) ~= retention else {
-            throw ConfigError(file: path, message: "key policy.retentionDays must be \(dayText)")
+        if let outside = notify.first(where: { !Bounds.days.contains($0) }) {
+            throw ConfigError(file: path, message: "key policy.notifyDays must hold whole numbers of days from \(Bounds.days.lowerBound) to \(Bounds.days.upperBound) (not \(outside))")
         }
-        let policy = Policy(expiryDays: Int(expiry), notifyDays: notify, retentionDays: Int(retention))
+        let retention = try reader.integer("policy.retentionDays", in: Bounds.days, unit: "days") ?? 30
+        let policy = Policy(expiryDays: expiry, notifyDays: notify, retentionDays: retention)
         if let problem = policy.expiryPolicy.problems.first {
             // The rules `policy set` enforces (a reminder that would never fire, duplicates, …).
             throw ConfigError(file: path, message: "keys policy.*: \(problem)")
@@ -119,6 +154,11 @@ public struct AppConfig: Sendable {
             display.timeZone = timeZone
         }
 
+        let maxMedia = try reader.number("import.maxMediaMiB") ?? Double(ImportLimits.defaults.mediaBytes >> 20)
+        guard maxMedia >= 1, maxMedia <= 4096, maxMedia == maxMedia.rounded() else {
+            throw ConfigError(file: path, message: "key import.maxMediaMiB must be a whole number of MiB from 1 to 4096")
+        }
+
         let unknown = reader.unknownKeys()
         guard unknown.isEmpty else {
             throw ConfigError(file: path, message: "unknown key\(unknown.count > 1 ? "s" : "") \(unknown.joined(separator: ", ")) (see docs/configuration.md)")
@@ -126,24 +166,51 @@ public struct AppConfig: Sendable {
         if ldap.bindDN != nil && ldap.bindPasswordFile == nil {
             throw ConfigError(file: path, message: "ldap.bindDN is set, so ldap.bindPasswordFile is required")
         }
-        return AppConfig(file: path, ldap: ldap, store: store, policy: policy, display: display)
+        return AppConfig(file: path, ldap: ldap, store: store, policy: policy, display: display,
+                         import: Import(maxMediaMiB: Int(maxMedia)))
     }
 
-    /// The directory client's settings, with the service password read from its file.
-    public func directorySettings() throws -> DirectorySettings {
+    /// A filter's outer shape: in parentheses, balanced (escaped values use `\\28`, `\\29`).
+    /// The server checks the rest and says what it dislikes on first use.
+    static func isBalancedFilter(_ filter: String) -> Bool {
+        guard filter.hasPrefix("("), filter.hasSuffix(")") else { return false }
+        var depth = 0
+        for ch in filter {
+            if ch == "(" { depth += 1 } else if ch == ")" { depth -= 1 }
+            if depth < 0 { return false }
+        }
+        return depth == 0
+    }
+
+    /// The directory client's settings, with the service password read from its file (first
+    /// line only). `privileged`: the run holds the store group's rights, so the file must not be
+    /// readable by other users nor by a group other than the one the process runs as (0640
+    /// root:miadmin is right); otherwise a file readable by group or others only gets a warning.
+    public func directorySettings(privileged: Bool = false, warn: (String) -> Void = { _ in }) throws -> DirectorySettings {
         var password: [UInt8]?
         if let file = ldap.bindPasswordFile {
-            guard var bytes = FileManager.default.contents(atPath: file).map(Array.init) else {
-                throw ConfigError(file: self.file, message: "cannot read ldap.bindPasswordFile '\(file)'")
+            var secret: SecretFile
+            do {
+                secret = try SecretFile.read(file)
+            } catch {
+                throw ConfigError(file: self.file, message: "ldap.bindPasswordFile: \(error.description)")
             }
-            while let last = bytes.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") { bytes.removeLast() }
-            password = bytes
+            if privileged, secret.readableByOthers || (secret.readableByGroup && secret.groupID != getegid()) {
+                secret.wipe()
+                throw ConfigError(file: self.file, message: "ldap.bindPasswordFile '\(file)' is readable by other users "
+                                  + "(mode \(String(secret.mode, radix: 8))); give it to the miadmin group: "
+                                  + "chgrp miadmin '\(file)'; chmod 640 '\(file)' (docs/install.md)")
+            }
+            if !privileged, let warning = secret.loosePermissionsWarning { warn(warning) }
+            password = secret.bytes  // kept for the session: the service account re-binds
         }
-        let connection = ConnectionSettings(uri: ldap.uri, startTLS: ldap.startTLS, caFile: ldap.caFile,
+        var connection = ConnectionSettings(uri: ldap.uri, startTLS: ldap.startTLS, caFile: ldap.caFile,
                                             verifyCertificate: ldap.tlsVerify, allowCleartext: ldap.allowCleartext,
                                             timeoutSeconds: ldap.timeoutSeconds)
+        connection.pageSize = Int32(ldap.pageSize)
         return DirectorySettings(connection: connection, baseDN: ldap.baseDN, userBase: ldap.userBase,
                                  userAttribute: ldap.userAttribute, bindDN: ldap.bindDN, bindPassword: password,
-                                 groups: ldap.groups)
+                                 groups: ldap.groups, roleSource: ldap.roleSource, nestedGroups: ldap.nestedGroups,
+                                 userFilter: ldap.userFilter, userPrincipalSuffix: ldap.userPrincipalSuffix)
     }
 }

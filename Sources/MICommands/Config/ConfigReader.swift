@@ -75,6 +75,34 @@ struct ConfigReader {
         return number
     }
 
+    /// A number within `range` (and whole, with `whole`), or nil when the key is absent. Anything
+    /// else — `1e300`, a negative timeout, 2.5 days — is an error naming the key and its range,
+    /// never a crash further on.
+    mutating func number(_ path: String, in range: ClosedRange<Double>, whole: Bool = false, unit: String = "") throws -> Double? {
+        guard let value = try number(path) else { return nil }
+        let suffix = unit.isEmpty ? "" : " " + unit
+        guard value.isFinite, range.contains(value), !whole || value == value.rounded() else {
+            throw fail(path, "\(whole ? "a whole number" : "a number") from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))\(suffix)")
+        }
+        return value
+    }
+
+    /// A whole number within `range`, or nil when the key is absent.
+    mutating func integer(_ path: String, in range: ClosedRange<Int>, unit: String = "") throws -> Int? {
+        try number(path, in: Double(range.lowerBound)...Double(range.upperBound), whole: true, unit: unit).map { Int($0) }
+    }
+
+    /// One of `choices`, or nil when the key is absent.
+    mutating func choice(_ path: String, _ choices: [String]) throws -> String? {
+        guard let value = try string(path) else { return nil }
+        guard choices.contains(value) else { throw fail(path, "one of \(choices.joined(separator: ", "))") }
+        return value
+    }
+
+    private static func format(_ number: Double) -> String {
+        number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+    }
+
     mutating func integerList(_ path: String) throws -> [Int]? {
         read.insert(path)
         guard let value = lookup(path) else { return nil }

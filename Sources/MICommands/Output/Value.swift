@@ -1,10 +1,16 @@
 import Foundation
+import MIStore
 
 /// A cell of command output. Commands return data; the console's formatter renders it.
 public enum Value: Sendable, Equatable {
     case string(String)
     case int(Int64)
     case double(Double)
+    /// A number as its JSON literal, shown exactly as written (`1.50`, `1e3`): a numeric answer.
+    /// Only for literals that are valid JSON numbers (those read from a form.json).
+    case number(String)
+    /// A table answer: a grid in a table, an object in JSON, `row / column = value` pairs in CSV.
+    case grid(ReviewTable)
     case bool(Bool)
     /// An instant: tables show it in the site's zone (`display.timeZone`) with the offset, JSON
     /// and CSV as ISO 8601 with the offset.
@@ -33,12 +39,29 @@ public enum Value: Sendable, Equatable {
         case .string(let s): return s
         case .int(let i): return String(i)
         case .double(let d): return d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
+        case .number(let literal): return literal
+        case .grid(let table): return Value.flattened(table)
         case .bool(let b): return b ? "true" : "false"
         case .time(let date): return date.formatted(.iso8601)
         case .list(let values): return values.map(\.text).joined(separator: ", ")
         case .object(let fields): return fields.map { "\($0.key): \($0.value.text)" }.joined(separator: "; ")
         case .null: return ""
         }
+    }
+}
+
+extension Value {
+    /// A table answer as one line of text (CSV, docs/review.md): its filled cells as
+    /// `row / column = value`, separated by "; ", row by row; empty and not-fillable cells are left out.
+    static func flattened(_ table: ReviewTable) -> String {
+        var parts: [String] = []
+        for (row, cells) in table.cells.enumerated() {
+            for (column, cell) in cells.enumerated() {
+                guard let cell, !cell.isEmpty else { continue }
+                parts.append("\(table.rows[row]) / \(table.columns[column]) = \(cell)")
+            }
+        }
+        return parts.joined(separator: "; ")
     }
 }
 

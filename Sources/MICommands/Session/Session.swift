@@ -21,14 +21,19 @@ public final class Session {
     /// How results are shown (format, expanded, pager, time zone); `set` changes it.
     public var display = DisplaySettings()
     private var openedStore: FormStore?
+    /// The technicians as the running script sees them; nil at the prompt (see TechnicianRoster).
+    public private(set) var roster: TechnicianRoster?
 
+    /// `store`: the store when the console opened it already (a privileged run opens it before
+    /// giving up the group's rights); otherwise it is opened on first use.
     public init(config: AppConfig, user: DirectoryUser, directory: Directory, logger: Logger,
-                clock: any StoreClock = SystemClock()) {
+                clock: any StoreClock = SystemClock(), store: FormStore? = nil) {
         self.config = config
         self.user = user
         self.directory = directory
         self.logger = logger
         self.clock = clock
+        self.openedStore = store
     }
 
     /// The shared store, opened once per process on first use.
@@ -38,6 +43,17 @@ public final class Session {
                                   clock: clock, logger: logger)
         openedStore = store
         return store
+    }
+
+    /// A script run starts (`-c`, `-f`, a pipe, `source`): move targets are checked against one
+    /// roster of technicians for the run instead of one directory lookup each.
+    public func beginScriptRun() {
+        roster = TechnicianRoster(directory: directory, logger: logger)
+    }
+
+    /// The script run ended: back to asking the directory.
+    public func endScriptRun() {
+        roster = nil
     }
 
     /// Throws unless the logged-in user holds one of `roles`, naming the roles needed.
@@ -59,6 +75,23 @@ public final class Session {
     /// True when the user may only see their own forms and notices (a technician and nothing more).
     public var isTechnicianOnly: Bool { user.roles == [.technician] }
 
+    /// The one home of "technicians see only their own": whose forms, notices or reminders a
+    /// command may show when the user asked for `asked` (nil: nobody in particular).
+    ///
+    /// Returns the owner to limit the lookup to: the user's own uid for a technician, `asked`
+    /// for everyone else. A technician naming somebody else gets ``ownOnlyMessage``. A single
+    /// form is looked up *with* this owner (`show`), so another's form gives exactly the answer
+    /// a missing form gives and tells nothing of what others hold.
+    public func visibleOwner(asked: String? = nil) throws -> String? {
+        guard isTechnicianOnly else { return asked }
+        if let asked, asked.precomposedStringWithCanonicalMapping != user.uid.precomposedStringWithCanonicalMapping {
+            throw CommandError.permissionDenied(Self.ownOnlyMessage)
+        }
+        return user.uid
+    }
+
+    public static let ownOnlyMessage = "technicians see only their own forms, notices and reminders"
+
     /// For a destructive step: passes with `--yes` or a "yes" from the person at the prompt;
     /// otherwise throws (scripts never get a question they cannot answer).
     public func confirm(_ question: String, yes: Bool) throws {
@@ -77,7 +110,8 @@ public final class Session {
     }
 
     /// Whether `uid` may hold forms. The directory caches its lookups for the session, so asking
-    /// for every owner of a large store costs one lookup per owner.
+    /// for every owner of a large store costs one lookup per owner; in a script run, the roster
+    /// answers for technicians once many different users were asked about.
     public enum FormHolder: Equatable {
         case technician(DirectoryUser)
         case notInDirectory
@@ -85,6 +119,7 @@ public final class Session {
     }
 
     public func formHolder(_ uid: String) throws -> FormHolder {
+        if let listed = try roster?.technician(uid) { return .technician(listed) }
         guard let user = try directory.user(uid: uid) else { return .notInDirectory }
         return user.has(.technician) ? .technician(user) : .notTechnician(roles: user.roles)
     }
@@ -94,6 +129,9 @@ public final class Session {
     public func technician(_ uid: String) throws -> DirectoryUser {
         switch try formHolder(uid) {
         case .technician(let user):
+            guard !user.isDisabled else {
+                throw CommandError.failed("'\(uid)' is disabled in the directory and cannot receive forms")
+            }
             return user
         case .notInDirectory:
             throw CommandError.failed("no user '\(uid)' in the directory")

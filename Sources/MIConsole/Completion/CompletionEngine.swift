@@ -6,9 +6,12 @@
 struct CompletionEngine: @unchecked Sendable {
     /// What a value of a given kind completes from; supplied by the session.
     struct Sources {
-        var userIDs: () -> [String] = { [] }
-        /// Form references (`owner/name`) starting with the given prefix.
-        var formReferences: (String) -> [String] = { _ in [] }
+        /// User ids starting with the prefix; with `techniciansOnly`, only technicians (who may
+        /// hold forms). Asked per Tab: the directory answers with a prefix search.
+        var userIDs: (_ prefix: String, _ techniciansOnly: Bool) -> [String] = { _, _ in [] }
+        /// Form references (`owner/name`) starting with the prefix, of forms in use or, with
+        /// `trashed`, of forms in the trash.
+        var formReferences: (_ prefix: String, _ trashed: Bool) -> [String] = { _, _ in [] }
     }
 
     enum Result: Equatable {
@@ -103,8 +106,10 @@ struct CompletionEngine: @unchecked Sendable {
         case .none, .unsupported: break
         }
         switch argument.valueName {
-        case "uid": return .words(sources.userIDs().filter { $0.hasPrefix(word) }.sorted())
-        case "form": return .words(sources.formReferences(word))
+        case "uid": return .words(sources.userIDs(word, false).filter { $0.hasPrefix(word) }.sorted())
+        case "technician": return .words(sources.userIDs(word, true).filter { $0.hasPrefix(word) }.sorted())
+        case "form": return .words(sources.formReferences(word, false))
+        case "trashed-form": return .words(sources.formReferences(word, true))
         case "file", "dir", "path": return .files
         default: return .words([])
         }

@@ -19,7 +19,7 @@ struct HistoryFile {
         let dir = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
-        let fd = open(path, O_CREAT | O_WRONLY | O_APPEND, 0o600)
+        let fd = open(path, O_CREAT | O_WRONLY | O_APPEND | O_CLOEXEC, 0o600)
         if fd >= 0 {
             fchmod(fd, 0o600)  // an older file with looser permissions is tightened
             close(fd)

@@ -42,7 +42,7 @@ final class StreamLineSource: LineSource {
         if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
             throw CannotRead(path: path, reason: "it is a folder, not a file")
         }
-        guard let file = fopen(path, "r") else {
+        guard let file = fopen(path, "re") else {  // e: close-on-exec, a pager inherits no script
             throw CannotRead(path: path, reason: Self.reason(errno))
         }
         self.init(file: file, ownsFile: true)

@@ -16,13 +16,48 @@ public enum Console {
             return ErrorReport.status(for: error)
         }
 
-        let environment = ProcessInfo.processInfo.environment
+        // A privileged run (the installed setgid binary) opens what the group protects, then
+        // gives the group up for good before anything the user names is touched.
+        let privileged = Privilege.isPrivileged
+        var environment = ProcessInfo.processInfo.environment
+        if privileged {
+            Privilege.harden()
+            if let refusal = refusalOfPrivilegedRun(options, environment: environment) {
+                err.write("miadmin: \(refusal)\n")
+                return .failure
+            }
+            Privilege.scrubEnvironment()
+            environment = Privilege.scrubbed(environment)
+        }
         let logger = makeLogger(environment)
+        let systemConfig = InstallLayout.systemConfigPath(executable: InstallLayout.executable)
         let config: AppConfig
+        let directorySettings: DirectorySettings
+        var openedStore: FormStore?
         do {
-            config = try AppConfig.load(path: AppConfig.resolvePath(explicit: options.configPath, environment: environment))
+            let path = privileged ? systemConfig
+                : AppConfig.resolvePath(explicit: options.configPath, environment: environment, systemPath: systemConfig)
+            if privileged, let reason = InstallLayout.untrustedReason(path) {
+                throw Privilege.Refusal(description: "the system config \(path) cannot be trusted: \(reason) (docs/install.md)")
+            }
+            config = try AppConfig.load(path: path)
+            directorySettings = try config.directorySettings(privileged: privileged) { warning in
+                err.write("miadmin: warning: \(warning)\n")
+            }
+            if privileged || options.initStore {
+                openedStore = try openStore(config, privileged: privileged, create: options.initStore, logger: logger,
+                                            clock: privileged ? SystemClock() : clock(environment))
+            }
+            if privileged { try Privilege.dropForGood() }
+        } catch let refusal as Privilege.Refusal {
+            err.write("miadmin: \(refusal)\n")
+            return .failure
         } catch {
             return fail(error)
+        }
+        if options.initStore {
+            out.write("store \(config.store.path) is ready (schema up to date)\n")
+            return .success
         }
         let stdinIsTerminal = isatty(0) == 1
 
@@ -32,12 +67,16 @@ public enum Console {
         }
         let session: Session
         do {
-            let password = try PasswordSource.read(passwordFile: options.passwordFile, user: uid,
-                                                    interactive: stdinIsTerminal)
-            let directory = Directory(settings: try config.directorySettings(), logger: logger)
-            let user = try directory.authenticate(uid: uid, password: password)
+            var password = try PasswordSource.read(passwordFile: options.passwordFile, user: uid,
+                                                    interactive: stdinIsTerminal) { warning in
+                err.write("miadmin: warning: \(warning)\n")
+            }
+            let directory = Directory(settings: directorySettings, logger: logger)
+            let authenticated = Result { try directory.authenticate(uid: uid, password: password) }
+            SecretFile.wipe(&password)
+            let user = try authenticated.get()
             session = Session(config: config, user: user, directory: directory, logger: logger,
-                              clock: try clock(environment))
+                              clock: privileged ? SystemClock() : try clock(environment), store: openedStore)
             session.assumeYes = options.assumeYes
             session.display.format = options.format
             session.display.csvRaw = options.csvRaw
@@ -108,6 +147,48 @@ public enum Console {
     }
 
     private struct AbortAtomicRun: Error {}
+
+    /// Why a privileged run must not start with these options and this environment, or nil.
+    /// The user's own config, and variables that choose the directory, roles, store, policy or
+    /// clock, are the user's choice; a privileged run trusts only the system config.
+    static func refusalOfPrivilegedRun(_ options: LaunchOptions, environment: [String: String]) -> String? {
+        if options.configPath != nil {
+            return "--config is not allowed for the installed miadmin: it reads only the system config "
+                + "(docs/security.md). Run a build of your own to use a config of your own."
+        }
+        let refused = Privilege.refused(in: environment)
+        if !refused.isEmpty {
+            return "the installed miadmin reads only the system config; unset \(refused.joined(separator: ", ")) "
+                + "(docs/security.md)"
+        }
+        return nil
+    }
+
+    /// Opens the store before a privileged run gives up the group: an existing store only (a
+    /// mistyped store.path must not start an empty one), whose three files belong to root,
+    /// unless root's `--init-store` asked to create it; created 0660 so the group, and only the
+    /// group, shares it. Every connection is opened now, because after the drop the process may
+    /// not open the file again.
+    static func openStore(_ config: AppConfig, privileged: Bool, create: Bool, logger: Logger,
+                          clock: any StoreClock) throws -> FormStore {
+        let path = config.store.path
+        if privileged && create && getuid() != 0 {
+            throw Privilege.Refusal(description: "--init-store of the installed miadmin is for root (Scripts/install does it)")
+        }
+        if privileged && !create, let problem = Privilege.storeFilesProblem(path) {
+            throw Privilege.Refusal(description: problem)
+        }
+        let opening: FormStore.Opening = create ? .createIfMissingWithMode(0o660) : .existingOnly
+        let store = try FormStore(path: path, busyTimeout: config.store.busyTimeoutSeconds,
+                                  clock: clock, logger: logger, opening: opening)
+        if privileged && create {
+            // The writer made -wal and -shm; with persistent WAL they stay, root's.
+            try Privilege.giveStoreFilesToRoot(path)
+            if let problem = Privilege.storeFilesProblem(path) { throw Privilege.Refusal(description: problem) }
+        }
+        if privileged { try store.openAllConnections() }
+        return store
+    }
 
     /// `--atomic` (commit only if every command succeeded) and `--dry-run` (always roll back):
     /// the whole run inside one store transaction. Nil when the store could not be opened or
@@ -195,17 +276,21 @@ public enum Console {
     static func prompt(for session: Session, environment: [String: String]) -> ReadlineSource {
         let role = session.user.roles.first?.rawValue ?? "?"
         var sources = CompletionEngine.Sources()
-        var cachedUserIDs: [String]?
-        sources.userIDs = {
-            if let cachedUserIDs { return cachedUserIDs }
-            var uids: [String] = []
-            try? session.directory.forEachUser(matching: nil, role: nil) { uids.append($0.uid) }
-            cachedUserIDs = uids
-            return uids
+        // User ids complete only for the roles that may list users: Tab must not list the
+        // directory to someone `users` refuses. One prefix search per Tab (capped), never the
+        // whole directory.
+        let mayListUsers = (try? session.require(UsersCommand.roles, for: "users")) != nil
+        sources.userIDs = { prefix, techniciansOnly in
+            guard mayListUsers else { return [] }
+            return (try? session.directory.userIDs(prefix: prefix, role: techniciansOnly ? .technician : nil)) ?? []
         }
-        sources.formReferences = { prefix in
-            let own = session.isTechnicianOnly ? session.user.uid : nil
-            return (try? session.store().formReferenceSuggestions(prefix: prefix, owner: own)) ?? []
+        sources.formReferences = { prefix, trashed in
+            do {
+                return try session.store().formReferenceSuggestions(prefix: prefix, owner: session.visibleOwner(),
+                                                                    scope: trashed ? .trashed : .live)
+            } catch {
+                return []
+            }
         }
         let engine = CompletionEngine(catalog: .shared, sources: sources)
         let history = HistoryFile(path: HistoryFile.path(for: session.user.uid, environment: environment))

@@ -24,7 +24,7 @@ enum ErrorReport {
         case let error as DirectoryError:
             switch error.kind {
             case .unreachable, .tls, .serviceBindFailed: return .unreachable
-            case .authenticationFailed, .noRole: return .authenticationFailed
+            case .authenticationFailed, .accountUnusable, .noRole: return .authenticationFailed
             case .configuration, .operationFailed: return .failure
             }
         case let error as StoreError:

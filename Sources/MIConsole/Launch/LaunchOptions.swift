@@ -19,6 +19,8 @@ public struct LaunchOptions: Sendable {
     public var expanded = false
     /// `--no-pager`: never page output, even at a terminal.
     public var noPager = false
+    /// `--init-store`: create the store the config names if missing (schema only), then exit.
+    public var initStore = false
 
     public init() {}
 }

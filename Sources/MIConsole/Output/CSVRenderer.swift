@@ -8,6 +8,14 @@ import MICommands
 /// Sheets (`=HYPERLINK(...)`, `@SUM(...)`, `-2+3`), so it is written behind a `'`, which
 /// spreadsheets take as "this is text" and do not show. Numbers are written as they are (`-3` is
 /// a number, not a formula). `--csv-raw` turns this off for programs that need the stored bytes.
+///
+/// A record that holds a list of objects (`show`'s questions) is written one line per object:
+/// the record's other fields, then the object's fields (docs/review.md). Without it the whole
+/// review would be one line with every answer flattened into one cell.
+///
+/// Rows are written straight into the output's byte buffer (`OutputStream.append`): a
+/// million-row listing made about eight `String`s per row before (escaped text, quoted text,
+/// two times built from a dozen pieces each), which was a third of its CPU time.
 final class CSVRenderer: RenderingSink {
     let neutraliseFormulas: Bool
 
@@ -17,57 +25,115 @@ final class CSVRenderer: RenderingSink {
     }
 
     override func record(_ columns: [Column], _ values: [Value]) {
+        if let detail = values.firstIndex(where: { Self.objects($0) != nil }), let objects = Self.objects(values[detail]) {
+            let keys = objects[0].map(\.key)
+            let outer = columns.indices.filter { $0 != detail }
+            beginRows(outer.map { columns[$0] } + keys.map { Column($0) })
+            for object in objects {
+                let inner = keys.map { key in object.first { $0.key == key }?.value ?? .null }
+                row(outer.map { values[$0] } + inner)
+            }
+            return
+        }
         beginRows(columns)
         row(values)
     }
 
+    /// The fields of each element of a non-empty list of objects; nil for any other value.
+    private static func objects(_ value: Value) -> [[Value.Field]]? {
+        guard case .list(let items) = value, !items.isEmpty else { return nil }
+        var result: [[Value.Field]] = []
+        for item in items {
+            guard case .object(let fields) = item else { return nil }
+            result.append(fields)
+        }
+        return result
+    }
+
     override func beginRows(_ columns: [Column]) {
-        out.write(columns.map { field($0.key) }.joined(separator: ",") + "\r\n")
+        out.append { bytes in
+            for (index, column) in columns.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                Self.appendField(column.key, to: &bytes)
+            }
+            bytes.append(contentsOf: [13, 10])
+        }
     }
 
     override func row(_ values: [Value]) {
-        var first = true
-        for value in values {
-            if !first { out.write(",") }
-            first = false
-            out.write(field(cellText(value)))
+        out.append { bytes in
+            for (index, value) in values.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                switch value {
+                case .string(let text): Self.appendField(cell(text), to: &bytes)
+                case .time(let date): times.appendISO8601(date, to: &bytes)  // digits, '-', ':', 'T', '+', 'Z' only
+                case .null: break
+                case .list, .object: Self.appendField(cell(text(value, forTable: false)), to: &bytes)
+                default: Self.appendField(text(value, forTable: false), to: &bytes)  // numbers, booleans: never a formula
+                }
+            }
+            bytes.append(contentsOf: [13, 10])
         }
-        out.write("\r\n")
     }
 
     override func endRows() {}
 
     override func message(_ text: String) {
-        out.write("message\r\n" + field(cellText(.string(text))) + "\r\n")
+        out.append { bytes in
+            bytes.append(contentsOf: "message\r\n".utf8)
+            Self.appendField(cell(text), to: &bytes)
+            bytes.append(contentsOf: [13, 10])
+        }
     }
 
-    /// The cell's text, behind a `'` when it is text a spreadsheet would run as a formula.
-    private func cellText(_ value: Value) -> String {
-        let text = text(value, forTable: false)
-        switch value {
-        case .string, .list, .object:
-            guard neutraliseFormulas, let first = text.utf8.first, Self.formulaStarts.contains(first) else { return text }
-            return "'" + text
-        default:
-            return text  // numbers, times, booleans: never a formula
-        }
+    /// Text a spreadsheet would run as a formula, behind a `'` (unless `--csv-raw`).
+    private func cell(_ text: String) -> String {
+        guard neutraliseFormulas, let first = text.utf8.first, Self.formulaStarts.contains(first) else { return text }
+        return "'" + text
     }
 
     static let formulaStarts: Set<UInt8> = [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 0x09, 0x0D]
 
-    private func field(_ raw: String) -> String {
-        let text = TerminalText.escape(raw, keepNewlines: true)
-        var needsQuotes = false, hasQuote = false
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): hasQuote = true; needsQuotes = true
-            case UInt8(ascii: ","), 10, 13: needsQuotes = true
-            default: continue
+    /// One field: terminal controls escaped (`TerminalText`), quoted when it holds `"`, `,`, CR
+    /// or LF, quotes doubled. Plain ASCII — nearly every cell — is one scan of its bytes and one
+    /// copy; only text with a control or a non-ASCII byte goes through `TerminalText.escape`.
+    static func appendField(_ raw: String, to bytes: inout [UInt8]) {
+        var scan = Scan(raw)
+        var text = raw
+        if scan.mayNeedEscape {
+            text = TerminalText.escape(raw, keepNewlines: true)
+            scan = Scan(text)
+        }
+        guard scan.needsQuotes else {
+            bytes.append(contentsOf: text.utf8)
+            return
+        }
+        bytes.append(UInt8(ascii: "\""))
+        if scan.hasQuote {
+            for byte in text.utf8 {
+                bytes.append(byte)
+                if byte == UInt8(ascii: "\"") { bytes.append(byte) }
+            }
+        } else {
+            bytes.append(contentsOf: text.utf8)
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// What one pass over a field's bytes finds.
+    private struct Scan {
+        var needsQuotes = false, hasQuote = false, mayNeedEscape = false
+
+        init(_ text: String) {
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "\""): hasQuote = true; needsQuotes = true
+                case UInt8(ascii: ","), 10: needsQuotes = true
+                case 13: needsQuotes = true; mayNeedEscape = true
+                case 0..<0x20, 0x7F...: mayNeedEscape = true
+                default: break
+                }
             }
         }
-        guard needsQuotes else { return text }
-        // Doubling quotes only when there is one: Foundation's replacingOccurrences was most of
-        // a million-row listing's time.
-        return "\"" + (hasQuote ? text.replacingOccurrences(of: "\"", with: "\"\"") : text) + "\""
     }
 }

@@ -25,9 +25,11 @@ final class JSONRenderer: RenderingSink {
     }
 
     override func row(_ values: [Value]) {
-        out.write(first ? "\n" : ",\n")
+        out.append { bytes in
+            bytes.append(contentsOf: (first ? "\n" : ",\n").utf8)
+            appendObject(columns, values, to: &bytes)
+        }
         first = false
-        out.write(object(columns, values))
     }
 
     override func endRows() {
@@ -44,11 +46,29 @@ final class JSONRenderer: RenderingSink {
     }
 
     private func object(_ columns: [Column], _ values: [Value]) -> String {
-        var parts: [String] = []
-        for (column, value) in zip(columns, values) {
-            parts.append(JSONRenderer.string(column.key) + ":" + JSONRenderer.value(value, times: times))
+        var bytes: [UInt8] = []
+        appendObject(columns, values, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A row as one JSON object, written into the output's buffer: strings and times need no
+    /// `String` of their own (a million-row listing made a dozen per row).
+    private func appendObject(_ columns: [Column], _ values: [Value], to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "{"))
+        for (index, (column, value)) in zip(columns, values).enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            Self.appendString(column.key, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            switch value {
+            case .string(let text): Self.appendString(text, to: &bytes)
+            case .time(let date):
+                bytes.append(UInt8(ascii: "\""))
+                times.appendISO8601(date, to: &bytes)
+                bytes.append(UInt8(ascii: "\""))
+            default: bytes.append(contentsOf: Self.value(value, times: times).utf8)
+            }
         }
-        return "{" + parts.joined(separator: ",") + "}"
+        bytes.append(UInt8(ascii: "}"))
     }
 
     static func value(_ value: Value, times: TimeText) -> String {
@@ -57,6 +77,13 @@ final class JSONRenderer: RenderingSink {
         case .time(let date): return string(times.iso8601(date))
         case .int(let i): return String(i)
         case .double(let d): return d.isFinite ? value.text : "null"
+        case .number(let literal): return literal
+        case .grid(let table):
+            // {"columns": [..], "rows": [..], "cells": [[string or null]], "noCells": [[row, column]]}
+            let cells = table.cells.map { row in "[" + row.map { $0.map(string) ?? "null" }.joined(separator: ",") + "]" }
+            return "{\"columns\":[" + table.columns.map(string).joined(separator: ",") + "],\"rows\":["
+                + table.rows.map(string).joined(separator: ",") + "],\"cells\":[" + cells.joined(separator: ",")
+                + "],\"noCells\":[" + table.noCells.map { "[\($0.row),\($0.column)]" }.joined(separator: ",") + "]}"
         case .bool(let b): return b ? "true" : "false"
         case .list(let items): return "[" + items.map { self.value($0, times: times) }.joined(separator: ",") + "]"
         case .object(let fields):
@@ -66,25 +93,61 @@ final class JSONRenderer: RenderingSink {
     }
 
     static func string(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                // TerminalText's rule, as JSON escapes: the value stays the same, but a terminal
-                // showing the output is neither driven nor has its text reordered.
-                if TerminalText.isUnsafe(scalar) {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(s.utf8.count + 2)
+        appendString(s, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A JSON string literal. ASCII (nearly every value of a listing) is escaped byte by byte;
+    /// other text character by character: controls and C1 controls as `\uXXXX`.
+    static func appendString(_ s: String, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        if s.utf8.allSatisfy({ $0 < 0x80 }) {
+            for byte in s.utf8 { appendASCII(byte, to: &bytes) }
+        } else {
+            for scalar in s.unicodeScalars {
+                if scalar.isASCII {
+                    appendASCII(UInt8(scalar.value), to: &bytes)
+                } else if isEscaped(scalar) {
+                    appendUnicodeEscape(scalar.value, to: &bytes)
                 } else {
-                    out.unicodeScalars.append(scalar)
+                    UTF8.encode(scalar) { bytes.append($0) }
                 }
             }
         }
-        return out + "\""
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// A non-ASCII character written as `\uXXXX` rather than as itself.
+    private static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
+        // TerminalText's rule, as JSON escapes: the value stays the same, but a terminal showing
+        // the output is neither driven nor has its text reordered (bidi and other format characters).
+        TerminalText.isUnsafe(scalar)
+    }
+
+    private static func appendASCII(_ byte: UInt8, to bytes: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+        case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+        case 10: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+        case 13: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+        case 9: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+        case 0..<0x20, 0x7F: appendUnicodeEscape(UInt32(byte), to: &bytes)
+        default: bytes.append(byte)
+        }
+    }
+
+    /// `\uXXXX` (lower-case hex); a surrogate pair above U+FFFF.
+    private static func appendUnicodeEscape(_ value: UInt32, to bytes: inout [UInt8]) {
+        guard value <= 0xFFFF else {
+            let v = value - 0x10000
+            appendUnicodeEscape(0xD800 + (v >> 10), to: &bytes)
+            appendUnicodeEscape(0xDC00 + (v & 0x3FF), to: &bytes)
+            return
+        }
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), hex[Int(value >> 12)], hex[Int((value >> 8) & 0xF)],
+                                  hex[Int((value >> 4) & 0xF)], hex[Int(value & 0xF)]])
     }
 }

@@ -114,7 +114,10 @@ final class TableRenderer: RenderingSink {
     }
 
     private func cellLines(_ value: Value) -> [String] {
-        TerminalText.escape(text(value, forTable: true), keepNewlines: true).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if case .grid(let table) = value {
+            return AnswerGrid.lines(table).map { TerminalText.escape($0, keepNewlines: false) }
+        }
+        return TerminalText.escape(text(value, forTable: true), keepNewlines: true).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
     private func writeLine(_ cells: [[String]], _ widths: [Int]) {

@@ -32,6 +32,12 @@ final class RunLoop {
     func run(_ source: LineSource, name: String) -> Outcome {
         stack.append(Location(name: name, line: 0))
         defer { stack.removeLast() }
+        // A script run (not the prompt, not a file sourced by a running script) checks its move
+        // targets against one roster of technicians for the run (TechnicianRoster).
+        let session = runner.session
+        let scriptRun = !source.isInteractive && session.roster == nil
+        if scriptRun { session.beginScriptRun() }
+        defer { if scriptRun { session.endScriptRun() } }
         var failures = 0
         while let line = source.nextLine() {
             stack[stack.count - 1].line += 1

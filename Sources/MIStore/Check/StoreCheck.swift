@@ -16,6 +16,9 @@ public struct StoreFinding: Sendable, Hashable {
         public static let unreadable = Kind(rawValue: "unreadable")
         /// A live form breaks a rule of the field app (``RuleViolation``).
         public static let rule = Kind(rawValue: "rule")
+        /// A row whose owner, name or media file name breaks the tree's path rules: `export`
+        /// would have written outside its folder, so it skips the row.
+        public static let path = Kind(rawValue: "path")
     }
 
     public let kind: Kind
@@ -35,7 +38,9 @@ extension FormStore {
     /// 1. `PRAGMA integrity_check`;
     /// 2. every media file's bytes against its recorded size and SHA-256;
     /// 3. every form's stored content (questions JSON and the rest) readable;
-    /// 4. the field app's rules for live forms (``review(_:)``'s violations).
+    /// 4. the field app's rules for live forms (``review(_:)``'s violations);
+    /// 5. owners, names and media file names that break the tree's path rules (``TreePathRules``),
+    ///    forms and notices alike: rows `export` skips rather than write outside its folder.
     ///
     /// Trashed forms are checked for 2 and 3 (they can still be restored). Reads one snapshot;
     /// changes nothing. Whether owners are still technicians is the caller's part (the directory).
@@ -83,12 +88,22 @@ extension FormStore {
                                           object: record.label, message: "the stored form content cannot be read: \(reason)"))
                     continue
                 }
-                guard !trashed else { continue }
                 let names = try String.fetchAll(db, sql: "SELECT file_name FROM media WHERE form_id = ?", arguments: [record.id])
+                for problem in [TreePathRules.ownerProblem(record.owner), TreePathRules.formNameProblem(record.name)]
+                    .compactMap({ $0 }) + names.compactMap(TreePathRules.mediaNameProblem) {
+                    try body(StoreFinding(kind: .path, formId: record.id, formState: record.state, trashed: trashed,
+                                          object: record.label, message: problem + "; export skips this form"))
+                }
+                guard !trashed else { continue }
                 for violation in Rules.check(document, state: record.state, mediaNames: names) {
                     try body(StoreFinding(kind: .rule, formId: record.id, formState: record.state, trashed: false,
                                           object: record.label, message: "\(violation.rule): \(violation.message)"))
                 }
+            }
+            for uid in try String.fetchAll(db, sql: "SELECT DISTINCT uid FROM notices ORDER BY uid") {
+                guard let problem = TreePathRules.ownerProblem(uid) else { continue }
+                try body(StoreFinding(kind: .path, formId: nil, formState: nil, trashed: false, object: "notices of \(uid)",
+                                      message: problem + "; export skips these notices"))
             }
         }
     }

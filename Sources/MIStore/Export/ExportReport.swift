@@ -13,16 +13,17 @@ public struct ExportReport: Sendable {
     public internal(set) var noticeFiles = 0
     /// Unread notices written, one line each.
     public internal(set) var notices = 0
-    /// Forms that could not be written, with why (a name that cannot be a folder name).
+    /// Forms (and notices) that could not be written, with why: an owner, name or media file
+    /// name that breaks the import's rules and could make the export write outside its folder.
     public internal(set) var skipped: [ExportIssue] = []
 
     init(path: String) { self.path = path }
 }
 
-/// A form the export could not write.
+/// A form (or a user's notices, `formId` nil) the export could not write.
 public struct ExportIssue: Sendable, Hashable, CustomStringConvertible {
-    public let formId: Int64
+    public let formId: Int64?
     public let reason: String
 
-    public var description: String { "form \(formId): \(reason)" }
+    public var description: String { formId.map { "form \($0): \(reason)" } ?? reason }
 }

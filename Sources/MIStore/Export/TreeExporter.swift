@@ -71,8 +71,13 @@ private struct TreeWriter {
                 report.submittedSkipped += 1
                 continue
             }
-            if let problem = Self.folderNameProblem(form.name) {
-                report.skipped.append(ExportIssue(formId: form.id, reason: "the name '\(form.name)' \(problem)"))
+            // Every path part from the store passes the import's rules again: a row that would
+            // escape the folder (owner `..`, a name with `/`, a media name with `/`) is skipped.
+            let mediaNames = try String.fetchAll(db, sql: "SELECT file_name FROM media WHERE form_id = ? ORDER BY file_name",
+                                                 arguments: [form.id])
+            if let problem = TreePathRules.ownerProblem(form.owner) ?? TreePathRules.formNameProblem(form.name)
+                ?? mediaNames.lazy.compactMap(TreePathRules.mediaNameProblem).first {
+                report.skipped.append(ExportIssue(formId: form.id, reason: problem))
                 continue
             }
             let userFolder = form.state == .completed
@@ -116,6 +121,15 @@ private struct TreeWriter {
         }
         while let row = try notices.next() {
             let uid: String = row["uid"]
+            if let problem = TreePathRules.ownerProblem(uid) {
+                if uid != currentUid {
+                    try flush()
+                    currentUid = nil
+                    lines = []
+                    report.skipped.append(ExportIssue(formId: nil, reason: "notices of '\(uid)' not written: " + problem))
+                }
+                continue
+            }
             if uid != currentUid {
                 try flush()
                 currentUid = uid
@@ -125,15 +139,6 @@ private struct TreeWriter {
             lines.append(text.split(whereSeparator: \.isNewline).joined(separator: " "))
         }
         try flush()
-    }
-
-    /// Why `name` cannot be a folder name, or nil when it can.
-    static func folderNameProblem(_ name: String) -> String? {
-        if name.isEmpty || name == "." || name == ".." { return "cannot be a folder name" }
-        if name.contains("/") || name.contains("\0") { return "contains '/', which a folder name cannot" }
-        if name.hasPrefix(".") { return "starts with '.', which the import would take for a hidden file" }
-        if name.utf8.count > 255 { return "is longer than a folder name may be (255 bytes)" }
-        return nil
     }
 
     private func makeDirectory(_ url: URL, intermediate: Bool) throws {
@@ -146,7 +151,7 @@ private struct TreeWriter {
 
     private func writeFile(_ data: Data, to url: URL) throws {
         do {
-            try data.write(to: url)
+            try data.write(to: url, options: .withoutOverwriting)
         } catch {
             throw StoreError(.io, "Cannot write \(url.path): \((error as NSError).localizedDescription)", path: url.path)
         }

@@ -18,18 +18,20 @@ extension FormStore {
     ///
     /// - Throws: `.invalidInput` when `root` is not a directory; `.busy` when the store stays locked
     ///   (forms imported before that stay imported; run the import again).
-    public func importTree(at root: URL, actor: String) throws -> ImportReport {
-        try importTree(at: root, actor: try Validate.name(actor, what: "actor"), preview: false)
+    /// Symbolic links, devices, pipes and sockets anywhere below `root` are skipped and reported,
+    /// never followed; files above ``ImportLimits`` are errors of their form.
+    public func importTree(at root: URL, actor: String, limits: ImportLimits = .defaults) throws -> ImportReport {
+        try importTree(at: root, actor: try Validate.name(actor, what: "actor"), limits: limits, preview: false)
     }
 
-    /// What ``importTree(at:actor:)`` would do now, in the same report, without changing the
+    /// What ``importTree(at:actor:limits:)`` would do now, in the same report, without changing the
     /// store. It only reads (one short read transaction per form), so it never holds the write
     /// lock: other consoles keep working while a large tree is scanned. Inserted forms have id 0.
-    public func previewImport(at root: URL) throws -> ImportReport {
-        try importTree(at: root, actor: "", preview: true)
+    public func previewImport(at root: URL, limits: ImportLimits = .defaults) throws -> ImportReport {
+        try importTree(at: root, actor: "", limits: limits, preview: true)
     }
 
-    private func importTree(at root: URL, actor: String, preview: Bool) throws -> ImportReport {
+    private func importTree(at root: URL, actor: String, limits: ImportLimits, preview: Bool) throws -> ImportReport {
         let scan = try TreeScanner.scan(root)
         var report = ImportReport()
         report.errors = scan.errors
@@ -42,10 +44,10 @@ extension FormStore {
                     + "'\(folder.folderName)' more than once (as incomplete and completed, or in two spellings); none of them was imported"))
                 continue
             }
-            try importForm(folder, actor: actor, preview: preview, into: &report)
+            try importForm(folder, actor: actor, limits: limits, preview: preview, into: &report)
         }
         for file in scan.errorFiles {
-            try importNotices(file, actor: actor, preview: preview, into: &report)
+            try importNotices(file, actor: actor, limit: limits.formJSONBytes, preview: preview, into: &report)
         }
         logger.info(preview ? "tree import previewed" : "tree imported", metadata: [
             "path": "\(root.path)", "inserted": "\(report.inserted.count)", "updated": "\(report.updated.count)",
@@ -64,11 +66,11 @@ extension FormStore {
         }
     }
 
-    private func importForm(_ folder: TreeScanner.FormFolder, actor: String, preview: Bool,
+    private func importForm(_ folder: TreeScanner.FormFolder, actor: String, limits: ImportLimits, preview: Bool,
                             into report: inout ImportReport) throws {
         let form: LoadedForm
         do {
-            form = try FormFolderReader.read(folder, warnings: &report.warnings)
+            form = try FormFolderReader.read(folder, limits: limits, warnings: &report.warnings)
         } catch {
             report.errors.append(error)
             return
@@ -104,11 +106,11 @@ extension FormStore {
 
     /// Adds the lines of one `Error/<uid>` file as notices, except as many of each text as the user
     /// already has (read or not), so a second import adds nothing.
-    private func importNotices(_ file: TreeScanner.ErrorFile, actor: String, preview: Bool,
+    private func importNotices(_ file: TreeScanner.ErrorFile, actor: String, limit: Int, preview: Bool,
                                into report: inout ImportReport) throws {
         let data: Data
         do {
-            data = try FormFolderReader.readFile(file.path)
+            data = try FormFolderReader.readFile(file.path, limit: limit)
         } catch {
             report.errors.append(error)
             return

@@ -25,7 +25,9 @@ struct TreeScanner {
 
     /// Scans the tree at `root`; throws `.invalidInput` when `root` is not a readable directory.
     static func scan(_ root: URL) throws -> TreeScanner {
-        guard isDirectory(root.path) else {
+        // The root is the folder the user named: it may be a link to a folder. Below it, nothing is followed.
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isFolder), isFolder.boolValue else {
             throw StoreError(.invalidInput, "\(root.path) is not a directory.", path: root.path)
         }
         var scanner = TreeScanner()
@@ -34,6 +36,7 @@ struct TreeScanner {
         }
         for entry in top {
             let path = root.path + "/" + entry
+            guard scanner.acceptable(path) else { continue }
             if entry == completedFolder, isDirectory(path) {
                 for uid in scanner.entries(of: path) ?? [] {
                     scanner.scanUser(uid, at: path + "/" + uid, state: .completed)
@@ -41,6 +44,7 @@ struct TreeScanner {
             } else if entry == errorFolder, isDirectory(path) {
                 for uid in scanner.entries(of: path) ?? [] {
                     let filePath = path + "/" + uid
+                    guard scanner.acceptable(filePath) else { continue }
                     if isDirectory(filePath) {
                         scanner.errors.append(ImportIssue(path: filePath, reason: "a folder, expected an Error file of a user"))
                     } else if scanner.validUid(uid, path: filePath) {
@@ -55,6 +59,7 @@ struct TreeScanner {
     }
 
     private mutating func scanUser(_ uid: String, at path: String, state: FormState) {
+        guard acceptable(path) else { return }
         guard Self.isDirectory(path) else {
             errors.append(ImportIssue(path: path, reason: "a file where a user folder was expected"))
             return
@@ -62,6 +67,7 @@ struct TreeScanner {
         guard validUid(uid, path: path) else { return }
         for name in entries(of: path) ?? [] {
             let formPath = path + "/" + name
+            guard acceptable(formPath) else { continue }
             if Self.isDirectory(formPath) {
                 forms.append(FormFolder(owner: uid.nfc, folderName: name, state: state, path: formPath))
             } else {
@@ -95,8 +101,39 @@ struct TreeScanner {
         }
     }
 
-    static func isDirectory(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+    /// What a path is, without following a symbolic link at its last part (`lstat`).
+    enum EntryKind { case folder, file, symbolicLink, other, missing }
+
+    static func kind(_ path: String) -> EntryKind {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return .missing }
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: return .folder
+        case S_IFREG: return .file
+        case S_IFLNK: return .symbolicLink
+        default: return .other
+        }
     }
+
+    /// Why the entry at `path` is not imported (a symbolic link, a device, a pipe, a socket),
+    /// or nil for a regular file or a folder. A link is never followed: the tree may come from
+    /// somebody else, and a link could make the import read files the tree does not hold.
+    static func refusal(_ path: String) -> String? {
+        switch kind(path) {
+        case .folder, .file: return nil
+        case .symbolicLink: return "a symbolic link: not followed, skipped"
+        case .other: return "not a regular file or folder: skipped"
+        case .missing: return "vanished while the tree was read: skipped"
+        }
+    }
+
+    /// Records a refused entry as an error; true when the entry may be imported.
+    private mutating func acceptable(_ path: String) -> Bool {
+        guard let reason = Self.refusal(path) else { return true }
+        errors.append(ImportIssue(path: path, reason: reason))
+        return false
+    }
+
+    /// A real folder (a symbolic link to one is not).
+    static func isDirectory(_ path: String) -> Bool { kind(path) == .folder }
 }

@@ -23,10 +23,14 @@ public struct RuleViolation: Sendable, Hashable, CustomStringConvertible {
         public static let malformedAnswer = Rule(rawValue: "malformedAnswer")
         /// A media file for a question index the form does not have.
         public static let mediaWithoutQuestion = Rule(rawValue: "mediaWithoutQuestion")
+        /// A table question declaring more than ``ReviewTable/maximumCells`` cells: stored, but
+        /// `show` and `report` refuse the form.
+        public static let tableTooLarge = Rule(rawValue: "tableTooLarge")
     }
 
     public let rule: Rule
     /// 0-based question index (as in media names `Qid<q>`), nil for the whole form.
+    /// Messages name the question by its 1-based number, as people read it.
     public let question: Int?
     public let message: String
 
@@ -40,7 +44,7 @@ enum Rules {
         for (index, question) in document.questions.enumerated() {
             func flag(_ rule: RuleViolation.Rule, _ text: String) {
                 violations.append(RuleViolation(rule: rule, question: index,
-                                                message: "question \(index) '\(question.text)': \(text)"))
+                                                message: "question \(index + 1) '\(question.text)': \(text)"))
             }
             let answered = !(question.answer?.isEmpty ?? true)
             let commented = !(question.comment ?? "").allSatisfy(\.isWhitespace)
@@ -55,14 +59,24 @@ enum Rules {
                 for choice in choices where !question.options.indices.contains(choice) {
                     flag(.optionOutOfRange, "answer index \(choice) is not one of the \(question.options.count) options")
                 }
+            case (.table, _) where ReviewTable.isTooLarge(question):
+                flag(.tableTooLarge, tooLargeText(question))
             case (.table, .table(let cells)?):
                 for cell in question.noCells where cells.indices.contains(cell.row)
                     && cells[cell.row].indices.contains(cell.column)
                     && !(cells[cell.row][cell.column] ?? "").isEmpty {
-                    flag(.filledNoCell, "cell [\(cell.row), \(cell.column)] must stay empty")
+                    let row = question.rows.indices.contains(cell.row) ? " '\(question.rows[cell.row])'" : ""
+                    let column = question.columns.indices.contains(cell.column) ? " '\(question.columns[cell.column])'" : ""
+                    flag(.filledNoCell, "the cell in row \(cell.row + 1)\(row), column \(cell.column + 1)\(column) must stay empty")
                 }
                 if cells.count != question.rows.count || cells.contains(where: { $0.count != question.columns.count }) {
-                    flag(.tableShape, "the answer does not have \(question.rows.count) rows of \(question.columns.count) cells")
+                    let outside = cells.enumerated().reduce(0) { sum, row in
+                        sum + row.element.enumerated().filter { column, cell in
+                            (row.offset >= question.rows.count || column >= question.columns.count) && !(cell ?? "").isEmpty
+                        }.count
+                    }
+                    flag(.tableShape, "the answer does not have \(question.rows.count) rows of \(question.columns.count) cells"
+                         + (outside > 0 ? " (\(outside) filled cell(s) outside them are stored but not shown)" : ""))
                 }
             case (.numeric, .malformed(let value)?):
                 flag(.notANumber, "the answer is \(value.typeDescription), not a number")
@@ -75,10 +89,17 @@ enum Rules {
         for name in mediaNames {
             if let parsed = MediaFile.parseName(name), parsed.question >= document.questions.count {
                 violations.append(RuleViolation(rule: .mediaWithoutQuestion, question: parsed.question,
-                                                message: "media file \(name) is for question \(parsed.question), "
+                                                message: "media file \(name) is for question \(parsed.question + 1), "
                                                     + "but the form has \(document.questions.count) questions"))
             }
         }
         return violations
+    }
+
+    /// Why a table question is too large to review (after "question N 'text': ").
+    static func tooLargeText(_ question: Question) -> String {
+        let cells = ReviewTable.declaredCells(question).map { "\($0)" } ?? "too many"
+        return "declares \(question.rows.count) rows x \(question.columns.count) columns = \(cells) cells; "
+            + "miadmin reviews tables of at most \(ReviewTable.maximumCells) cells"
     }
 }

@@ -1,0 +1,134 @@
+import ArgumentParser
+import Foundation
+import MIDirectory
+import MIReport
+import MIStore
+
+/// `report FORM --pdf FILE` and `report --state STATE [--owner UID] --dir DIR`: the printable
+/// review of forms as PDF (MIReport: cairo and pango). Everyone who may `show` a form may print it.
+public struct ReportCommand: ConsoleCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Print the review of a form (or of many) as PDF.",
+        discussion: """
+            One form: 'report FORM --pdf FILE'. Many: 'report --state completed [--owner UID] \
+            --dir DIR' writes one PDF per form, named 'owner - form name.pdf', with a progress \
+            bar on a terminal. Each file is written to a temporary file in its folder and \
+            renamed into place; an existing file is replaced only with --force. Times are \
+            shown in the site's time zone (display.timeZone; docs/review.md).
+
+            Examples:
+              report 12 --pdf /tmp/pump.pdf
+              report 'jdoe/Pump station 4' --pdf pump.pdf --force
+              report --state completed --dir /srv/reports
+              report --state completed --owner jdoe --dir ./jdoe
+            """)
+    public static let roles: Set<Role> = ShowCommand.roles
+
+    @Argument(help: ArgumentHelp("The form: its id, or owner/name (quote names with spaces).", valueName: "form"))
+    public var form: FormReference?
+    @Option(help: ArgumentHelp("Write the report of FORM to this PDF file.", valueName: "file"), completion: .file(extensions: ["pdf"]))
+    public var pdf: String?
+    @Option(help: "Report every form in this state (with --dir).")
+    public var state: FormState?
+    @Option(help: ArgumentHelp("With --state: only forms of this technician.", valueName: "uid"))
+    public var owner: String?
+    @Option(help: ArgumentHelp("With --state: the folder for the PDF files.", valueName: "dir"), completion: .directory)
+    public var dir: String?
+    @Flag(help: "Replace files that exist.")
+    public var force = false
+
+    public init() {}
+
+    public func validate() throws {
+        if form != nil {
+            guard pdf != nil else { throw ValidationError("give --pdf FILE for the report of one form") }
+            guard state == nil, owner == nil, dir == nil else {
+                throw ValidationError("--state, --owner and --dir are for many forms; give either FORM --pdf FILE or --state STATE --dir DIR")
+            }
+        } else {
+            guard pdf == nil else { throw ValidationError("--pdf needs a FORM") }
+            guard state != nil, dir != nil else {
+                throw ValidationError("give FORM --pdf FILE, or --state STATE --dir DIR for many forms")
+            }
+        }
+    }
+
+    public func run(in session: Session, output: OutputSink) throws {
+        if let form, let pdf {
+            var target = FormArgument()
+            target.form = form
+            let review = try ShowCommand.review(target, in: session)
+            let pages = try write(review, to: URL(fileURLWithPath: pdf), session: session)
+            output.record([Column("id"), Column("owner"), Column("name"), Column("file"), Column("pages")],
+                          [.int(review.form.id), .string(review.form.owner), .string(review.form.name),
+                           .string(pdf), .int(Int64(pages))])
+        } else if let state, let dir {
+            try many(state: state, dir: dir, session: session, output: output)
+        }
+    }
+
+    private func many(state: FormState, dir: String, session: Session, output: OutputSink) throws {
+        let owner = try session.visibleOwner(asked: self.owner)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CommandError.failed("'\(dir)' is not a folder")
+        }
+        let store = try session.store()
+        // Ids only: the forms are then read, laid out and written one at a time.
+        var forms: [(id: Int64, owner: String, name: String)] = []
+        try store.forEachForm(FormFilter(owner: owner, state: state)) { forms.append(($0.id, $0.owner, $0.name)) }
+        var usedNames = Set<String>()
+        var failures = 0
+        output.beginRows([Column("id"), Column("owner"), Column("name"), Column("file"), Column("pages")])
+        for (done, form) in forms.enumerated() {
+            output.progress("report", done: done, total: forms.count)
+            var fileName = Self.fileName(owner: form.owner, name: form.name)
+            if usedNames.contains(fileName) { fileName = Self.fileName(owner: form.owner, name: "\(form.name) (\(form.id))") }
+            usedNames.insert(fileName)
+            let path = URL(fileURLWithPath: dir).appendingPathComponent(fileName)
+            do {
+                let review = try store.review(.id(form.id))
+                let pages = try write(review, to: path, session: session)
+                output.row([.int(form.id), .string(form.owner), .string(form.name), .string(path.path), .int(Int64(pages))])
+            } catch let error as ReportError {
+                failures += 1
+                output.warning("form \(form.id) \(form.owner)/\(form.name): \(error)")
+            } catch let error as StoreError where error.kind == .invalidInput {
+                failures += 1
+                output.warning(error.message)
+            }
+        }
+        output.progress("report", done: forms.count, total: forms.count)
+        output.endRows()
+        if failures > 0 {
+            throw CommandError.failed("\(failures) of \(forms.count) report(s) could not be written (see the warnings above)")
+        }
+    }
+
+    private func write(_ review: FormReview, to url: URL, session: Session) throws -> Int {
+        let store = try session.store()
+        let ownerName = try session.directory.user(uid: review.form.owner)?.name
+        let context = ReportContext(ownerName: ownerName, store: session.config.store.path, printedAt: session.clock.now(),
+                                    timeZone: session.config.display.timeZone) { file in
+            try store.mediaData(.id(review.form.id), fileName: file.fileName)
+        }
+        do {
+            return try ReviewReport.write(review, context: context, to: url, replace: force)
+        } catch let error as ReportError {
+            if form != nil { throw CommandError.failed(error.description) }
+            throw error
+        }
+    }
+
+    /// `owner - form name.pdf`, safe as one file name: `/`, control characters and a leading dot
+    /// become `_`, and the name is cut to stay within 255 bytes.
+    static func fileName(owner: String, name: String) -> String {
+        var base = "\(owner) - \(name)".unicodeScalars.map { scalar -> String in
+            scalar == "/" || scalar.value < 0x20 || scalar.value == 0x7F ? "_" : String(scalar)
+        }.joined()
+        if base.hasPrefix(".") { base = "_" + base.dropFirst() }
+        while base.utf8.count > 240 { base.removeLast() }
+        return base + ".pdf"
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// Listing and searching users: the `users` command, completion, and checks of many owners.
+extension Directory {
+    /// Streams the directory's users under `userBase` (entries the user filter accepts),
+    /// optionally those whose user id or name matches `pattern` and/or who hold `role`. Paged, so
+    /// the server's size limit does not cut the listing short; each user is handed to `body` as
+    /// it arrives. With roles from `memberOf`, roles come with each entry and `role` becomes part
+    /// of the filter: no group's member list is read.
+    public func forEachUser(matching pattern: Glob?, role: Role?, _ body: (DirectoryUser) throws -> Void) throws {
+        let ldap = try connect()
+        let memberOf = try decideRoleSource(on: ldap)
+        let membership = memberOf ? nil : try loadMembership(on: ldap)
+        let attribute = settings.userAttribute
+        var filter = try userFilter(on: ldap)
+        if let pattern {
+            let value = FilterEscaping.substringFilterValue(forGlob: pattern.pattern)
+            filter += "(|(\(attribute)=\(value))(cn=\(value)))"
+        }
+        if let role, memberOf { filter += memberOfFilter(role) }
+        try ldap.search(base: settings.userBase, scope: .subtree, filter: "(&\(filter))",
+                        attributes: try userAttributes(on: ldap)) { entry in
+            let roles = try membership?.roles(dn: entry.dn, uid: entry.first(attribute))
+                ?? roles(memberOf: entry.attributes["memberOf"] ?? [], on: ldap)
+            if let role, !roles.contains(role) { return }
+            let user = user(from: entry, roles: roles)
+            if let pattern, !pattern.matches(user.uid), !pattern.matches(user.name) { return }
+            try body(user)
+        }
+    }
+
+    /// User ids starting with `prefix` (for Tab completion), at most `limit`, sorted: one prefix
+    /// search `(&FILTER(uid=PREFIX*))`, escaped and paged, that stops at `limit` entries, so the
+    /// first Tab never loads the directory. With `role`, only users holding it: in the filter
+    /// when roles come from `memberOf`; otherwise each candidate (at most `limit`) is checked.
+    public func userIDs(prefix: String, role: Role? = nil, limit: Int = 200) throws -> [String] {
+        let ldap = try connect()
+        let attribute = settings.userAttribute
+        var filter = try userFilter(on: ldap) + "(\(attribute)=\(FilterEscaping.escape(prefix))*)"
+        let memberOf = role == nil ? false : try decideRoleSource(on: ldap)
+        if let role, memberOf { filter += memberOfFilter(role) }
+        var attributes = [attribute]
+        if role != nil, !memberOf { attributes += ["cn", "mail"] }
+        var candidates: [LDAPEntry] = []
+        do {
+            try ldap.search(base: settings.userBase, scope: .subtree, filter: "(&\(filter))", attributes: attributes,
+                            pageSize: Int32(min(limit, Int(settings.connection.pageSize)))) { entry in
+                candidates.append(entry)
+                if candidates.count >= limit { throw StopSearch() }
+            }
+        } catch is StopSearch {}
+        var uids: [String] = []
+        for entry in candidates {
+            guard let uid = entry.first(attribute) else { continue }
+            if let role, !memberOf {
+                let roles = try membership?.roles(dn: entry.dn, uid: uid) ?? rolesByQuery(entry, on: ldap)
+                guard roles.contains(role) else { continue }
+            }
+            uids.append(uid)
+        }
+        return uids.sorted()
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+
+/// A user's roles: from the entry's `memberOf` values when the directory keeps them, otherwise
+/// from the role group entries, whatever their object class — `member` (groupOfNames, Active
+/// Directory's `group`), `uniqueMember` (groupOfUniqueNames) or `memberUid` (posixGroup, matched
+/// against the user id). No filter here names an object class.
+extension Directory {
+    /// Active Directory's `LDAP_MATCHING_RULE_IN_CHAIN`: membership through nested groups.
+    static let inChain = "1.2.840.113556.1.4.1941"
+
+    /// The configured role groups, normalized once.
+    var roleGroupKeys: [(Role, String)] {
+        Role.allCases.compactMap { role in settings.groups[role].map { (role, DistinguishedName.normalized($0)) } }
+    }
+
+    /// The roles of one user entry. `deciding` (the login) lets `roleSource: auto` settle on the
+    /// groups when the entry carries no `memberOf` but the groups name the user.
+    func roles(of entry: LDAPEntry, on ldap: LDAPConnection, deciding: Bool) throws -> [Role] {
+        let memberOf = entry.attributes["memberOf"] ?? []
+        switch settings.roleSource {
+        case .memberOf:
+            return try roles(memberOf: memberOf, on: ldap)
+        case .auto where usesMemberOf == true || (usesMemberOf == nil && !memberOf.isEmpty):
+            usesMemberOf = true
+            return try roles(memberOf: memberOf, on: ldap)
+        case .auto, .groups:
+            break
+        }
+        if let membership { return membership.roles(dn: entry.dn, uid: entry.first(settings.userAttribute)) }
+        let roles = try rolesByQuery(entry, on: ldap)
+        if deciding, settings.roleSource == .auto, usesMemberOf == nil, !roles.isEmpty { usesMemberOf = false }
+        return roles
+    }
+
+    /// Roles from `memberOf` values: a configured role group among them (or, with nested groups,
+    /// a group nested in one).
+    func roles(memberOf values: [String], on ldap: LDAPConnection) throws -> [Role] {
+        guard !values.isEmpty else { return [] }
+        if settings.nestedGroups {
+            let keys = Set(values.map(DistinguishedName.normalized))
+            let nested = try nestedGroupKeys(on: ldap)
+            return Role.allCases.filter { nested[$0].map { !$0.isDisjoint(with: keys) } ?? false }
+        }
+        // The listing's hot path (once per entry): a user is in few groups and there are three
+        // roles, so compare in place rather than build a set per entry.
+        let groups = roleGroupKeysCache ?? roleGroupKeys
+        roleGroupKeysCache = groups
+        var held: [Role] = []
+        for value in values {
+            let key = DistinguishedName.normalized(value)
+            for (role, group) in groups where group == key && !held.contains(role) { held.append(role) }
+        }
+        return Role.allCases.filter(held.contains)
+    }
+
+    /// Each role group with every group nested in it (any depth), found by one
+    /// `LDAP_MATCHING_RULE_IN_CHAIN` search per role. Groups are few; users are excluded by
+    /// the user filter, so a role with 100,000 members costs no more than one with ten.
+    func nestedGroupKeys(on ldap: LDAPConnection) throws -> [Role: Set<String>] {
+        if let nestedRoleGroups { return nestedRoleGroups }
+        let users = try userFilter(on: ldap)
+        var result: [Role: Set<String>] = [:]
+        for (role, group) in settings.groups {
+            var keys: Set<String> = [DistinguishedName.normalized(group)]
+            let filter = "(&(memberOf:\(Self.inChain):=\(FilterEscaping.escape(group)))(!\(users)))"
+            try ldap.search(base: settings.baseDN, scope: .subtree, filter: filter, attributes: ["1.1"]) {
+                keys.insert(DistinguishedName.normalized($0.dn))
+            }
+            result[role] = keys
+        }
+        nestedRoleGroups = result
+        return result
+    }
+
+    /// The filter that picks the users holding `role`, when roles come from `memberOf`.
+    func memberOfFilter(_ role: Role) -> String {
+        let group = FilterEscaping.escape(settings.groups[role] ?? "")
+        return settings.nestedGroups ? "(memberOf:\(Self.inChain):=\(group))" : "(memberOf=\(group))"
+    }
+
+    /// Whether this session reads roles from `memberOf`. For `auto` before any login decided it:
+    /// one probe for a user entry that carries `memberOf`.
+    func decideRoleSource(on ldap: LDAPConnection) throws -> Bool {
+        switch settings.roleSource {
+        case .memberOf: return true
+        case .groups: return false
+        case .auto:
+            if let usesMemberOf { return usesMemberOf }
+            var found = false
+            do {
+                try ldap.search(base: settings.userBase, scope: .subtree,
+                                filter: "(&\(try userFilter(on: ldap))(memberOf=*))", attributes: ["1.1"], pageSize: 1) { _ in
+                    found = true
+                    throw StopSearch()
+                }
+            } catch is StopSearch {}
+            usesMemberOf = found
+            return found
+        }
+    }
+
+    /// The roles of one user in one request: the groups under the base DN that list the user as
+    /// `member`, `uniqueMember` or `memberUid` (the server matches the DN, escaping and case
+    /// included), compared with the configured group DNs. With nested groups, `member` matches
+    /// through the chain. A role group outside the base DN gets its own base-scope check.
+    func rolesByQuery(_ entry: LDAPEntry, on ldap: LDAPConnection) throws -> [Role] {
+        let dn = FilterEscaping.escape(entry.dn)
+        let chain = settings.nestedGroups ? ":\(Self.inChain):" : ""
+        var parts = ["(member\(chain)=\(dn))", "(uniqueMember=\(dn))"]
+        if let uid = entry.first(settings.userAttribute) { parts.append("(memberUid=\(FilterEscaping.escape(uid)))") }
+        let memberFilter = "(|\(parts.joined()))"
+        let base = DistinguishedName.normalized(settings.baseDN)
+        var wanted: [String: Role] = [:]
+        var outside: [(Role, String)] = []
+        for (role, key) in roleGroupKeys {
+            if key.hasSuffix("," + base) || key == base { wanted[key] = role } else { outside.append((role, settings.groups[role]!)) }
+        }
+        var roles: Set<Role> = []
+        if !wanted.isEmpty {
+            try ldap.search(base: settings.baseDN, scope: .subtree, filter: memberFilter, attributes: ["1.1"]) { found in
+                if let role = wanted[DistinguishedName.normalized(found.dn)] { roles.insert(role) }
+            }
+        }
+        for (role, group) in outside {
+            do {
+                try ldap.search(base: group, scope: .base, filter: memberFilter, attributes: ["1.1"]) { _ in roles.insert(role) }
+            } catch let error as DirectoryError where error.code == .noSuchObject {
+                logger.warning("role group for \(role.rawValue) does not exist: \(group)")
+            }
+        }
+        return Role.allCases.filter(roles.contains)
+    }
+
+    /// Reads every role group's members once: `member` and `uniqueMember` DNs (normalized) and
+    /// `memberUid` user ids, straight from libldap's buffers.
+    func loadMembership(on ldap: LDAPConnection) throws -> GroupMembership {
+        if let membership { return membership }
+        var result = GroupMembership()
+        for (role, group) in settings.groups {
+            var dns = Set<String>(), uids = Set<String>()
+            do {
+                try ldap.forEachValue(of: ["member", "uniqueMember", "memberUid"], inEntry: group) { attribute, value in
+                    if attribute == 2 {
+                        uids.insert(String(decoding: value, as: UTF8.self).lowercased())
+                    } else if attribute == 1, let hash = value.firstIndex(of: UInt8(ascii: "#")) {
+                        // uniqueMember: `DN#'0101'B` carries an optional unique id after the DN.
+                        dns.insert(DistinguishedName.normalized(bytes: UnsafeRawBufferPointer(rebasing: value[..<hash])))
+                    } else {
+                        dns.insert(DistinguishedName.normalized(bytes: value))
+                    }
+                }
+            } catch let error as DirectoryError where error.code == .noSuchObject {
+                logger.warning("role group for \(role.rawValue) does not exist: \(group)")
+            }
+            result.dns[role] = dns
+            result.uids[role] = uids
+        }
+        membership = result
+        return result
+    }
+}
+
+/// The role groups' member lists, as `loadMembership` read them.
+struct GroupMembership {
+    var dns: [Role: Set<String>] = [:]
+    var uids: [Role: Set<String>] = [:]
+
+    func roles(dn: String, uid: String?) -> [Role] {
+        let key = DistinguishedName.normalized(dn)
+        let id = uid?.lowercased()
+        return Role.allCases.filter { role in
+            dns[role]?.contains(key) == true || (id.map { uids[role]?.contains($0) == true } ?? false)
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+@testable import MIDirectory
+
+/// Pure rules of the directory client: URI lists, timeouts, AD bind diagnostics.
+@Suite struct DirectoryRulesTests {
+    @Test func everyURIOfAListIsParsedByLibldap() throws {
+        let list = try #require(LDAPURIList("ldaps://a.example:636 ldap://b.example:389"))
+        #expect(list.schemes == ["ldaps", "ldap"])
+        #expect(list.uris.count == 2)
+        // The second URI would carry the password in cleartext: named, whatever the first is.
+        #expect(list.cleartext(startTLS: false) == [list.uris[1]])
+        #expect(list.cleartext(startTLS: true).isEmpty)
+        #expect(list.needsStartTLS)
+        // Commas separate too (libldap's own list syntax).
+        #expect(LDAPURIList("ldaps://a:636,ldaps://b:636")?.cleartext(startTLS: false) == [])
+        #expect(LDAPURIList("ldaps://a:636")?.needsStartTLS == false)
+        #expect(LDAPURIList("http://a") == nil)
+        #expect(LDAPURIList("") == nil)
+    }
+
+    @Test func aURIListWithACleartextEntryIsRefusedBeforeConnecting() throws {
+        // Port 1 on loopback: had a connection been tried the error would be "unreachable".
+        let settings = ConnectionSettings(uri: "ldaps://127.0.0.1:1 ldap://127.0.0.1:1", startTLS: false,
+                                          caFile: nil, timeoutSeconds: 1)
+        let error = #expect(throws: DirectoryError.self) { try LDAPConnection(settings: settings, logger: .init(label: "t")) }
+        #expect(error?.kind == .configuration)
+        #expect(error?.message.contains("ldap://127.0.0.1:1") == true)
+    }
+
+    @Test(arguments: [(0.25, 0, 250_000), (1.5, 1, 500_000), (10, 10, 0), (0.001, 0, 1_000)])
+    func timeoutsKeepTheirFraction(_ seconds: Double, _ whole: Int, _ micro: Int) {
+        let time = ConnectionSettings(uri: "ldaps://x", startTLS: false, caFile: nil, timeoutSeconds: seconds).timeval
+        #expect(time.tv_sec == whole)
+        #expect(time.tv_usec == micro)
+    }
+
+    @Test func adBindDiagnosticsNameTheAccountState() {
+        func state(_ data: String) -> AccountState? {
+            AccountState(diagnostic: "80090308: LdapErr: DSID-0C09041C, comment: AcceptSecurityContext error, data \(data), v4563")
+        }
+        #expect(state("773") == .mustChangePassword)
+        #expect(state("533") == .disabled)
+        #expect(state("532") == .passwordExpired)
+        #expect(state("775") == .locked)
+        #expect(state("701") == .accountExpired)
+        // A wrong password and an unknown user stay generic.
+        #expect(state("52e") == nil)
+        #expect(state("525") == nil)
+        #expect(AccountState(diagnostic: nil) == nil)
+        #expect(AccountState(diagnostic: "invalid credentials") == nil)
+    }
+}
