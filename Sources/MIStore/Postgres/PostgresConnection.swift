@@ -59,6 +59,9 @@ public final class PostgresConnection {
             throw PostgresError(Self.classify(connectionMessage: text),
                                 "Cannot connect to the PostgreSQL store at \(target): \(text)")
         }
+        // libpq prints the server's notices (e.g. "relation ... already exists, skipping") on
+        // stderr by default; the store is quiet like the rest of the core.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
         handle = connection
     }
 
