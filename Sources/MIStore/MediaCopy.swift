@@ -29,7 +29,7 @@ extension FormStore {
             case .id(let id):
                 guard let row = try Row.fetchOne(db, sql: "SELECT \(FormRecord.columns), forms.trashed_at FROM forms WHERE id = ?",
                                                  arguments: [id]) else {
-                    throw StoreError(.notFound, "There is no form \(id).")
+                    throw StoreError.noSuchForm(ref)
                 }
                 record = try FormRecord(row: row)
                 trashed = row["trashed_at"] as Double? != nil
