@@ -49,11 +49,16 @@ public enum FilterEscaping {
         }
         if escaping { current.append("\\") }
         pieces.append(String(current))
-        // Collapse runs of wildcards: "a**b" is "a*b".
+        // Collapse runs of wildcards: "a**b" is "a*b". Tracked as a flag, not `hasSuffix("*")`:
+        // that compares Characters, and a piece ending in a Prepend scalar (U+0600) fuses with the
+        // `*` after it into one Character, so a second `*` slipped in (a fuzz finding).
         var result = escape(pieces[0])
+        var endsWithWildcard = false
         for piece in pieces.dropFirst() {
-            if !result.hasSuffix("*") { result += "*" }
-            result += escape(piece)
+            if !endsWithWildcard { result += "*" }
+            let escapedPiece = escape(piece)
+            result += escapedPiece
+            endsWithWildcard = escapedPiece.isEmpty
         }
         return result
     }
