@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// One row of the audit trail: who changed what, when, and how it looked before and after.
 public struct AuditEntry: Sendable, Hashable, Identifiable {
@@ -51,35 +50,33 @@ public struct AuditFilter: Sendable, Hashable {
 
 enum Audit {
     /// Writes one audit row; call it inside the transaction of the change it describes.
-    static func record(_ db: Database, at: Double, actor: String, command: String, formId: Int64?, object: String,
+    static func record(_ db: any StoreDatabase, at: Double, actor: String, command: String, formId: Int64?, object: String,
                        before: JSONValue?, after: JSONValue?, note: String?) throws {
-        // A cached statement: expiry and purge write one row per form, 100,000 in a big run.
-        try db.cachedStatement(sql: """
+        try db.execute("""
             INSERT INTO audit (at, actor, command, form_id, object, before, after, note)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [at, actor, command, formId, object,
-                                     before.map(JSONWriter.compact), after.map(JSONWriter.compact), note])
+            """, [at, actor, command, formId, object, before.map(JSONWriter.compact), after.map(JSONWriter.compact), note])
     }
 
     /// The id of the form `ref` names for the audit trail: an id as given; `owner/name` as the
     /// live form of that name, else the most recently trashed one, else the form whose audit rows
     /// last gave it that name (before or after a move or a restore).
-    static func formId(_ ref: FormReference, in db: Database) throws -> Int64 {
+    static func formId(_ ref: FormReference, in db: any StoreDatabase) throws -> Int64 {
         switch ref {
         case .id(let id):
             return id
         case .path(let owner, let name):
-            if let id = try Int64.fetchOne(db, sql: """
+            if let id = try db.value(Int64.self, """
                 SELECT id FROM forms WHERE owner = ? AND name = ? ORDER BY trashed_at IS NOT NULL, trashed_at DESC LIMIT 1
-                """, arguments: [owner, name]) {
+                """, [owner, name]) {
                 return id
             }
-            if let id = try Int64.fetchOne(db, sql: """
+            if let id = try db.value(Int64.self, """
                 SELECT form_id FROM audit WHERE form_id IS NOT NULL AND (
-                    (json_extract(after, '$.owner') = ?1 AND json_extract(after, '$.name') = ?2) OR
-                    (json_extract(before, '$.owner') = ?1 AND json_extract(before, '$.name') = ?2))
+                    (\(db.dialect.jsonText("after", "owner")) = ?1 AND \(db.dialect.jsonText("after", "name")) = ?2) OR
+                    (\(db.dialect.jsonText("before", "owner")) = ?1 AND \(db.dialect.jsonText("before", "name")) = ?2))
                 ORDER BY at DESC, id DESC LIMIT 1
-                """, arguments: [owner, name]) {
+                """, [owner, name]) {
                 return id
             }
             throw StoreError(.notFound, "No form '\(name)' of \(owner), now or in the audit trail.")
@@ -95,7 +92,7 @@ extension FormStore {
     public func forEachAuditEntry(_ filter: AuditFilter = AuditFilter(), _ body: (AuditEntry) throws -> Void) throws {
         try read { db in
             var conditions: [String] = []
-            var arguments = StatementArguments()
+            var arguments: StoreArguments = []
             if let since = filter.since {
                 conditions.append("at >= ?")
                 arguments += [since.timeIntervalSince1970]
@@ -109,18 +106,20 @@ extension FormStore {
                 arguments += [try Audit.formId(ref, in: db)]
             }
             if let command = filter.command {
-                conditions.append("(command = ? OR substr(command, 1, ?) = ?)")
-                arguments += [command, command.count + 1, command + "."]
+                // "policy" also matches "policy.set": the range of names starting "policy."
+                // ('/' is the character after '.'), which reads the same on both engines.
+                conditions.append("(command = ? OR (command >= ? AND command < ?))")
+                arguments += [command, command + ".", command + "/"]
             }
             let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
             let columns = "id, at, actor, command, form_id, object, before, after, note"
             var sql = "SELECT \(columns) FROM audit \(whereClause) ORDER BY at, id"
             if let newest = filter.newest {
-                sql = "SELECT * FROM (SELECT \(columns) FROM audit \(whereClause) ORDER BY at DESC, id DESC LIMIT ?) ORDER BY at, id"
+                sql = "SELECT * FROM (SELECT \(columns) FROM audit \(whereClause) ORDER BY at DESC, id DESC LIMIT ?) AS newest "
+                    + "ORDER BY at, id"
                 arguments += [max(0, newest)]
             }
-            let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-            while let row = try cursor.next() {
+            try db.forEachRow(sql, arguments) { row in
                 try body(AuditEntry(id: row["id"], at: Date(timeIntervalSince1970: row["at"]), actor: row["actor"],
                                     command: row["command"], formId: row["form_id"], object: row["object"],
                                     before: row["before"], after: row["after"], note: row["note"]))

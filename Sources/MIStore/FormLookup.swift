@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension FormStore {
     /// The live form `ref` names, with its media list (no bytes) and foreman comments.
@@ -12,33 +11,31 @@ extension FormStore {
     public func mediaData(_ ref: FormReference, fileName: String) throws -> Data {
         try read { db in
             let record = try FormRecord.find(ref, in: db)
-            guard let data = try Data.fetchOne(db, sql: "SELECT data FROM media WHERE form_id = ? AND file_name = ?",
-                                               arguments: [record.id, fileName]) else {
+            guard let data = try db.value(Data.self, "SELECT data FROM media WHERE form_id = ? AND file_name = ?", [record.id, fileName]) else {
                 throw StoreError(.notFound, "Form \(record.id) '\(record.name)' has no media file '\(fileName)'.")
             }
             return data
         }
     }
 
-    static func loadForm(_ record: FormRecord, in db: Database) throws -> Form {
+    static func loadForm(_ record: FormRecord, in db: any StoreDatabase) throws -> Form {
         let comments = try foremanComments(formId: record.id, in: db)
         return Form(id: record.id, owner: record.owner, state: record.state, version: record.version,
                     document: try record.document(foremanComments: comments),
                     media: try media(formId: record.id, in: db), foremanComments: comments)
     }
 
-    static func media(formId: Int64, in db: Database) throws -> [MediaFile] {
-        try Row.fetchAll(db, sql: """
+    static func media(formId: Int64, in db: any StoreDatabase) throws -> [MediaFile] {
+        try db.rows("""
             SELECT file_name, question, number, ext, size, sha256 FROM media WHERE form_id = ? ORDER BY question, number, file_name
-            """, arguments: [formId]).map { row in
+            """, [formId]).map { row in
             MediaFile(fileName: row["file_name"], question: row["question"], number: row["number"], ext: row["ext"],
                       size: row["size"], sha256: row["sha256"])
         }
     }
 
-    static func foremanComments(formId: Int64, in db: Database) throws -> [ForemanComment] {
-        try Row.fetchAll(db, sql: "SELECT id, form_id, author, at, text FROM foreman_comments WHERE form_id = ? ORDER BY id",
-                         arguments: [formId]).map { row in
+    static func foremanComments(formId: Int64, in db: any StoreDatabase) throws -> [ForemanComment] {
+        try db.rows("SELECT id, form_id, author, at, text FROM foreman_comments WHERE form_id = ? ORDER BY id", [formId]).map { row in
             ForemanComment(id: row["id"], formId: row["form_id"], author: row["author"],
                            at: Date(timeIntervalSince1970: row["at"]), text: row["text"])
         }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// One `forms` row, the bridge between SQL and the model types. Internal.
 struct FormRecord: Sendable {
@@ -21,7 +20,7 @@ struct FormRecord: Sendable {
     let extraJSON: String?
     let version: Int
 
-    init(row: Row) throws {
+    init(row: StoreRow) throws {
         id = row["id"]
         owner = row["owner"]
         name = row["name"]
@@ -45,21 +44,19 @@ struct FormRecord: Sendable {
     /// Finds the live form `ref` names, or throws `.notFound`. With `owner`, a form of anybody
     /// else is not found either, with the very message of a missing one (technicians: see
     /// `Session.visibleOwner`).
-    static func find(_ ref: FormReference, owner: String? = nil, in db: Database) throws -> FormRecord {
-        var row: Row?
+    static func find(_ ref: FormReference, owner: String? = nil, in db: any StoreDatabase) throws -> FormRecord {
+        var row: StoreRow?
         switch ref {
         case .id(let id):
-            // Cached statements: a script of moves runs these thousands of times.
-            row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns), forms.trashed_at FROM forms WHERE id = ?"),
-                                   arguments: [id])
+            row = try db.row("SELECT \(columns), forms.trashed_at FROM forms WHERE id = ?", [id])
             if let found = row, let owner, found["owner"] as String != owner { row = nil }
             if let row, row["trashed_at"] as Double? != nil {
                 throw StoreError(.notFound, "Form \(id) is in the trash.")
             }
         case .path(let owner, let name):
-            row = try Row.fetchOne(db.cachedStatement(sql: """
+            row = try db.row("""
                 SELECT \(columns) FROM forms WHERE owner = ? AND name = ? AND trashed_at IS NULL
-                """), arguments: [owner, name])
+                """, [owner, name])
         }
         if let found = row, let owner, found["owner"] as String != owner { row = nil }
         guard let row else { throw StoreError.noSuchForm(ref) }

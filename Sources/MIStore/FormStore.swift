@@ -1,26 +1,25 @@
 import Foundation
-import GRDB
-import GRDBSQLite
 import Logging
-import Synchronization
 
 /// The shared store of forms, media, foreman comments, notices and the audit trail: one SQLite
-/// file in WAL mode that several processes (foremen's consoles, cron jobs) use at once.
+/// file in WAL mode that several processes (foremen's consoles, cron jobs) use at once, or one
+/// PostgreSQL database that consoles on many hosts share (``StoreEngine``).
 ///
 /// Open it once per process and share the instance (it is `Sendable`). Every change runs in one
-/// IMMEDIATE transaction together with its audit row, so it happens completely or not at all.
+/// transaction together with its audit row, so it happens completely or not at all.
 /// When another process holds the write lock longer than ``busyTimeout``, the call throws a
 /// ``StoreError`` of kind `.busy`.
 ///
 /// All methods throw ``StoreError``; the `forEach...` methods also rethrow, unchanged, whatever
 /// their `body` throws. The store never prints and never reads the terminal. See docs/store.md.
 public final class FormStore: Sendable {
-    /// The database file.
+    /// Where the store is, for messages: the SQLite file's path, or the PostgreSQL hosts and
+    /// database (`db1:5432,db2:5432/mi`, never a password).
     public let path: String
     /// How long (seconds) a change waits for another process's write to finish before `.busy`.
     public let busyTimeout: TimeInterval
 
-    let dbPool: DatabasePool
+    let engine: any StoreEngine
     let clock: any StoreClock
     let logger: Logger
 
@@ -38,7 +37,7 @@ public final class FormStore: Sendable {
         case existingOnly
     }
 
-    /// Opens the store at `path`, creating the file and its schema if needed (see `opening`).
+    /// Opens the SQLite store at `path`, creating the file and its schema if needed (see `opening`).
     ///
     /// - Parameters:
     ///   - busyTimeout: seconds to wait for another process's write lock before throwing `.busy`.
@@ -47,186 +46,72 @@ public final class FormStore: Sendable {
     ///   - opening: what to do when the file does not exist (`.notFound` for `.existingOnly`).
     public init(path: String, busyTimeout: TimeInterval = 5, clock: any StoreClock = SystemClock(),
                 logger: Logger = FormStore.silentLogger, opening: Opening = .createIfMissing) throws {
-        guard busyTimeout >= 0, busyTimeout.isFinite else {
-            throw StoreError(.invalidInput, "The busy timeout must be zero or more seconds.")
-        }
+        try Self.checkBusyTimeout(busyTimeout)
         self.path = path
         self.busyTimeout = busyTimeout
         self.clock = clock
         self.logger = logger
-        try Self.prepareFile(path, opening: opening)
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(busyTimeout)
-        configuration.foreignKeysEnabled = true
-        configuration.label = "miadmin.store"
-        // Readers are opened ahead by openAllConnections() in a process that then loses the right
-        // to open the file: they must never be closed to save memory.
-        configuration.persistentReadOnlyConnections = true
-        configuration.prepareDatabase { db in
-            // Persistent WAL: the last connection to close does not delete the -wal and -shm
-            // files, so they keep the owner and mode they were made with (root:miadmin 0660 by
-            // the install). A file a console recreated would belong to whoever ran it, who could
-            // then read it through the console's own descriptors (docs/security.md).
-            guard !db.configuration.readonly else { return }
-            var flag: CInt = 1
-            let code = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &flag)
-            guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
-        }
-        do {
-            dbPool = try DatabasePool(path: path, configuration: configuration)
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_CANTOPEN {
-            throw StoreError(.io, "Cannot open the store at \(path): \(error.message ?? "cannot open file").", path: path,
-                             sqliteCode: error.extendedResultCode.rawValue)
-        } catch {
-            throw StoreError.mapping(error, busyTimeout: busyTimeout)
-        }
-        try migrate()
+        engine = try SQLiteEngine(path: path, busyTimeout: busyTimeout, opening: opening)
         logger.debug("store opened", metadata: ["path": "\(path)"])
     }
 
-    /// Refuses a missing file for `.existingOnly`; creates it with the mode asked for otherwise
-    /// (SQLite then gives its `-wal` and `-shm` files the same mode).
-    private static func prepareFile(_ path: String, opening: Opening) throws {
-        switch opening {
-        case .createIfMissing:
-            return
-        case .existingOnly:
-            var info = stat()
-            if stat(path, &info) != 0 && errno == ENOENT {
-                throw StoreError(.notFound, "There is no store at \(path) (store.path in the config). "
-                                 + "Check the path; a new store is created only on purpose (miadmin --init-store).", path: path)
-            }
-        case .createIfMissingWithMode(let mode):
-            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
-            if fd < 0 {
-                if errno == EEXIST { return }
-                throw StoreError(.io, "Cannot create the store at \(path): \(String(cString: strerror(errno))).", path: path)
-            }
-            fchmod(fd, mode)  // the umask must not loosen or tighten what was asked
-            close(fd)
-        }
-    }
-
-    /// Opens every connection the store will ever use now (the writer is open already; this
-    /// opens the readers, each with its `-wal` and `-shm` files), for a process about to give up
-    /// the rights to open the file (docs/security.md). Afterwards reads and writes use these
-    /// connections only: GRDB opens a reader only when all existing ones are busy, never more
-    /// than `maximumReaderCount`, and never closes them (`persistentReadOnlyConnections`).
+    /// Opens the PostgreSQL store at `target` (``PostgresTarget``: `store.url`), creating its
+    /// schema if the database is empty (under an advisory lock: two consoles starting at once do
+    /// not race).
     ///
-    /// The readers are taken at once by as many threads, each holding its read until all have
-    /// one, so the pool must open every one of them.
-    public func openAllConnections() throws {
-        let count = dbPool.configuration.maximumReaderCount
-        let allInside = DispatchGroup()
-        let release = DispatchSemaphore(value: 0)
-        let finished = DispatchGroup()
-        let failures = Mutex<[Error]>([])
-        for _ in 0..<count {
-            allInside.enter()
-            finished.enter()
-            let thread = Thread { [dbPool] in
-                defer { finished.leave() }
-                do {
-                    try dbPool.read { db in
-                        // A statement, so the connection really takes a snapshot (opens -wal/-shm).
-                        _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master")
-                        allInside.leave()
-                        release.wait()
-                    }
-                } catch {
-                    failures.withLock { $0.append(error) }
-                    allInside.leave()
-                }
-            }
-            thread.start()
-        }
-        allInside.wait()
-        for _ in 0..<count { release.signal() }
-        finished.wait()
-        if let error = failures.withLock({ $0.first }) { throw StoreError.mapping(error, busyTimeout: busyTimeout) }
+    /// - Parameters:
+    ///   - password: the first line of `store.passwordFile`, or nil for libpq's own conventions.
+    ///   - conventions: `.ignored` in a privileged console (`PG*` variables, `~/.pgpass`,
+    ///     `~/.postgresql/` are the invoking user's, not the store's).
+    ///   - busyTimeout: seconds to wait for another console's row lock (`lock_timeout`).
+    /// - Throws: ``StoreError`` `.unreachable`, `.authentication`, `.configuration` or
+    ///   `.newerSchema`, with messages that name the host and never the password.
+    public init(postgres target: PostgresTarget, password: String?,
+                conventions: PostgresConnection.UserConventions = .honoured, busyTimeout: TimeInterval = 5,
+                clock: any StoreClock = SystemClock(), logger: Logger = FormStore.silentLogger) throws {
+        try Self.checkBusyTimeout(busyTimeout)
+        self.path = target.description
+        self.busyTimeout = busyTimeout
+        self.clock = clock
+        self.logger = logger
+        engine = try PostgresEngine(target: target, password: password, conventions: conventions,
+                                    busyTimeout: busyTimeout)
+        logger.debug("store opened", metadata: ["postgres": "\(target)"])
     }
 
-    /// Applies pending migrations. Two processes opening a new file at once may both try;
-    /// the loser finds the work done. A store that holds a migration this binary does not know
-    /// was migrated by a newer miadmin: it is refused (`.newerSchema`), naming both schema
-    /// versions, before anything is written — an older binary would write rows the newer schema
-    /// does not expect.
-    private func migrate() throws {
-        let migrator = Migrations.migrator
-        let applied: Set<String>
-        do {
-            applied = try dbPool.read { try migrator.appliedIdentifiers($0) }
-        } catch {
-            throw StoreError.mapping(error, busyTimeout: busyTimeout)
-        }
-        let unknown = applied.subtracting(Migrations.identifiers).sorted()
-        if !unknown.isEmpty {
-            throw StoreError(.newerSchema, "The store at \(path) has schema version \(unknown.last!), from a newer miadmin; "
-                + "this miadmin knows schema versions up to \(Migrations.identifiers.last!). Use the newer miadmin: "
-                + "this one does not read or write the store.", path: path)
-        }
-        // Up to date: no write at all, so opening the store never waits for another process's
-        // write lock (the migrator takes it even when it has nothing to do).
-        if Set(Migrations.identifiers).isSubset(of: applied) { return }
-        do {
-            try migrator.migrate(dbPool)
-        } catch {
-            let done = (try? dbPool.read { try migrator.hasCompletedMigrations($0) }) ?? false
-            if !done { throw StoreError.mapping(error, busyTimeout: busyTimeout) }
+    private static func checkBusyTimeout(_ busyTimeout: TimeInterval) throws {
+        guard busyTimeout >= 0, busyTimeout.isFinite else {
+            throw StoreError(.invalidInput, "The busy timeout must be zero or more seconds.")
         }
     }
 
-    /// Runs `body` in one IMMEDIATE write transaction; errors become ``StoreError``.
-    func write<T>(_ body: (Database) throws -> T) throws -> T {
+    /// Which engine holds the store: "sqlite" or "postgres".
+    public var engineName: String { engine.dialect.engine.rawValue }
+
+    /// Opens every connection the store will ever use now, for a process about to give up the
+    /// rights to open the file (docs/security.md). On SQLite this opens the pool's readers, each
+    /// with its `-wal` and `-shm` files; afterwards reads and writes use these connections only.
+    /// On PostgreSQL the one connection is open already.
+    public func openAllConnections() throws { try engine.openAllConnections() }
+
+    /// Runs `body` in one write transaction (IMMEDIATE on SQLite, SERIALIZABLE with bounded
+    /// retries on PostgreSQL); errors are ``StoreError``s.
+    func write<T>(_ body: (any StoreDatabase) throws -> T) throws -> T {
         if let session = SessionConnection.current {
             // Inside --atomic / --dry-run: a savepoint, so a failed command undoes only itself.
-            do {
-                var result: T?
-                try session.db.inSavepoint {
-                    result = try body(session.db)
-                    return .commit
-                }
-                return result!
-            } catch {
-                throw StoreError.mapping(error, busyTimeout: busyTimeout)
-            }
+            return try session.db.inSavepoint(rollback: false) { try body(session.db) }
         }
-        do {
-            return try dbPool.writeWithoutTransaction { db in
-                var result: T?
-                try db.inTransaction(.immediate) {
-                    result = try body(db)
-                    return .commit
-                }
-                return result!
-            }
-        } catch {
-            throw StoreError.mapping(error, busyTimeout: busyTimeout)
-        }
+        return try engine.write(body)
     }
 
     /// Runs `body` on a consistent snapshot (one read transaction); errors become ``StoreError``
     /// (others pass unchanged).
     ///
     /// Reentrant: a read started inside another (a store call from a `forEach...` body) runs on the
-    /// same connection and snapshot instead of tripping GRDB's reentrancy check.
-    func read<T>(_ body: (Database) throws -> T) throws -> T {
-        if let session = SessionConnection.current {
-            do { return try body(session.db) } catch { throw StoreError.mapping(error, busyTimeout: busyTimeout) }
-        }
-        do {
-            return try dbPool.unsafeReentrantRead { db in
-                if db.isInsideTransaction { return try body(db) }
-                var result: T?
-                try db.inTransaction(.deferred) {
-                    result = try body(db)
-                    return .commit
-                }
-                return result!
-            }
-        } catch {
-            throw StoreError.mapping(error, busyTimeout: busyTimeout)
-        }
+    /// same connection and snapshot.
+    func read<T>(_ body: (any StoreDatabase) throws -> T) throws -> T {
+        if let session = SessionConnection.current { return try body(session.db) }
+        return try engine.read(body)
     }
 
     /// Now, as stored: seconds since 1970 (UTC).

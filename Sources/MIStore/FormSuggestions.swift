@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension FormStore {
     /// Which forms a completion offers.
@@ -25,15 +24,14 @@ extension FormStore {
                 let who = String(prefix[..<slash])
                 let namePrefix = String(prefix[prefix.index(after: slash)...])
                 if let owner, owner != who { return [] }
-                let names = try String.fetchAll(db, sql: """
+                let names = try db.values(String.self, """
                     SELECT DISTINCT name FROM forms WHERE \(inScope) AND owner = ? AND name >= ? AND name < ?
                     ORDER BY name LIMIT ?
-                    """, arguments: [who, namePrefix, namePrefix + "\u{10FFFF}", limit])
+                    """, [who, namePrefix, namePrefix + "\u{10FFFF}", limit])
                 return names.map { "\(who)/\($0)" }
             }
             if let owner {
-                guard owner.hasPrefix(prefix), try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM forms WHERE \(inScope) AND owner = ?)",
-                                                                 arguments: [owner]) == true else { return [] }
+                guard owner.hasPrefix(prefix), try db.value(Bool.self, "SELECT EXISTS (SELECT 1 FROM forms WHERE \(inScope) AND owner = ?)", [owner]) == true else { return [] }
                 return [owner + "/"]
             }
             // Distinct owners by skipping through the index: one seek per owner, each strictly
@@ -44,13 +42,13 @@ extension FormStore {
             while owners.count < limit {
                 let found: String?
                 if let last {
-                    found = try String.fetchOne(db, sql: """
+                    found = try db.value(String.self, """
                         SELECT owner FROM forms WHERE \(inScope) AND owner > ? AND owner < ? ORDER BY owner LIMIT 1
-                        """, arguments: [last, prefix + "\u{10FFFF}"])
+                        """, [last, prefix + "\u{10FFFF}"])
                 } else {
-                    found = try String.fetchOne(db, sql: """
+                    found = try db.value(String.self, """
                         SELECT owner FROM forms WHERE \(inScope) AND owner >= ? AND owner < ? ORDER BY owner LIMIT 1
-                        """, arguments: [prefix, prefix + "\u{10FFFF}"])
+                        """, [prefix, prefix + "\u{10FFFF}"])
                 }
                 guard let found else { break }
                 owners.append(found + "/")

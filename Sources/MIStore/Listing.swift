@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension FormStore {
     /// Calls `body` with each live form matching `filter`, ordered by owner, name and id.
@@ -11,12 +10,11 @@ extension FormStore {
     public func forEachForm(_ filter: FormFilter = FormFilter(), _ body: (FormSummary) throws -> Void) throws {
         let (whereClause, arguments) = Self.sqlCondition(filter, now: clock.now())
         try read { db in
-            let cursor = try Row.fetchCursor(db, sql: """
+            try db.forEachRow("""
                 SELECT id, owner, name, state, template, created, created_utc, modified, modified_utc, version,
                        (SELECT COUNT(*) FROM media WHERE media.form_id = forms.id) AS media_count
                 FROM forms WHERE \(whereClause) ORDER BY owner, name, id
-                """, arguments: arguments)
-            while let row = try cursor.next() {
+                """, arguments) { row in
                 try body(try Self.summary(row))
             }
         }
@@ -26,7 +24,7 @@ extension FormStore {
     public func countForms(_ filter: FormFilter = FormFilter()) throws -> Int {
         let (whereClause, arguments) = Self.sqlCondition(filter, now: clock.now())
         return try read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM forms WHERE \(whereClause)", arguments: arguments) ?? 0
+            try db.value(Int.self, "SELECT COUNT(*) FROM forms WHERE \(whereClause)", arguments) ?? 0
         }
     }
 
@@ -35,16 +33,16 @@ extension FormStore {
         let (whereClause, arguments) = Self.sqlCondition(filter, now: clock.now())
         let column = field.rawValue  // one of three fixed column names, never user text
         return try read { db in
-            try Row.fetchAll(db, sql: """
+            try db.rows("""
                 SELECT \(column) AS value, COUNT(*) AS count FROM forms WHERE \(whereClause)
                 GROUP BY \(column) ORDER BY count DESC, value
-                """, arguments: arguments).map { (value: $0["value"], count: $0["count"]) }
+                """, arguments).map { (value: $0["value"], count: $0["count"]) }
         }
     }
 
-    static func sqlCondition(_ filter: FormFilter, now: Date) -> (String, StatementArguments) {
+    static func sqlCondition(_ filter: FormFilter, now: Date) -> (String, StoreArguments) {
         var conditions = ["trashed_at IS NULL"]
-        var arguments = StatementArguments()
+        var arguments: StoreArguments = []
         if let owner = filter.owner {
             conditions.append("owner = ?")
             arguments += [owner.nfc]
@@ -64,7 +62,7 @@ extension FormStore {
         return (conditions.joined(separator: " AND "), arguments)
     }
 
-    static func summary(_ row: Row) throws -> FormSummary {
+    static func summary(_ row: StoreRow) throws -> FormSummary {
         let stateText: String = row["state"]
         guard let state = FormState(rawValue: stateText) else {
             throw StoreError(.database, "Form \(row["id"] as Int64) has an unknown state '\(stateText)'.")

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// The form whose media ``FormStore/forEachMediaFile(of:fileName:owner:_:)`` hands out.
 public struct MediaSource: Sendable, Hashable {
@@ -27,8 +26,7 @@ extension FormStore {
             let trashed: Bool
             switch ref {
             case .id(let id):
-                guard let row = try Row.fetchOne(db, sql: "SELECT \(FormRecord.columns), forms.trashed_at FROM forms WHERE id = ?",
-                                                 arguments: [id]) else {
+                guard let row = try db.row("SELECT \(FormRecord.columns), forms.trashed_at FROM forms WHERE id = ?", [id]) else {
                     throw StoreError.noSuchForm(ref)
                 }
                 record = try FormRecord(row: row)
@@ -56,8 +54,7 @@ extension FormStore {
                 throw StoreError(.notFound, "Form \(record.id) '\(record.name)' has no media file '\(fileName)'.")
             }
             for file in files {
-                guard let data = try Data.fetchOne(db, sql: "SELECT data FROM media WHERE form_id = ? AND file_name = ?",
-                                                   arguments: [record.id, file.fileName]) else { continue }
+                guard let data = try db.value(Data.self, "SELECT data FROM media WHERE form_id = ? AND file_name = ?", [record.id, file.fileName]) else { continue }
                 try body(source, file, data)
             }
             return source

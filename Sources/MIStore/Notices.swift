@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// A message for a technician, shown at their next login (on a device: a line of `Error/<uid>`).
 public struct Notice: Sendable, Hashable, Identifiable {
@@ -27,10 +26,9 @@ public struct Notice: Sendable, Hashable, Identifiable {
 enum Notices {
     /// Adds a notice; call it inside the transaction of the change that causes it.
     @discardableResult
-    static func add(_ db: Database, uid: String, text: String, source: String, formId: Int64?, at: Double) throws -> Int64 {
-        try db.cachedStatement(sql: "INSERT INTO notices (uid, text, created, source, form_id) VALUES (?, ?, ?, ?, ?)")
-            .execute(arguments: [uid, text, at, source, formId])
-        return db.lastInsertedRowID
+    static func add(_ db: any StoreDatabase, uid: String, text: String, source: String, formId: Int64?, at: Double) throws -> Int64 {
+        try db.insert("INSERT INTO notices (uid, text, created, source, form_id) VALUES (?, ?, ?, ?, ?) RETURNING id",
+                      [uid, text, at, source, formId])
     }
 
     /// The text the old owner of a moved form reads: the name they knew, the new owner, the new
@@ -54,7 +52,7 @@ enum Notices {
         return ": " + reason
     }
 
-    static func notice(_ row: Row) -> Notice {
+    static func notice(_ row: StoreRow) -> Notice {
         Notice(id: row["id"], uid: row["uid"], text: row["text"], created: Date(timeIntervalSince1970: row["created"]),
                readAt: (row["read_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
                source: row["source"], formId: row["form_id"])
@@ -65,10 +63,10 @@ extension FormStore {
     /// The notices of `uid`, oldest first; only unread ones unless `unreadOnly` is false.
     public func notices(for uid: String, unreadOnly: Bool = true) throws -> [Notice] {
         try read { db in
-            try Row.fetchAll(db, sql: """
+            try db.rows("""
                 SELECT id, uid, text, created, read_at, source, form_id FROM notices
                 WHERE uid = ? \(unreadOnly ? "AND read_at IS NULL" : "") ORDER BY id
-                """, arguments: [uid.nfc]).map(Notices.notice)
+                """, [uid.nfc]).map(Notices.notice)
         }
     }
 
@@ -82,8 +80,9 @@ extension FormStore {
             let now = nowSeconds()
             var changed: [Int64] = []
             for id in ids {
-                try db.execute(sql: "UPDATE notices SET read_at = ? WHERE id = ? AND read_at IS NULL", arguments: [now, id])
-                if db.changesCount > 0 { changed.append(id) }
+                if try db.execute("UPDATE notices SET read_at = ? WHERE id = ? AND read_at IS NULL", [now, id]) > 0 {
+                    changed.append(id)
+                }
             }
             if !changed.isEmpty {
                 try Audit.record(db, at: now, actor: actor, command: "notices.read", formId: nil,
@@ -102,8 +101,7 @@ extension FormStore {
         let actor = try Validate.name(actor, what: "actor")
         return try write { db in
             let now = nowSeconds()
-            try db.execute(sql: "UPDATE notices SET read_at = ? WHERE uid = ? AND read_at IS NULL", arguments: [now, uid])
-            let count = db.changesCount
+            let count = try db.execute("UPDATE notices SET read_at = ? WHERE uid = ? AND read_at IS NULL", [now, uid])
             if count > 0 {
                 try Audit.record(db, at: now, actor: actor, command: "notices.read", formId: nil, object: "notices of \(uid)",
                                  before: nil, after: .object(JSONObject([("count", .integer(count))])), note: nil)

@@ -30,8 +30,17 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         /// The store was migrated by a newer miadmin (a schema this one does not know); it is
         /// neither read nor written.
         public static let newerSchema = Kind(rawValue: "newerSchema")
-        /// Any other SQLite error; ``StoreError/sqliteCode`` holds the result code.
+        /// Any other database error; ``StoreError/sqliteCode`` or ``StoreError/sqlState`` holds
+        /// the engine's code.
         public static let database = Kind(rawValue: "database")
+        /// The PostgreSQL server could not be reached: down, TLS failure, database missing, the
+        /// connection lost. The message names the host, never the password.
+        public static let unreachable = Kind(rawValue: "unreachable")
+        /// The PostgreSQL server refused the store account: wrong or missing password, or no
+        /// permission to connect or to use the store's tables.
+        public static let authentication = Kind(rawValue: "authentication")
+        /// The store's settings in the config are wrong (`store.url`, its TLS mode, ...).
+        public static let configuration = Kind(rawValue: "configuration")
     }
 
     public let kind: Kind
@@ -40,13 +49,21 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     public let path: String?
     /// The SQLite extended result code, for `.database` and `.busy` errors.
     public let sqliteCode: Int32?
+    /// The PostgreSQL SQLSTATE, for errors a statement met on PostgreSQL.
+    public let sqlState: String?
 
-    public init(_ kind: Kind, _ message: String, path: String? = nil, sqliteCode: Int32? = nil) {
+    public init(_ kind: Kind, _ message: String, path: String? = nil, sqliteCode: Int32? = nil, sqlState: String? = nil) {
         self.kind = kind
         self.message = message
         self.path = path
         self.sqliteCode = sqliteCode
+        self.sqlState = sqlState
     }
+
+    /// Whether the transaction lost a race on PostgreSQL (serialization failure, deadlock,
+    /// unique violation) and may be run again from the start, where it will see the winner's
+    /// commit. SQLite never needs this: it has one writer at a time.
+    var isRetryable: Bool { ["40001", "40P01", "23505"].contains(sqlState ?? "") }
 
     public var description: String { message }
 }
@@ -58,6 +75,37 @@ extension StoreError {
         switch ref {
         case .id(let id): StoreError(.notFound, "There is no form \(id).")
         case .path(let owner, let name): StoreError(.notFound, "\(owner) has no form named '\(name)'.")
+        }
+    }
+
+    /// A store migrated by a newer miadmin, refused before anything is read or written.
+    static func newerSchema(at place: String, found: String, known: String) -> StoreError {
+        StoreError(.newerSchema, "The store at \(place) has schema version \(found), from a newer miadmin; "
+            + "this miadmin knows schema versions up to \(known). Use the newer miadmin: "
+            + "this one does not read or write the store.", path: place)
+    }
+
+    /// Maps a PostgreSQL error: connection failures to `.unreachable` / `.authentication`,
+    /// statement errors by SQLSTATE (unique violation and lost races `.conflict`, a lock wait
+    /// past `lock_timeout` `.busy`). Messages name the host, never the password.
+    static func mapping(_ error: PostgresError) -> StoreError {
+        let state = error.sqlState?.rawValue
+        switch error.kind {
+        case .unreachable, .tls, .databaseMissing: return StoreError(.unreachable, error.message, sqlState: state)
+        case .authentication, .permissionDenied: return StoreError(.authentication, error.message, sqlState: state)
+        case .configuration: return StoreError(.configuration, error.message, sqlState: state)
+        default: break
+        }
+        switch error.sqlState {
+        case .uniqueViolation?:
+            return StoreError(.conflict, "Someone else changed the store at the same time (\(error.message)).", sqlState: state)
+        case .serializationFailure?, .deadlockDetected?:
+            return StoreError(.conflict, "Another console changed the same forms at the same time.", sqlState: state)
+        case .lockNotAvailable?, .queryCanceled?:
+            return StoreError(.busy, "The store is busy: another console held the same forms for longer than the busy "
+                              + "timeout. Try again, or raise the busy timeout.", sqlState: state)
+        default:
+            return StoreError(.database, error.message, sqlState: state)
         }
     }
 

@@ -21,12 +21,12 @@ struct ExpiryTests {
     }
 
     static func counts(_ store: FormStore) throws -> [String: Int] {
-        try store.dbPool.read { db in
+        try store.read { db in
             var result: [String: Int] = [:]
             for table in ["forms", "media", "notices", "audit"] {
-                result[table] = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)")
+                result[table] = try db.value(Int.self, "SELECT COUNT(*) FROM \(table)")
             }
-            result["trashed"] = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM forms WHERE trashed_at IS NOT NULL")
+            result["trashed"] = try db.value(Int.self, "SELECT COUNT(*) FROM forms WHERE trashed_at IS NOT NULL")
             return result
         }
     }

@@ -73,8 +73,8 @@ struct PostgresMigrationTests {
         try PostgresMigrations.migrate(connection)
         try connection.execute("INSERT INTO schema_migrations (id) VALUES ('v9-from-the-future')")
         #expect { try PostgresMigrations.migrate(connection) } throws: { error in
-            let error = error as! PostgresError
-            return error.kind == .configuration && error.message.contains("v9-from-the-future")
+            let error = error as! StoreError
+            return error.kind == .newerSchema && error.message.contains("v9-from-the-future")
                 && error.message.contains(PostgresMigrations.all.last!.id)
         }
     }

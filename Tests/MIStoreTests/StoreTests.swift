@@ -30,7 +30,7 @@ struct StoreTests {
     @Test func opensInWALModeWithSchema() throws {
         let dir = try TempDir()
         let store = try makeStore(dir)
-        let mode = try store.dbPool.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
+        let mode = try (store.engine as! SQLiteEngine).dbPool.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
         // A second open of the same file (another process) finds the schema in place.
         let again = try makeStore(dir)
@@ -41,11 +41,11 @@ struct StoreTests {
     @Test func liveNamesAreUniquePerOwner() throws {
         let dir = try TempDir()
         let store = try MoveTests.store(dir, ["jdoe/Pump", "asmith/Pump"])
-        #expect { try store.write { try $0.execute(sql: "UPDATE forms SET owner = 'asmith' WHERE owner = 'jdoe' AND name = 'Pump'") } } throws: {
+        #expect { try store.write { try $0.execute("UPDATE forms SET owner = 'asmith' WHERE owner = 'jdoe' AND name = 'Pump'") } } throws: {
             ($0 as! StoreError).kind == .conflict
         }
         // A trashed form no longer holds its name.
-        try store.dbPool.write { try $0.execute(sql: "UPDATE forms SET trashed_at = 1 WHERE owner = 'asmith'") }
+        try store.write { try $0.execute("UPDATE forms SET trashed_at = 1 WHERE owner = 'asmith'") }
         #expect(try store.move(ref("jdoe/Pump"), to: "asmith", actor: "mkhan").newName == "Pump")
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// One problem ``FormStore/check(_:)`` found.
 public struct StoreFinding: Sendable, Hashable {
@@ -45,31 +44,29 @@ extension FormStore {
     /// Trashed forms are checked for 2 and 3 (they can still be restored). Reads one snapshot;
     /// changes nothing. Whether owners are still technicians is the caller's part (the directory).
     public func check(_ body: (StoreFinding) throws -> Void) throws {
+        // The engine's own check of its storage (SQLite's integrity_check).
+        for line in try engine.integrityProblems() where line != "ok" {
+            try body(StoreFinding(kind: .integrity, formId: nil, formState: nil, trashed: false, object: "store", message: line))
+        }
         try read { db in
-            let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
-            for line in integrity where line != "ok" {
-                try body(StoreFinding(kind: .integrity, formId: nil, formState: nil, trashed: false, object: "store", message: line))
-            }
-            let media = try Row.fetchCursor(db, sql: """
+            try db.forEachRow("""
                 SELECT media.form_id, media.file_name, media.size, media.sha256, media.data,
                        forms.owner, forms.name, forms.state, forms.trashed_at
                 FROM media JOIN forms ON forms.id = media.form_id ORDER BY media.form_id, media.file_name
-                """)
-            while let row = try media.next() {
+                """, []) { row in
                 let data: Data = row["data"] ?? Data()
                 let size: Int = row["size"], recorded: String = row["sha256"]
                 var problems: [String] = []
                 if data.count != size { problems.append("\(data.count) bytes stored, \(size) recorded") }
                 if MediaDigest.hex(data) != recorded { problems.append("SHA-256 does not match the one recorded") }
-                guard !problems.isEmpty else { continue }
+                guard !problems.isEmpty else { return }
                 let formId: Int64 = row["form_id"], fileName: String = row["file_name"]
                 try body(StoreFinding(kind: .media, formId: formId, formState: FormState(rawValue: row["state"]),
                                       trashed: row["trashed_at"] as Double? != nil,
                                       object: "form \(formId) \(row["owner"] as String)/\(row["name"] as String): \(fileName)",
                                       message: "media file \(fileName) is damaged: " + problems.joined(separator: "; ")))
             }
-            let forms = try Row.fetchCursor(db, sql: "SELECT \(FormRecord.columns), forms.trashed_at FROM forms ORDER BY id")
-            while let row = try forms.next() {
+            try db.forEachRow("SELECT \(FormRecord.columns), forms.trashed_at FROM forms ORDER BY id", []) { row in
                 let trashed = row["trashed_at"] as Double? != nil
                 let record: FormRecord
                 do {
@@ -77,7 +74,7 @@ extension FormStore {
                 } catch {
                     try body(StoreFinding(kind: .unreadable, formId: row["id"], formState: nil, trashed: trashed,
                                           object: "form \(row["id"] as Int64)", message: "\(error)"))
-                    continue
+                    return
                 }
                 let document: FormDocument
                 do {
@@ -86,21 +83,21 @@ extension FormStore {
                     let reason = (error as? StoreError)?.message ?? "\(error)"
                     try body(StoreFinding(kind: .unreadable, formId: record.id, formState: record.state, trashed: trashed,
                                           object: record.label, message: "the stored form content cannot be read: \(reason)"))
-                    continue
+                    return
                 }
-                let names = try String.fetchAll(db, sql: "SELECT file_name FROM media WHERE form_id = ?", arguments: [record.id])
+                let names = try db.values(String.self, "SELECT file_name FROM media WHERE form_id = ?", [record.id])
                 for problem in [TreePathRules.ownerProblem(record.owner), TreePathRules.formNameProblem(record.name)]
                     .compactMap({ $0 }) + names.compactMap(TreePathRules.mediaNameProblem) {
                     try body(StoreFinding(kind: .path, formId: record.id, formState: record.state, trashed: trashed,
                                           object: record.label, message: problem + "; export skips this form"))
                 }
-                guard !trashed else { continue }
+                guard !trashed else { return }
                 for violation in Rules.check(document, state: record.state, mediaNames: names) {
                     try body(StoreFinding(kind: .rule, formId: record.id, formState: record.state, trashed: false,
                                           object: record.label, message: "\(violation.rule): \(violation.message)"))
                 }
             }
-            for uid in try String.fetchAll(db, sql: "SELECT DISTINCT uid FROM notices ORDER BY uid") {
+            for uid in try db.values(String.self, "SELECT DISTINCT uid FROM notices ORDER BY uid") {
                 guard let problem = TreePathRules.ownerProblem(uid) else { continue }
                 try body(StoreFinding(kind: .path, formId: nil, formState: nil, trashed: false, object: "notices of \(uid)",
                                       message: problem + "; export skips these notices"))
@@ -113,11 +110,10 @@ extension FormStore {
     /// trashed ones wait for purge, so their owners are not listed.
     public func forEachOwner(_ body: (_ uid: String, _ forms: Int) throws -> Void) throws {
         try read { db in
-            let cursor = try Row.fetchCursor(db, sql: """
+            try db.forEachRow("""
                 SELECT owner, COUNT(*) AS forms FROM forms
                 WHERE trashed_at IS NULL AND state IN ('incomplete', 'completed') GROUP BY owner ORDER BY owner
-                """)
-            while let row = try cursor.next() { try body(row["owner"], row["forms"]) }
+                """, []) { row in try body(row["owner"], row["forms"]) }
         }
     }
 }

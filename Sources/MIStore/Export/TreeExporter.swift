@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension FormStore {
     /// Writes the store as a device `Documents/` tree at `target`, which ``importTree(at:actor:)``
@@ -58,27 +57,25 @@ extension FormStore {
 /// Writes one snapshot of the store into a directory (the temporary one of an export).
 private struct TreeWriter {
     let root: URL
-    let db: Database
+    let db: any StoreDatabase
 
     func write() throws -> ExportReport {
         var report = ExportReport(path: root.path)
-        let forms = try Row.fetchCursor(db, sql: """
+        try db.forEachRow("""
             SELECT \(FormRecord.columns) FROM forms WHERE trashed_at IS NULL ORDER BY owner, name, id
-            """)
-        while let row = try forms.next() {
+            """, []) { row in
             let form = try FormRecord(row: row)
             if form.state == .submitted {
                 report.submittedSkipped += 1
-                continue
+                return
             }
             // Every path part from the store passes the import's rules again: a row that would
             // escape the folder (owner `..`, a name with `/`, a media name with `/`) is skipped.
-            let mediaNames = try String.fetchAll(db, sql: "SELECT file_name FROM media WHERE form_id = ? ORDER BY file_name",
-                                                 arguments: [form.id])
+            let mediaNames = try db.values(String.self, "SELECT file_name FROM media WHERE form_id = ? ORDER BY file_name", [form.id])
             if let problem = TreePathRules.ownerProblem(form.owner) ?? TreePathRules.formNameProblem(form.name)
                 ?? mediaNames.lazy.compactMap(TreePathRules.mediaNameProblem).first {
                 report.skipped.append(ExportIssue(formId: form.id, reason: problem))
-                continue
+                return
             }
             let userFolder = form.state == .completed
                 ? root.appendingPathComponent(TreeScanner.completedFolder).appendingPathComponent(form.owner)
@@ -88,15 +85,13 @@ private struct TreeWriter {
             if FileManager.default.fileExists(atPath: folder.path) {
                 report.skipped.append(ExportIssue(formId: form.id, reason: "\(folder.path) already exists "
                     + "(a form whose name differs only in case, on a case-insensitive file system?)"))
-                continue
+                return
             }
             try makeDirectory(folder, intermediate: false)
             let comments = try FormStore.foremanComments(formId: form.id, in: db)
             try writeFile(form.document(foremanComments: comments).jsonData(),
                           to: folder.appendingPathComponent(FormFolderReader.formFile))
-            let media = try Row.fetchCursor(db, sql: "SELECT file_name, data FROM media WHERE form_id = ? ORDER BY file_name",
-                                            arguments: [form.id])
-            while let item = try media.next() {
+            try db.forEachRow("SELECT file_name, data FROM media WHERE form_id = ? ORDER BY file_name", [form.id]) { item in
                 try writeFile(item["data"], to: folder.appendingPathComponent(item["file_name"]))
                 report.mediaFiles += 1
             }
@@ -108,7 +103,6 @@ private struct TreeWriter {
 
     /// Unread notices, one `Error/<uid>` file per user, one line per notice.
     private func writeNotices(_ report: inout ExportReport) throws {
-        let notices = try Row.fetchCursor(db, sql: "SELECT uid, text FROM notices WHERE read_at IS NULL ORDER BY uid, id")
         var currentUid: String?
         var lines: [String] = []
         func flush() throws {
@@ -119,7 +113,7 @@ private struct TreeWriter {
             report.noticeFiles += 1
             report.notices += lines.count
         }
-        while let row = try notices.next() {
+        try db.forEachRow("SELECT uid, text FROM notices WHERE read_at IS NULL ORDER BY uid, id", []) { row in
             let uid: String = row["uid"]
             if let problem = TreePathRules.ownerProblem(uid) {
                 if uid != currentUid {
@@ -128,7 +122,7 @@ private struct TreeWriter {
                     lines = []
                     report.skipped.append(ExportIssue(formId: nil, reason: "notices of '\(uid)' not written: " + problem))
                 }
-                continue
+                return
             }
             if uid != currentUid {
                 try flush()

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Stores one ``LoadedForm`` inside a write transaction: insert, update, or leave alone.
 ///
@@ -23,7 +22,7 @@ enum FormUpsert {
 
     static let importedCommentAuthor = "(form.json)"
 
-    static func run(_ form: LoadedForm, actor: String, at now: Double, in db: Database,
+    static func run(_ form: LoadedForm, actor: String, at now: Double, in db: any StoreDatabase,
                     warnings: inout [ImportIssue]) throws -> Outcome {
         let document = form.document
         guard let existing = try Existing.fetch(form, in: db) else {
@@ -46,18 +45,18 @@ enum FormUpsert {
         if sameContent && addedComment == nil { return .unchanged(stored.id) }
 
         if !sameContent {
-            try db.execute(sql: """
+            try db.execute("""
                 UPDATE forms SET template = ?, template_id = ?, state = ?, created = ?, created_utc = ?, modified = ?,
                                  modified_utc = ?, questions = ?, extra = ?
                 WHERE id = ?
-                """, arguments: [document.template, document.templateId, form.state.rawValue, document.created.text,
+                """, [document.template, document.templateId, form.state.rawValue, document.created.text,
                                  document.created.date.timeIntervalSince1970, document.modified.text,
                                  document.modified.date.timeIntervalSince1970, JSONWriter.compact(document.questionsJSON),
                                  extraJSON(document), stored.id])
-            try db.execute(sql: "DELETE FROM media WHERE form_id = ?", arguments: [stored.id])
+            try db.execute("DELETE FROM media WHERE form_id = ?", [stored.id])
             try insertMedia(form.media, formId: stored.id, in: db)
         }
-        try db.execute(sql: "UPDATE forms SET version = version + 1 WHERE id = ?", arguments: [stored.id])
+        try db.execute("UPDATE forms SET version = version + 1 WHERE id = ?", [stored.id])
         var before = stored.summaryJSON.objectValue
         before["modified"] = .string(stored.modified.text)
         before["media"] = .integer(storedMedia.count)
@@ -74,7 +73,7 @@ enum FormUpsert {
     /// What ``run(_:actor:at:in:warnings:)`` would do, decided without writing (the import
     /// preview runs on a read transaction, so it does not hold the store's write lock).
     /// An insert is reported with id 0.
-    static func preview(_ form: LoadedForm, in db: Database) throws -> Outcome {
+    static func preview(_ form: LoadedForm, in db: any StoreDatabase) throws -> Outcome {
         guard let existing = try Existing.fetch(form, in: db) else { return .inserted(0) }
         let stored = existing.record
         if !existing.sameContent, let reason = collisionReason(stored: stored, incoming: form) { return .collision(reason) }
@@ -89,10 +88,10 @@ enum FormUpsert {
         let media: [MediaFile]
         let sameContent: Bool
 
-        static func fetch(_ form: LoadedForm, in db: Database) throws -> Existing? {
-            guard let row = try Row.fetchOne(db, sql: """
+        static func fetch(_ form: LoadedForm, in db: any StoreDatabase) throws -> Existing? {
+            guard let row = try db.row("""
                 SELECT \(FormRecord.columns) FROM forms WHERE owner = ? AND name = ? AND trashed_at IS NULL
-                """, arguments: [form.owner, form.document.name]) else { return nil }
+                """, [form.owner, form.document.name]) else { return nil }
             let stored = try FormRecord(row: row)
             let comments = try FormStore.foremanComments(formId: stored.id, in: db)
             let storedDocument = try stored.document(foremanComments: comments)
@@ -123,17 +122,16 @@ enum FormUpsert {
         }
     }
 
-    private static func insert(_ form: LoadedForm, actor: String, at now: Double, in db: Database) throws -> Int64 {
+    private static func insert(_ form: LoadedForm, actor: String, at now: Double, in db: any StoreDatabase) throws -> Int64 {
         let document = form.document
-        try db.execute(sql: """
+        let id = try db.insert("""
             INSERT INTO forms (owner, name, template, template_id, state, created, created_utc, modified, modified_utc,
                                questions, extra)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [form.owner, document.name, document.template, document.templateId, form.state.rawValue,
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+            """, [form.owner, document.name, document.template, document.templateId, form.state.rawValue,
                              document.created.text, document.created.date.timeIntervalSince1970, document.modified.text,
                              document.modified.date.timeIntervalSince1970, JSONWriter.compact(document.questionsJSON),
                              extraJSON(document)])
-        let id = db.lastInsertedRowID
         try insertMedia(form.media, formId: id, in: db)
         if let text = document.foremanComments, !text.isEmpty {
             try addComment(text, formId: id, at: now, in: db)
@@ -147,11 +145,11 @@ enum FormUpsert {
         return id
     }
 
-    private static func insertMedia(_ media: [LoadedMedia], formId: Int64, in db: Database) throws {
+    private static func insertMedia(_ media: [LoadedMedia], formId: Int64, in db: any StoreDatabase) throws {
         for item in media {
-            try db.execute(sql: """
+            try db.execute("""
                 INSERT INTO media (form_id, file_name, question, number, ext, size, sha256, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [formId, item.file.fileName, item.file.question, item.file.number, item.file.ext,
+                """, [formId, item.file.fileName, item.file.question, item.file.number, item.file.ext,
                                  item.file.size, item.file.sha256, item.data])
         }
     }
@@ -169,9 +167,8 @@ enum FormUpsert {
         return .differs
     }
 
-    private static func addComment(_ text: String, formId: Int64, at now: Double, in db: Database) throws {
-        try db.execute(sql: "INSERT INTO foreman_comments (form_id, author, at, text) VALUES (?, ?, ?, ?)",
-                       arguments: [formId, importedCommentAuthor, now, text])
+    private static func addComment(_ text: String, formId: Int64, at now: Double, in db: any StoreDatabase) throws {
+        try db.execute("INSERT INTO foreman_comments (form_id, author, at, text) VALUES (?, ?, ?, ?)", [formId, importedCommentAuthor, now, text])
     }
 
     private static func extraJSON(_ document: FormDocument) -> String? {

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension FormStore {
     /// Imports a device `Documents/` tree (see `spec/device-layout.md` and docs/store.md).
@@ -130,8 +129,7 @@ extension FormStore {
             let (added, present) = try read { db in
                 var added = 0, present = 0
                 for line in distinct {
-                    let have = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM notices WHERE uid = ? AND text = ?",
-                                                arguments: [file.uid, line]) ?? 0
+                    let have = try db.value(Int.self, "SELECT COUNT(*) FROM notices WHERE uid = ? AND text = ?", [file.uid, line]) ?? 0
                     present += min(have, wanted[line]!)
                     added += max(0, wanted[line]! - have)
                 }
@@ -146,8 +144,7 @@ extension FormStore {
             var added = 0, present = 0
             for line in distinct {
                 let count = wanted[line]!
-                let have = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM notices WHERE uid = ? AND text = ?",
-                                            arguments: [file.uid, line]) ?? 0
+                let have = try db.value(Int.self, "SELECT COUNT(*) FROM notices WHERE uid = ? AND text = ?", [file.uid, line]) ?? 0
                 present += min(have, count)
                 for _ in 0..<max(0, count - have) {
                     try Notices.add(db, uid: file.uid, text: line, source: Notice.sourceImport, formId: nil, at: now)

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension FormStore {
     /// Adds a foreman's general comment to a completed form (the device's "Add comments").
@@ -29,10 +28,9 @@ extension FormStore {
                     + "\(why). Only completed forms take foreman comments.")
             }
             let now = nowSeconds()
-            try db.execute(sql: "INSERT INTO foreman_comments (form_id, author, at, text) VALUES (?, ?, ?, ?)",
-                           arguments: [form.id, author, now, text])
-            let commentId = db.lastInsertedRowID
-            try db.execute(sql: "UPDATE forms SET version = version + 1 WHERE id = ?", arguments: [form.id])
+            let commentId = try db.insert("INSERT INTO foreman_comments (form_id, author, at, text) VALUES (?, ?, ?, ?) RETURNING id",
+                                          [form.id, author, now, text])
+            try db.execute("UPDATE forms SET version = version + 1 WHERE id = ?", [form.id])
             try Audit.record(db, at: now, actor: author, command: "comment", formId: form.id, object: form.label,
                              before: nil, after: .object(JSONObject([("comment", .integer(Int(commentId))), ("text", .string(text)),
                                                                      ("version", .integer(form.version + 1))])),

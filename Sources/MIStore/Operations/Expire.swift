@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Which incomplete forms an expiry run takes: those created more than ``days`` days before
 /// ``now`` (strictly: a form created exactly `days` days ago is not older than `days` days and
@@ -64,8 +63,7 @@ extension FormStore {
     /// How many forms ``expire(_:actor:note:batchSize:_:progress:)`` would take now.
     public func countExpirable(_ cutoff: ExpiryCutoff) throws -> Int {
         try read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM forms WHERE \(SummarySQL.expirable)",
-                             arguments: [cutoff.before.timeIntervalSince1970]) ?? 0
+            try db.value(Int.self, "SELECT COUNT(*) FROM forms WHERE \(SummarySQL.expirable)", [cutoff.before.timeIntervalSince1970]) ?? 0
         }
     }
 
@@ -73,10 +71,9 @@ extension FormStore {
     /// the order the run takes them in. Streams from a cursor; changes nothing.
     public func forEachExpirable(_ cutoff: ExpiryCutoff, _ body: (FormSummary) throws -> Void) throws {
         try read { db in
-            let cursor = try Row.fetchCursor(db, sql: """
+            try db.forEachRow("""
                 SELECT \(SummarySQL.columns) FROM forms WHERE \(SummarySQL.expirable) ORDER BY forms.created_utc, forms.id
-                """, arguments: [cutoff.before.timeIntervalSince1970])
-            while let row = try cursor.next() { try body(try Self.summary(row)) }
+                """, [cutoff.before.timeIntervalSince1970]) { row in try body(try Self.summary(row)) }
         }
     }
 
@@ -103,22 +100,20 @@ extension FormStore {
         var done = 0
         while true {
             let batch: [ExpiredForm] = try write { db in
-                let rows = try Row.fetchAll(db, sql: """
+                let rows = try db.rows("""
                     SELECT \(SummarySQL.columns) FROM forms
                     WHERE \(SummarySQL.expirable) AND forms.created_utc >= ?2 AND (forms.created_utc > ?2 OR forms.id > ?3)
                     ORDER BY forms.created_utc, forms.id LIMIT ?4
-                    """, arguments: [before, resume.created, resume.id, batchSize])
+                    """, [before, resume.created, resume.id, batchSize])
                 let now = nowSeconds()
                 let trashedAt = Date(timeIntervalSince1970: now)
                 let trashedText = JSONValue.string(trashedAt.iso8601)
-                let update = try db.cachedStatement(sql: """
-                    UPDATE forms SET trashed_at = ?, version = version + 1 WHERE id = ? AND trashed_at IS NULL
-                    """)
                 var expired: [ExpiredForm] = []
                 expired.reserveCapacity(rows.count)
                 for row in rows {
                     let form = try Self.summary(row)
-                    try update.execute(arguments: [now, form.id])
+                    try db.execute("UPDATE forms SET trashed_at = ?, version = version + 1 WHERE id = ? AND trashed_at IS NULL",
+                                   [now, form.id])
                     let noticeId = try Notices.add(db, uid: form.owner, text: Notices.expired(formName: form.name, days: cutoff.days),
                                                    source: Notice.sourceExpire, formId: form.id, at: now)
                     var after = FormRecord.summary(owner: form.owner, name: form.name, state: form.state,

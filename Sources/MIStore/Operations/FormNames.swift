@@ -1,4 +1,3 @@
-import GRDB
 
 /// The device's naming rule: one owner never has two live forms of one name; a form arriving
 /// under a taken name becomes `Base (k)` with the smallest free k >= 2, where `Base` is the name
@@ -19,15 +18,15 @@ enum FormNames {
     ///
     /// Two indexed lookups on `forms(owner, name)`: the exact name, then the range of names
     /// starting with `Base (` (everything from `Base (` up to, not including, `Base )`).
-    static func freeName(for name: String, owner: String, in db: Database) throws -> String {
-        let taken = try Bool.fetchOne(db.cachedStatement(sql: """
+    static func freeName(for name: String, owner: String, in db: any StoreDatabase) throws -> String {
+        let taken = try db.value(Bool.self, """
             SELECT EXISTS (SELECT 1 FROM forms WHERE owner = ? AND name = ? AND trashed_at IS NULL)
-            """), arguments: [owner, name]) ?? false
+            """, [owner, name]) ?? false
         guard taken else { return name }
         let base = split(name).base
-        let candidates = try String.fetchAll(db.cachedStatement(sql: """
+        let candidates = try db.values(String.self, """
             SELECT name FROM forms WHERE owner = ? AND name >= ? AND name < ? AND trashed_at IS NULL
-            """), arguments: [owner, base + " (", base + " )"])
+            """, [owner, base + " (", base + " )"])
         var numbers = Set<Int>()
         for candidate in candidates {
             let (candidateBase, number) = split(candidate)

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// What ``FormStore/move(_:to:actor:note:expectedVersion:)`` did.
 public struct MoveResult: Sendable, Hashable {
@@ -58,10 +57,13 @@ extension FormStore {
             }
             let newName = try FormNames.freeName(for: form.name, owner: uid, in: db)
             do {
-                try db.cachedStatement(sql: "UPDATE forms SET owner = ?, name = ?, version = version + 1 WHERE id = ? AND version = ?")
-                    .execute(arguments: [uid, newName, form.id, form.version])
-            } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
-                throw StoreError(.conflict, "\(uid) got a form named '\(newName)' at the same moment; try the move again.")
+                try db.execute("UPDATE forms SET owner = ?, name = ?, version = version + 1 WHERE id = ? AND version = ?",
+                               [uid, newName, form.id, form.version])
+            } catch let error as StoreError where error.kind == .conflict {
+                // On PostgreSQL the engine runs the move again (sqlState kept), and it then sees
+                // the other form and picks the next free name.
+                throw StoreError(.conflict, "\(uid) got a form named '\(newName)' at the same moment; try the move again.",
+                                 sqlState: error.sqlState)
             }
             let now = nowSeconds()
             let noticeId = try Notices.add(db, uid: form.owner,

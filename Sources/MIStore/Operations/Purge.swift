@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Which trashed forms a purge destroys: those trashed more than ``days`` days before ``now``
 /// (strictly, like expiry). Computed once per run so the preview and the run agree.
@@ -31,8 +30,7 @@ extension FormStore {
     /// How many trashed forms ``purge(_:actor:note:batchSize:_:progress:)`` would destroy now.
     public func countPurgeable(_ cutoff: PurgeCutoff) throws -> Int {
         try read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM forms WHERE trashed_at IS NOT NULL AND trashed_at < ?",
-                             arguments: [cutoff.before.timeIntervalSince1970]) ?? 0
+            try db.value(Int.self, "SELECT COUNT(*) FROM forms WHERE trashed_at IS NOT NULL AND trashed_at < ?", [cutoff.before.timeIntervalSince1970]) ?? 0
         }
     }
 
@@ -40,11 +38,10 @@ extension FormStore {
     /// order the purge takes them in. Changes nothing.
     public func forEachPurgeable(_ cutoff: PurgeCutoff, _ body: (TrashedForm) throws -> Void) throws {
         try read { db in
-            let cursor = try Row.fetchCursor(db, sql: """
+            try db.forEachRow("""
                 SELECT \(SummarySQL.columns), forms.trashed_at FROM forms
                 WHERE forms.trashed_at IS NOT NULL AND forms.trashed_at < ? ORDER BY forms.trashed_at, forms.id
-                """, arguments: [cutoff.before.timeIntervalSince1970])
-            while let row = try cursor.next() {
+                """, [cutoff.before.timeIntervalSince1970]) { row in
                 try body(TrashedForm(form: try Self.summary(row), trashedAt: Date(timeIntervalSince1970: row["trashed_at"])))
             }
         }
@@ -65,17 +62,16 @@ extension FormStore {
         while true {
             // Purged rows leave the index, so each batch simply takes the oldest that remain.
             let batch: [TrashedForm] = try write { db in
-                let rows = try Row.fetchAll(db, sql: """
+                let rows = try db.rows("""
                     SELECT \(SummarySQL.columns), forms.trashed_at FROM forms
                     WHERE forms.trashed_at IS NOT NULL AND forms.trashed_at < ? ORDER BY forms.trashed_at, forms.id LIMIT ?
-                    """, arguments: [before, batchSize])
+                    """, [before, batchSize])
                 let now = nowSeconds()
-                let delete = try db.cachedStatement(sql: "DELETE FROM forms WHERE id = ?")
                 var purged: [TrashedForm] = []
                 for row in rows {
                     let form = try Self.summary(row)
                     let trashedAt = Date(timeIntervalSince1970: row["trashed_at"])
-                    try delete.execute(arguments: [form.id])
+                    try db.execute("DELETE FROM forms WHERE id = ?", [form.id])
                     try Notices.add(db, uid: form.owner, text: Notices.purged(formName: form.name),
                                     source: Notice.sourcePurge, formId: form.id, at: now)
                     var before = FormRecord.summary(owner: form.owner, name: form.name, state: form.state,

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// What ``FormStore/reopen(_:reason:actor:)`` did.
 public struct ReopenResult: Sendable, Hashable {
@@ -47,9 +46,9 @@ extension FormStore {
                     + "\(why). Only completed forms can be reopened.")
             }
             let now = nowSeconds()
-            try db.execute(sql: """
+            try db.execute("""
                 UPDATE forms SET state = 'incomplete', version = version + 1, expiry_reset_at = ? WHERE id = ?
-                """, arguments: [now, form.id])
+                """, [now, form.id])
             let noticeId = try Notices.add(db, uid: form.owner,
                                            text: Notices.reopened(formName: form.name, by: actor, role: actorRole, reason: reason),
                                            source: Notice.sourceReopen, formId: form.id, at: now)

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// What ``FormStore/submit(_:actor:note:expectedVersion:)`` did.
 public struct SubmitResult: Sendable, Hashable {
@@ -33,7 +32,7 @@ extension FormStore {
                 throw StoreError(.invalidState, "Form \(form.id) '\(form.name)' of \(form.owner) is \(form.state); "
                     + "only completed forms can be submitted.")
             }
-            try db.execute(sql: "UPDATE forms SET state = 'submitted', version = version + 1 WHERE id = ?", arguments: [form.id])
+            try db.execute("UPDATE forms SET state = 'submitted', version = version + 1 WHERE id = ?", [form.id])
             try Audit.record(db, at: nowSeconds(), actor: actor, command: "submit", formId: form.id, object: form.label,
                              before: form.summaryJSON,
                              after: FormRecord.summary(owner: form.owner, name: form.name, state: .submitted, version: form.version + 1),

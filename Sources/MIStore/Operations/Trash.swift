@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// A form in the trash (expired, not yet purged).
 public struct TrashedForm: Sendable, Hashable {
@@ -42,13 +41,12 @@ extension FormStore {
     public func forEachTrashedForm(owner: String? = nil, _ body: (TrashedForm) throws -> Void) throws {
         try read { db in
             var sql = "SELECT \(SummarySQL.columns), forms.trashed_at FROM forms WHERE forms.trashed_at IS NOT NULL"
-            var arguments = StatementArguments()
+            var arguments: StoreArguments = []
             if let owner {
                 sql += " AND forms.owner = ?"
                 arguments += [owner.nfc]
             }
-            let cursor = try Row.fetchCursor(db, sql: sql + " ORDER BY forms.trashed_at, forms.id", arguments: arguments)
-            while let row = try cursor.next() {
+            try db.forEachRow(sql + " ORDER BY forms.trashed_at, forms.id", arguments) { row in
                 try body(TrashedForm(form: try Self.summary(row), trashedAt: Date(timeIntervalSince1970: row["trashed_at"])))
             }
         }
@@ -71,13 +69,14 @@ extension FormStore {
             let newName = try FormNames.freeName(for: form.name, owner: form.owner, in: db)
             let now = nowSeconds()
             do {
-                try db.execute(sql: """
+                try db.execute("""
                     UPDATE forms SET trashed_at = NULL, name = ?, state = 'incomplete', version = version + 1,
                                      expiry_reset_at = ?
                     WHERE id = ?
-                    """, arguments: [newName, now, form.id])
-            } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
-                throw StoreError(.conflict, "\(form.owner) got a form named '\(newName)' at the same moment; try again.")
+                    """, [newName, now, form.id])
+            } catch let error as StoreError where error.kind == .conflict {
+                throw StoreError(.conflict, "\(form.owner) got a form named '\(newName)' at the same moment; try again.",
+                                 sqlState: error.sqlState)
             }
             let noticeId = try Notices.add(db, uid: form.owner,
                                            text: Notices.restored(oldName: form.name, newName: newName, by: actor),
@@ -97,11 +96,10 @@ extension FormStore {
     }
 
     /// The trashed form `ref` names.
-    static func findTrashed(_ ref: FormReference, in db: Database) throws -> FormRecord {
+    static func findTrashed(_ ref: FormReference, in db: any StoreDatabase) throws -> FormRecord {
         switch ref {
         case .id(let id):
-            guard let row = try Row.fetchOne(db, sql: "SELECT \(FormRecord.columns), forms.trashed_at FROM forms WHERE id = ?",
-                                             arguments: [id]) else {
+            guard let row = try db.row("SELECT \(FormRecord.columns), forms.trashed_at FROM forms WHERE id = ?", [id]) else {
                 throw StoreError.noSuchForm(ref)
             }
             guard row["trashed_at"] as Double? != nil else {
@@ -110,10 +108,10 @@ extension FormStore {
             }
             return try FormRecord(row: row)
         case .path(let owner, let name):
-            guard let row = try Row.fetchOne(db, sql: """
+            guard let row = try db.row("""
                 SELECT \(FormRecord.columns) FROM forms WHERE owner = ? AND name = ? AND trashed_at IS NOT NULL
                 ORDER BY trashed_at DESC, id DESC LIMIT 1
-                """, arguments: [owner, name]) else {
+                """, [owner, name]) else {
                 throw StoreError(.notFound, "\(owner) has no form named '\(name)' in the trash.")
             }
             return try FormRecord(row: row)

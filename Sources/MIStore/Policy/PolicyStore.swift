@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension FormStore {
     /// The policy in force: values stored by ``setPolicy(_:to:defaults:actor:note:)`` override
@@ -28,10 +27,10 @@ extension FormStore {
             }
             let before = setting.text(in: current), after = setting.text(in: updated)
             let now = nowSeconds()
-            try db.execute(sql: """
+            try db.execute("""
                 INSERT INTO policy (key, value, set_at, set_by) VALUES (?, ?, ?, ?)
                 ON CONFLICT (key) DO UPDATE SET value = excluded.value, set_at = excluded.set_at, set_by = excluded.set_by
-                """, arguments: [setting.storeKey, after, now, actor])
+                """, [setting.storeKey, after, now, actor])
             try Audit.record(db, at: now, actor: actor, command: "policy.set", formId: nil, object: "policy \(setting)",
                              before: .object(JSONObject([(setting.rawValue, .string(before))])),
                              after: .object(JSONObject([(setting.rawValue, .string(after))])), note: note)
@@ -41,10 +40,10 @@ extension FormStore {
         return change
     }
 
-    static func effectivePolicy(defaults: ExpiryPolicy, in db: Database) throws -> EffectivePolicy {
+    static func effectivePolicy(defaults: ExpiryPolicy, in db: any StoreDatabase) throws -> EffectivePolicy {
         var policy = defaults
         var sources: [PolicySetting: PolicySource] = [:]
-        let rows = try Row.fetchAll(db, sql: "SELECT key, value, set_at, set_by FROM policy")
+        let rows = try db.rows("SELECT key, value, set_at, set_by FROM policy")
         for row in rows {
             guard let setting = PolicySetting.allCases.first(where: { $0.storeKey == row["key"] as String }) else { continue }
             do {

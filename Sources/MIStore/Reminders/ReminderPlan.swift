@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// One reminder of the plan: a local notification the field app schedules for an incomplete form
 /// `day` days after its `created`.
@@ -71,12 +70,11 @@ extension FormStore {
                 SELECT \(SummarySQL.columns), forms.expiry_reset_at FROM forms
                 WHERE forms.state = 'incomplete' AND forms.trashed_at IS NULL
                 """
-            var arguments = StatementArguments()
+            var arguments: StoreArguments = []
             if let owner = filter.owner {
                 sql += " AND forms.owner = ?"
                 arguments += [owner.nfc]
             }
-            let cursor = try Row.fetchCursor(db, sql: sql + " ORDER BY forms.owner, forms.name", arguments: arguments)
             var currentOwner: String?
             var pendingOfOwner: [Reminder] = []
             func flush() throws {
@@ -85,7 +83,7 @@ extension FormStore {
                 }
                 pendingOfOwner.removeAll(keepingCapacity: true)
             }
-            while let row = try cursor.next() {
+            try db.forEachRow(sql + " ORDER BY forms.owner, forms.name", arguments) { row in
                 let form = try Self.summary(row)
                 if form.owner != currentOwner {
                     try flush()

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// What the foreman's review table shows for a form (the device's ReviewAnswersTable), as data:
 /// the console draws it, JSON prints it, the PDF report lays it out.

@@ -1,0 +1,141 @@
+import CPostgres
+import Foundation
+import Synchronization
+
+/// ``StoreDatabase`` on a libpq connection: the PostgreSQL engine's half of every operation.
+///
+/// - `?` placeholders become `$1`, `$2`, ... (`?N` becomes `$N`); quoted text is left alone.
+///   Each statement's translation is computed once.
+/// - Result values arrive in libpq's text format and are typed by their column's OID.
+/// - ``forEachRow(_:_:_:)`` reads through a server-side cursor, 500 rows at a time, so a listing
+///   of a million forms does not sit in memory and `body` may run statements of its own.
+/// - ``PostgresError``s become ``StoreError``s (``StoreError/mapping(_:target:)``).
+final class PostgresDatabase: StoreDatabase {
+    let connection: PostgresConnection
+    var dialect: StoreDialect { .postgres }
+    private var savepointDepth = 0
+    private var cursorCount = 0
+
+    init(_ connection: PostgresConnection) { self.connection = connection }
+
+    func execute(_ sql: String, _ arguments: StoreArguments) throws -> Int {
+        try mapped { try connection.execute(Self.translate(sql), Self.bind(arguments)).affectedRows }
+    }
+
+    func rows(_ sql: String, _ arguments: StoreArguments) throws -> [StoreRow] {
+        try mapped { Self.rows(of: try connection.execute(Self.translate(sql), Self.bind(arguments))) }
+    }
+
+    func forEachRow(_ sql: String, _ arguments: StoreArguments, _ body: (StoreRow) throws -> Void) throws {
+        cursorCount += 1
+        let cursor = "miadmin_cursor_\(cursorCount)"
+        try mapped {
+            try connection.execute("DECLARE \(cursor) NO SCROLL CURSOR FOR " + Self.translate(sql), Self.bind(arguments))
+        }
+        while true {
+            let batch = try mapped { try connection.execute("FETCH 500 FROM \(cursor)") }
+            if batch.rowCount == 0 { break }
+            for row in Self.rows(of: batch) { try body(row) }
+        }
+        try mapped { try connection.execute("CLOSE \(cursor)") }
+    }
+
+    func inSavepoint<T>(rollback: Bool, _ body: () throws -> T) throws -> T {
+        savepointDepth += 1
+        defer { savepointDepth -= 1 }
+        let name = "miadmin_sp_\(savepointDepth)"
+        try mapped { try connection.execute("SAVEPOINT \(name)") }
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            // Back to the savepoint: the transaction stays usable for the commands after this one.
+            _ = try? connection.execute("ROLLBACK TO SAVEPOINT \(name)")
+            _ = try? connection.execute("RELEASE SAVEPOINT \(name)")
+            throw error
+        }
+        try mapped {
+            if rollback { try connection.execute("ROLLBACK TO SAVEPOINT \(name)") }
+            try connection.execute("RELEASE SAVEPOINT \(name)")
+        }
+        return result
+    }
+
+    func mapped<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as PostgresError { throw StoreError.mapping(error) }
+    }
+
+    // MARK: - Values
+
+    static func bind(_ arguments: StoreArguments) -> [PostgresValue?] {
+        arguments.map { argument -> PostgresValue? in
+            switch argument.storeValue {
+            case .null: nil
+            case .integer(let v): .int(v)
+            case .real(let v): .double(v)
+            case .text(let v): .text(v)
+            case .blob(let v): .bytes([UInt8](v))
+            }
+        }
+    }
+
+    static func rows(of result: PostgresResult) -> [StoreRow] {
+        let columnCount = result.columnCount
+        let columns = StoreColumns((0..<columnCount).map { result.columnName($0) })
+        let types = (0..<columnCount).map { result.columnType($0) }
+        return (0..<result.rowCount).map { row in
+            StoreRow(columns: columns, values: (0..<columnCount).map { value(result, row, $0, type: types[$0]) })
+        }
+    }
+
+    private static func value(_ result: PostgresResult, _ row: Int, _ column: Int, type: Oid) -> StoreValue {
+        if type == 17 { return result.bytes(row, column).map { .blob(Data($0)) } ?? .null }  // bytea
+        guard let text = result.string(row, column) else { return .null }
+        switch type {
+        case 20, 21, 23, 26: return Int64(text).map(StoreValue.integer) ?? .text(text)  // int8, int2, int4, oid
+        case 700, 701: return Double(text).map(StoreValue.real) ?? .text(text)           // float4, float8
+        case 1700: return Int64(text).map(StoreValue.integer) ?? Double(text).map(StoreValue.real) ?? .text(text)
+        case 16: return .integer(text == "t" ? 1 : 0)                                     // bool
+        default: return .text(text)
+        }
+    }
+
+    // MARK: - Placeholders
+
+    private static let translations = Mutex<[String: String]>([:])
+
+    /// `?` → `$1`, `$2`, ... in order; `?N` → `$N`. Text in single or double quotes is copied as is.
+    static func translate(_ sql: String) -> String {
+        if let cached = translations.withLock({ $0[sql] }) { return cached }
+        var out = ""
+        out.reserveCapacity(sql.utf8.count + 8)
+        var next = 0
+        var quote: Character?
+        var chars = sql[...]
+        while let c = chars.popFirst() {
+            if let q = quote {
+                out.append(c)
+                if c == q { quote = nil }
+                continue
+            }
+            switch c {
+            case "'", "\"":
+                quote = c
+                out.append(c)
+            case "?":
+                var digits = ""
+                while let d = chars.first, d.isASCII, d.isNumber { digits.append(d); chars.removeFirst() }
+                if digits.isEmpty {
+                    next += 1
+                    out += "$\(next)"
+                } else {
+                    out += "$" + digits
+                }
+            default:
+                out.append(c)
+            }
+        }
+        translations.withLock { $0[sql] = out }
+        return out
+    }
+}

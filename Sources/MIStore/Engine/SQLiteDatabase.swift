@@ -1,0 +1,86 @@
+import Foundation
+import GRDB
+
+/// ``StoreDatabase`` on a GRDB connection: the SQLite engine's half of every operation.
+/// Statements are cached per connection (a script of moves runs the same few thousands of times);
+/// GRDB's errors become ``StoreError``s here.
+final class SQLiteDatabase: StoreDatabase {
+    let db: Database
+    let busyTimeout: TimeInterval
+    var dialect: StoreDialect { .sqlite }
+
+    init(_ db: Database, busyTimeout: TimeInterval) {
+        self.db = db
+        self.busyTimeout = busyTimeout
+    }
+
+    func execute(_ sql: String, _ arguments: StoreArguments) throws -> Int {
+        try mapped {
+            try db.cachedStatement(sql: sql).execute(arguments: Self.bind(arguments))
+            return db.changesCount
+        }
+    }
+
+    func forEachRow(_ sql: String, _ arguments: StoreArguments, _ body: (StoreRow) throws -> Void) throws {
+        // A statement of its own (not the cached one): `body` may run this same SQL again.
+        let statement = try mapped { try db.makeStatement(sql: sql) }
+        let columns = StoreColumns(statement.columnNames)
+        let cursor = try mapped { try Row.fetchCursor(statement, arguments: Self.bind(arguments)) }
+        while let row = try mapped({ try cursor.next() }) {
+            try body(StoreRow(columns: columns, values: Self.values(row)))
+        }
+    }
+
+    func rows(_ sql: String, _ arguments: StoreArguments) throws -> [StoreRow] {
+        try mapped {
+            let statement = try db.cachedStatement(sql: sql)
+            let columns = StoreColumns(statement.columnNames)
+            return try Row.fetchAll(statement, arguments: Self.bind(arguments)).map {
+                StoreRow(columns: columns, values: Self.values($0))
+            }
+        }
+    }
+
+    func inSavepoint<T>(rollback: Bool, _ body: () throws -> T) throws -> T {
+        var result: T?
+        do {
+            try db.inSavepoint {
+                result = try body()
+                return rollback ? .rollback : .commit
+            }
+        } catch let error as DatabaseError {
+            throw StoreError.mapping(error, busyTimeout: busyTimeout)
+        }
+        return result!
+    }
+
+    private func mapped<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as DatabaseError {
+            throw StoreError.mapping(error, busyTimeout: busyTimeout)
+        }
+    }
+
+    static func bind(_ arguments: StoreArguments) -> StatementArguments {
+        StatementArguments(arguments.map { argument -> DatabaseValue in
+            switch argument.storeValue {
+            case .null: .null
+            case .integer(let v): v.databaseValue
+            case .real(let v): v.databaseValue
+            case .text(let v): v.databaseValue
+            case .blob(let v): v.databaseValue
+            }
+        })
+    }
+
+    static func values(_ row: Row) -> [StoreValue] {
+        row.databaseValues.map { value in
+            switch value.storage {
+            case .null: .null
+            case .int64(let v): .integer(v)
+            case .double(let v): .real(v)
+            case .string(let v): .text(v)
+            case .blob(let v): .blob(v)
+            }
+        }
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import Synchronization
+
+/// The embedded engine: one SQLite file in WAL mode that several processes use at once, through
+/// GRDB. Writes are IMMEDIATE transactions (one writer at a time; waiting for another process's
+/// write lock past the busy timeout is `.busy`); reads run on a pool of readers.
+final class SQLiteEngine: StoreEngine {
+    let path: String
+    let busyTimeout: TimeInterval
+    let dbPool: DatabasePool
+    var dialect: StoreDialect { .sqlite }
+
+    init(path: String, busyTimeout: TimeInterval, opening: FormStore.Opening) throws {
+        self.path = path
+        self.busyTimeout = busyTimeout
+        try Self.prepareFile(path, opening: opening)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(busyTimeout)
+        configuration.foreignKeysEnabled = true
+        configuration.label = "miadmin.store"
+        // Readers are opened ahead by openAllConnections() in a process that then loses the right
+        // to open the file: they must never be closed to save memory.
+        configuration.persistentReadOnlyConnections = true
+        configuration.prepareDatabase { db in
+            // Persistent WAL: the last connection to close does not delete the -wal and -shm
+            // files, so they keep the owner and mode they were made with (root:miadmin 0660 by
+            // the install). A file a console recreated would belong to whoever ran it, who could
+            // then read it through the console's own descriptors (docs/security.md).
+            guard !db.configuration.readonly else { return }
+            var flag: CInt = 1
+            let code = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &flag)
+            guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
+        }
+        do {
+            dbPool = try DatabasePool(path: path, configuration: configuration)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CANTOPEN {
+            throw StoreError(.io, "Cannot open the store at \(path): \(error.message ?? "cannot open file").", path: path,
+                             sqliteCode: error.extendedResultCode.rawValue)
+        } catch {
+            throw StoreError.mapping(error, busyTimeout: busyTimeout)
+        }
+        try migrate()
+    }
+
+    /// Refuses a missing file for `.existingOnly`; creates it with the mode asked for otherwise
+    /// (SQLite then gives its `-wal` and `-shm` files the same mode).
+    private static func prepareFile(_ path: String, opening: FormStore.Opening) throws {
+        switch opening {
+        case .createIfMissing:
+            return
+        case .existingOnly:
+            var info = stat()
+            if stat(path, &info) != 0 && errno == ENOENT {
+                throw StoreError(.notFound, "There is no store at \(path) (store.path in the config). "
+                                 + "Check the path; a new store is created only on purpose (miadmin --init-store).", path: path)
+            }
+        case .createIfMissingWithMode(let mode):
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+            if fd < 0 {
+                if errno == EEXIST { return }
+                throw StoreError(.io, "Cannot create the store at \(path): \(String(cString: strerror(errno))).", path: path)
+            }
+            fchmod(fd, mode)  // the umask must not loosen or tighten what was asked
+            close(fd)
+        }
+    }
+
+    /// Applies pending migrations. Two processes opening a new file at once may both try;
+    /// the loser finds the work done. A store that holds a migration this binary does not know
+    /// was migrated by a newer miadmin: it is refused (`.newerSchema`), naming both schema
+    /// versions, before anything is written.
+    private func migrate() throws {
+        let migrator = Migrations.migrator
+        let applied: Set<String>
+        do {
+            applied = try dbPool.read { try migrator.appliedIdentifiers($0) }
+        } catch {
+            throw StoreError.mapping(error, busyTimeout: busyTimeout)
+        }
+        let unknown = applied.subtracting(Migrations.identifiers).sorted()
+        if !unknown.isEmpty {
+            throw StoreError.newerSchema(at: path, found: unknown.last!, known: Migrations.identifiers.last!)
+        }
+        // Up to date: no write at all, so opening the store never waits for another process's
+        // write lock (the migrator takes it even when it has nothing to do).
+        if Set(Migrations.identifiers).isSubset(of: applied) { return }
+        do {
+            try migrator.migrate(dbPool)
+        } catch {
+            let done = (try? dbPool.read { try migrator.hasCompletedMigrations($0) }) ?? false
+            if !done { throw StoreError.mapping(error, busyTimeout: busyTimeout) }
+        }
+    }
+
+    func schemaVersion() throws -> String? {
+        let applied = try mapped { try dbPool.read { try Migrations.migrator.appliedIdentifiers($0) } }
+        return Migrations.identifiers.last { applied.contains($0) }
+    }
+
+    /// Readers are taken at once by as many threads, each holding its read until all have one,
+    /// so the pool must open every one of them (GRDB opens a reader only when all existing ones
+    /// are busy, and never closes them: `persistentReadOnlyConnections`).
+    func openAllConnections() throws {
+        let count = dbPool.configuration.maximumReaderCount
+        let allInside = DispatchGroup()
+        let release = DispatchSemaphore(value: 0)
+        let finished = DispatchGroup()
+        let failures = Mutex<[Error]>([])
+        for _ in 0..<count {
+            allInside.enter()
+            finished.enter()
+            let thread = Thread { [dbPool] in
+                defer { finished.leave() }
+                do {
+                    try dbPool.read { db in
+                        // A statement, so the connection really takes a snapshot (opens -wal/-shm).
+                        _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master")
+                        allInside.leave()
+                        release.wait()
+                    }
+                } catch {
+                    failures.withLock { $0.append(error) }
+                    allInside.leave()
+                }
+            }
+            thread.start()
+        }
+        allInside.wait()
+        for _ in 0..<count { release.signal() }
+        finished.wait()
+        if let error = failures.withLock({ $0.first }) { throw StoreError.mapping(error, busyTimeout: busyTimeout) }
+    }
+
+    func integrityProblems() throws -> [String] {
+        try read { db in try db.values(String.self, "PRAGMA integrity_check") }
+    }
+
+    func write<T>(_ body: (any StoreDatabase) throws -> T) throws -> T {
+        try mapped {
+            try dbPool.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    result = try body(SQLiteDatabase(db, busyTimeout: busyTimeout))
+                    return .commit
+                }
+                return result!
+            }
+        }
+    }
+
+    func read<T>(_ body: (any StoreDatabase) throws -> T) throws -> T {
+        try mapped {
+            try dbPool.unsafeReentrantRead { db in
+                let database = SQLiteDatabase(db, busyTimeout: busyTimeout)
+                if db.isInsideTransaction { return try body(database) }
+                var result: T?
+                try db.inTransaction(.deferred) {
+                    result = try body(database)
+                    return .commit
+                }
+                return result!
+            }
+        }
+    }
+
+    func session<T>(end: FormStore.SessionEnd, _ body: (any StoreDatabase) throws -> T) throws -> T {
+        try mapped {
+            try dbPool.writeWithoutTransaction { db in
+                try db.beginTransaction(.immediate)
+                let result: T
+                do {
+                    result = try body(SQLiteDatabase(db, busyTimeout: busyTimeout))
+                } catch {
+                    try? db.rollback()
+                    throw error
+                }
+                switch end {
+                case .commit: try db.commit()
+                case .rollback: try db.rollback()
+                }
+                return result
+            }
+        }
+    }
+
+    private func mapped<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as DatabaseError {
+            throw StoreError.mapping(error, busyTimeout: busyTimeout)
+        }
+    }
+}

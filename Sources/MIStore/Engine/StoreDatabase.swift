@@ -1,0 +1,74 @@
+/// The SQL access every store operation is written against, once, for both engines: a
+/// connection inside a transaction the engine opened (``FormStore/read(_:)``,
+/// ``FormStore/write(_:)``). SQL uses `?` placeholders (or `?1`, `?2` for a value used twice)
+/// and the subset of SQL both SQLite and PostgreSQL spell the same way, including
+/// `INSERT ... ON CONFLICT ... DO UPDATE` and `RETURNING`; what is spelled differently comes
+/// from ``dialect``.
+///
+/// Errors are already ``StoreError``s: a unique violation is `.conflict`, a lock wait past the
+/// busy timeout `.busy`; ``StoreError/isRetryable`` says whether the engine may run the whole
+/// transaction again (PostgreSQL's serialization failures).
+protocol StoreDatabase: AnyObject {
+    var dialect: StoreDialect { get }
+
+    /// Runs a statement that returns no rows; returns how many rows it changed.
+    @discardableResult
+    func execute(_ sql: String, _ arguments: StoreArguments) throws -> Int
+
+    /// Runs a query and calls `body` for each row as it arrives, without holding them all: a
+    /// listing of a million forms stays small. `body` may run other statements (nested reads).
+    func forEachRow(_ sql: String, _ arguments: StoreArguments, _ body: (StoreRow) throws -> Void) throws
+
+    /// Runs a query and returns all its rows (for results known to be small).
+    func rows(_ sql: String, _ arguments: StoreArguments) throws -> [StoreRow]
+
+    /// Runs `body` in a savepoint: released when `body` returns (rolled back instead when
+    /// `rollback` is true), rolled back when it throws.
+    func inSavepoint<T>(rollback: Bool, _ body: () throws -> T) throws -> T
+}
+
+extension StoreDatabase {
+    @discardableResult
+    func execute(_ sql: String) throws -> Int { try execute(sql, []) }
+
+    func rows(_ sql: String) throws -> [StoreRow] { try rows(sql, []) }
+
+    /// The first row, or nil.
+    func row(_ sql: String, _ arguments: StoreArguments = []) throws -> StoreRow? { try rows(sql, arguments).first }
+
+    /// The first column of the first row, or nil when there is no row (or it holds NULL).
+    func value<T: StoreValueConvertible>(_ type: T.Type, _ sql: String, _ arguments: StoreArguments = []) throws -> T? {
+        guard let row = try row(sql, arguments) else { return nil }
+        return T.fromStoreValue(row.values[0])
+    }
+
+    /// The first column of every row.
+    func values<T: StoreValueConvertible>(_ type: T.Type, _ sql: String, _ arguments: StoreArguments = []) throws -> [T] {
+        try rows(sql, arguments).compactMap { T.fromStoreValue($0.values[0]) }
+    }
+
+    /// Runs an `INSERT ... RETURNING id` and returns the id.
+    func insert(_ sql: String, _ arguments: StoreArguments) throws -> Int64 {
+        guard let id = try value(Int64.self, sql, arguments) else {
+            throw StoreError(.database, "An insert returned no id.")
+        }
+        return id
+    }
+}
+
+/// What the two engines spell differently, for the few statements that need it.
+struct StoreDialect: Sendable {
+    enum Engine: String, Sendable { case sqlite, postgres }
+    let engine: Engine
+
+    static let sqlite = StoreDialect(engine: .sqlite)
+    static let postgres = StoreDialect(engine: .postgres)
+
+    /// The text of field `key` of the JSON object held (as text) in `column`.
+    func jsonText(_ column: String, _ key: String) -> String {
+        switch engine {
+        case .sqlite: "json_extract(\(column), '$.\(key)')"
+        case .postgres: "(\(column)::jsonb ->> '\(key)')"
+        }
+    }
+}

@@ -1,0 +1,29 @@
+/// One of the two places a store lives: a SQLite file (``SQLiteEngine``) or a PostgreSQL
+/// database (``PostgresEngine``). An engine opens transactions and hands the operations a
+/// ``StoreDatabase``; it holds everything the operations must not know about (connections,
+/// locking, retries, migrations).
+protocol StoreEngine: Sendable {
+    var dialect: StoreDialect { get }
+
+    /// Runs `body` in one write transaction that commits when it returns: IMMEDIATE on SQLite
+    /// (one writer at a time), SERIALIZABLE on PostgreSQL, where a transaction that lost a race
+    /// (serialization failure, unique violation) is run again, a bounded number of times.
+    func write<T>(_ body: (any StoreDatabase) throws -> T) throws -> T
+
+    /// Runs `body` on one consistent snapshot. Reentrant: a read started inside another read on
+    /// the same thread runs on the same connection and snapshot.
+    func read<T>(_ body: (any StoreDatabase) throws -> T) throws -> T
+
+    /// Runs `body` inside one transaction (`--atomic`, `--dry-run`) with `db` as the session's
+    /// connection; commits or rolls back as `end` says, rolls back when `body` throws.
+    func session<T>(end: FormStore.SessionEnd, _ body: (any StoreDatabase) throws -> T) throws -> T
+
+    /// Opens now every connection the store will use (see ``FormStore/openAllConnections()``).
+    func openAllConnections() throws
+
+    /// The engine's own consistency check of its storage; each line a problem ("ok" is none).
+    func integrityProblems() throws -> [String]
+
+    /// The schema version the store is at (the newest applied migration).
+    func schemaVersion() throws -> String?
+}
