@@ -11,16 +11,16 @@ struct CheckTests {
         return result
     }
 
-    @Test func aCleanStoreHasNoFindings() throws {
+    @Test(arguments: TestEngine.allCases) func aCleanStoreHasNoFindings(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try makeStore(dir)
+        let store = try makeStore(dir, engine: engine)
         _ = try store.importTree(at: Samples.writeTree(at: dir.sub("Documents")).root, actor: "seed")
         #expect(try findings(store) == [])
     }
 
-    @Test func findsDeletedAndCorruptedMediaAndUnreadableForms() throws {
+    @Test(arguments: TestEngine.allCases) func findsDeletedAndCorruptedMediaAndUnreadableForms(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try makeStore(dir)
+        let store = try makeStore(dir, engine: engine)
         _ = try store.importTree(at: Samples.writeTree(at: dir.sub("Documents")).root, actor: "seed")
         let generator = try store.form(ref("jdoe/Generator monthly"))
         let valve = try store.form(ref("jdoe/Valve check – north"))
@@ -46,9 +46,9 @@ struct CheckTests {
         #expect(found[3].formId == valve.id && found[3].message.hasPrefix("tooManyAnswers: "))
     }
 
-    @Test func ownersOfFormsStillToBeWorkedOn() throws {
+    @Test(arguments: TestEngine.allCases) func ownersOfFormsStillToBeWorkedOn(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try makeStore(dir)
+        let store = try makeStore(dir, engine: engine)
         _ = try store.importTree(at: Samples.writeTree(at: dir.sub("Documents")).root, actor: "seed")
         _ = try store.submit(ref("jdoe/Generator monthly"), actor: "mkhan")
         var owners: [String] = []

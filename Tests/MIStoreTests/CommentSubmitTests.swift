@@ -4,10 +4,10 @@ import Testing
 
 @Suite("Foreman comments and submission")
 struct CommentSubmitTests {
-    @Test func commentsOnCompletedForms() throws {
+    @Test(arguments: TestEngine.allCases) func commentsOnCompletedForms(engine: TestEngine) throws {
         let dir = try TempDir()
         let clock = TestClock()
-        let store = try MoveTests.store(dir, ["jdoe/Pump"], clock: clock)
+        let store = try MoveTests.store(dir, engine: engine, ["jdoe/Pump"], clock: clock)
         let first = try store.comment(ref("jdoe/Done"), text: "Bearing 2 runs hot.", author: "mkhan")
         clock.advance(days: 1)
         let second = try store.comment(ref("jdoe/Done"), text: "Replace seal next visit.", author: "bwong", note: "follow-up")
@@ -24,9 +24,9 @@ struct CommentSubmitTests {
         #expect(try store.review(ref("jdoe/Done")).foremanComments.count == 2)
     }
 
-    @Test func commentsAreRefusedOnOtherStates() throws {
+    @Test(arguments: TestEngine.allCases) func commentsAreRefusedOnOtherStates(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try MoveTests.store(dir, ["jdoe/Pump"])
+        let store = try MoveTests.store(dir, engine: engine, ["jdoe/Pump"])
         #expect { try store.comment(ref("jdoe/Pump"), text: "Hi", author: "mkhan") } throws: { error in
             let error = error as! StoreError
             return error.kind == .invalidState && error.message.contains("has not completed it yet")
@@ -41,9 +41,9 @@ struct CommentSubmitTests {
         #expect(try store.auditEntries().filter { $0.command == "comment" } == [])
     }
 
-    @Test func submitIsIdempotent() throws {
+    @Test(arguments: TestEngine.allCases) func submitIsIdempotent(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try MoveTests.store(dir, ["jdoe/Pump"])
+        let store = try MoveTests.store(dir, engine: engine, ["jdoe/Pump"])
         let first = try store.submit(ref("jdoe/Done"), actor: "mkhan", note: "reviewed")
         #expect(!first.alreadySubmitted && first.version == 2)
         let again = try store.submit(ref("jdoe/Done"), actor: "bwong")
@@ -59,9 +59,9 @@ struct CommentSubmitTests {
         }
     }
 
-    @Test func submitWithStaleVersion() throws {
+    @Test(arguments: TestEngine.allCases) func submitWithStaleVersion(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try MoveTests.store(dir, [])
+        let store = try MoveTests.store(dir, engine: engine, [])
         let seen = try store.form(ref("jdoe/Done"))
         _ = try store.comment(.id(seen.id), text: "Note", author: "bwong")
         #expect { try store.submit(.id(seen.id), actor: "mkhan", expectedVersion: seen.version) } throws: {

@@ -9,9 +9,9 @@ let expiryNow = Date(timeIntervalSince1970: 1_795_251_600)
 @Suite("Expiry, trash, restore and purge")
 struct ExpiryTests {
     /// A store at `expiryNow` holding incomplete forms `owner/name` created at the given times.
-    static func store(_ dir: TempDir, _ forms: [(String, String)], completed: [(String, String)] = [],
+    static func store(_ dir: TempDir, engine: TestEngine = .sqlite, _ forms: [(String, String)], completed: [(String, String)] = [],
                       clock: TestClock = TestClock(expiryNow)) throws -> FormStore {
-        let store = try makeStore(dir, clock: clock)
+        let store = try makeStore(dir, engine: engine, clock: clock)
         let tree = try TreeBuilder(dir.sub("seed"))
         for (form, created) in forms { try tree.form(form, created: created, media: ["Qid0(1).jpg": "photo of \(form)"]) }
         for (form, created) in completed { try tree.form("Completed MIs/" + form, created: created, answered: true) }
@@ -37,9 +37,9 @@ struct ExpiryTests {
         return names
     }
 
-    @Test func exactlyNDaysIsNotOlderThanNDays() throws {
+    @Test(arguments: TestEngine.allCases) func exactlyNDaysIsNotOlderThanNDays(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try Self.store(dir, [
+        let store = try Self.store(dir, engine: engine, [
             ("jdoe/Exactly seven days", "2026-11-14T09:00:00Z"),
             ("jdoe/Seven days and a second", "2026-11-14T08:59:59Z"),
             ("jdoe/Exactly seven days in Paris", "2026-11-14T10:00:00+01:00"),
@@ -61,9 +61,9 @@ struct ExpiryTests {
         #expect(try expirable(store, days: 7) == [])
     }
 
-    @Test func expiryMovesToTheTrashWithMediaNoticeAndAudit() throws {
+    @Test(arguments: TestEngine.allCases) func expiryMovesToTheTrashWithMediaNoticeAndAudit(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try Self.store(dir, [("jdoe/Old", "2026-11-01T07:00:00Z"), ("asmith/Old", "2026-11-02T07:00:00Z"),
+        let store = try Self.store(dir, engine: engine, [("jdoe/Old", "2026-11-01T07:00:00Z"), ("asmith/Old", "2026-11-02T07:00:00Z"),
                                          ("jdoe/New", "2026-11-20T07:00:00Z")],
                                    completed: [("jdoe/Old and done", "2026-11-01T07:00:00Z")])
         var progress: [Int] = []
@@ -95,13 +95,13 @@ struct ExpiryTests {
         #expect(throws: StoreError.self) { try store.form(ref("jdoe/Old")) }
     }
 
-    @Test func dryRunListsExactlyWhatTheRunTakesAndChangesNothing() throws {
+    @Test(arguments: TestEngine.allCases) func dryRunListsExactlyWhatTheRunTakesAndChangesNothing(engine: TestEngine) throws {
         let dir = try TempDir()
         var forms: [(String, String)] = []
         for index in 0..<25 {
             forms.append(("u\(index % 4)/Form \(index)", "2026-11-\(String(format: "%02d", 1 + index % 20))T0\(index % 10):00:00+0\(index % 3):00"))
         }
-        let store = try Self.store(dir, forms)
+        let store = try Self.store(dir, engine: engine, forms)
         let before = try Self.counts(store)
         let auditBefore = try store.auditEntries()
         let cutoff = try store.expiryCutoff(days: 7)
@@ -117,9 +117,9 @@ struct ExpiryTests {
         #expect(try Self.counts(store)["trashed"] == preview.count)
     }
 
-    @Test func restoreRenamesOnACollisionLikeMove() throws {
+    @Test(arguments: TestEngine.allCases) func restoreRenamesOnACollisionLikeMove(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try Self.store(dir, [("jdoe/Pump", "2026-11-01T07:00:00Z")])
+        let store = try Self.store(dir, engine: engine, [("jdoe/Pump", "2026-11-01T07:00:00Z")])
         try store.expire(store.expiryCutoff(days: 7), actor: "mkhan")
         // The technician made a new form of the same name meanwhile, and a 'Pump (2)'.
         let tree = try TreeBuilder(dir.sub("later"))
@@ -146,9 +146,9 @@ struct ExpiryTests {
         }
     }
 
-    @Test func restoreWithoutCollisionKeepsTheName() throws {
+    @Test(arguments: TestEngine.allCases) func restoreWithoutCollisionKeepsTheName(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try Self.store(dir, [("jdoe/Pump", "2026-11-01T07:00:00Z")])
+        let store = try Self.store(dir, engine: engine, [("jdoe/Pump", "2026-11-01T07:00:00Z")])
         try store.expire(store.expiryCutoff(days: 7), actor: "mkhan")
         var id: Int64 = 0
         try store.forEachTrashedForm { id = $0.form.id }
@@ -157,10 +157,10 @@ struct ExpiryTests {
         #expect(try store.notices(for: "jdoe").last?.text == "Form 'Pump' was restored from the trash by mkhan.")
     }
 
-    @Test func purgeDestroysFormsTrashedLongEnoughAgoWithTheirMedia() throws {
+    @Test(arguments: TestEngine.allCases) func purgeDestroysFormsTrashedLongEnoughAgoWithTheirMedia(engine: TestEngine) throws {
         let dir = try TempDir()
         let clock = TestClock(expiryNow)
-        let store = try Self.store(dir, [("jdoe/A", "2026-10-01T07:00:00Z"), ("jdoe/B", "2026-11-01T07:00:00Z")],
+        let store = try Self.store(dir, engine: engine, [("jdoe/A", "2026-10-01T07:00:00Z"), ("jdoe/B", "2026-11-01T07:00:00Z")],
                                    clock: clock)
         // A is trashed now; B ten days later.
         let cutoffA = try store.expiryCutoff(days: 40)
@@ -190,9 +190,9 @@ struct ExpiryTests {
         #expect(try Self.counts(store)["forms"] == 0 && Self.counts(store)["media"] == 0)
     }
 
-    @Test func reopenSendsACompletedFormBack() throws {
+    @Test(arguments: TestEngine.allCases) func reopenSendsACompletedFormBack(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try Self.store(dir, [], completed: [("jdoe/Generator", "2026-10-01T07:00:00Z")])
+        let store = try Self.store(dir, engine: engine, [], completed: [("jdoe/Generator", "2026-10-01T07:00:00Z")])
         let result = try store.reopen(ref("jdoe/Generator"), reason: "Photo of the gauge missing", actor: "mkhan")
         #expect(result.version == 2)
         #expect(try store.form(ref("jdoe/Generator")).state == .incomplete)
@@ -210,9 +210,9 @@ struct ExpiryTests {
         }
     }
 
-    @Test func expiryInsideASessionTransactionRollsBack() throws {
+    @Test(arguments: TestEngine.allCases) func expiryInsideASessionTransactionRollsBack(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try Self.store(dir, [("jdoe/Old", "2026-11-01T07:00:00Z")])
+        let store = try Self.store(dir, engine: engine, [("jdoe/Old", "2026-11-01T07:00:00Z")])
         let before = try Self.counts(store)
         let count = try store.withSessionTransaction(end: .rollback) {
             try store.expire(store.expiryCutoff(days: 7), actor: "mkhan")

@@ -55,9 +55,9 @@ struct ExportTests {
         #expect(back.changedNothing && back.unchanged == 6 && back.collisions == [] && back.warnings == [])
     }
 
-    @Test func submittedFormsAreSkippedAndCounted() throws {
+    @Test(arguments: TestEngine.allCases) func submittedFormsAreSkippedAndCounted(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try MoveTests.store(dir, ["jdoe/Pump"])
+        let store = try MoveTests.store(dir, engine: engine, ["jdoe/Pump"])
         _ = try store.submit(ref("jdoe/Done"), actor: "mkhan")
         let report = try store.exportTree(to: dir.sub("export"))
         #expect(report.submittedSkipped == 1 && report.completedForms == 0 && report.incompleteForms == 1)
@@ -83,9 +83,9 @@ struct ExportTests {
                                                                                          "store.sqlite-shm", "seed", "export"])
     }
 
-    @Test func failedExportLeavesNoTemporaryFolder() throws {
+    @Test(arguments: TestEngine.allCases) func failedExportLeavesNoTemporaryFolder(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try MoveTests.store(dir, ["jdoe/Pump"])
+        let store = try MoveTests.store(dir, engine: engine, ["jdoe/Pump"])
         // A form name that cannot be a folder is reported; a target in a missing parent fails as a whole.
         try store.write { try $0.execute("UPDATE forms SET name = 'a/b' WHERE name = 'Pump'") }
         let report = try store.exportTree(to: dir.sub("export"))

@@ -5,9 +5,9 @@ import Testing
 
 @Suite("Import preview")
 struct ImportPreviewTests {
-    @Test func previewSaysWhatTheImportWillDoAndChangesNothing() throws {
+    @Test(arguments: TestEngine.allCases) func previewSaysWhatTheImportWillDoAndChangesNothing(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try makeStore(dir)
+        let store = try makeStore(dir, engine: engine)
         _ = try Samples.writeTree(at: dir.sub("Documents"))
         let preview = try store.previewImport(at: dir.sub("Documents"))
         #expect(preview.inserted.count == 5 && preview.inserted.allSatisfy { $0.id == 0 })
@@ -37,9 +37,9 @@ struct ImportPreviewTests {
         }
     }
 
-    @Test func previewSeesUpdatesCollisionsAndNewComments() throws {
+    @Test(arguments: TestEngine.allCases) func previewSeesUpdatesCollisionsAndNewComments(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try makeStore(dir)
+        let store = try makeStore(dir, engine: engine)
         let tree = try Samples.writeTree(at: dir.sub("Documents"))
         _ = try store.importTree(at: dir.sub("Documents"), actor: "importer")
         // A later save of the same form (an update) and another form under a taken name (a collision).

@@ -4,9 +4,9 @@ import Testing
 
 @Suite("Importing a Documents tree")
 struct ImportTests {
-    @Test func importsTheSampleTree() throws {
+    @Test(arguments: TestEngine.allCases) func importsTheSampleTree(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try makeStore(dir)
+        let store = try makeStore(dir, engine: engine)
         _ = try Samples.writeTree(at: dir.sub("Documents"))
         let report = try store.importTree(at: dir.sub("Documents"), actor: "importer")
 
@@ -31,9 +31,9 @@ struct ImportTests {
         #expect(try store.auditEntries().map(\.command).filter { $0 == "import.insert" }.count == 5)
     }
 
-    @Test func reimportChangesNothing() throws {
+    @Test(arguments: TestEngine.allCases) func reimportChangesNothing(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try makeStore(dir)
+        let store = try makeStore(dir, engine: engine)
         _ = try Samples.writeTree(at: dir.sub("Documents"))
         _ = try store.importTree(at: dir.sub("Documents"), actor: "importer")
         let auditBefore = try store.auditEntries().count
@@ -63,9 +63,9 @@ struct ImportTests {
         #expect(try store.importTree(at: dir.sub("Documents"), actor: "importer").changedNothing)
     }
 
-    @Test func brokenFormsAreReportedAndTheRestImported() throws {
+    @Test(arguments: TestEngine.allCases) func brokenFormsAreReportedAndTheRestImported(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try makeStore(dir)
+        let store = try makeStore(dir, engine: engine)
         let tree = try TreeBuilder(dir.sub("Documents"))
         try tree.form("jdoe/Good one")
         try tree.write("jdoe/Bad JSON/form.json", "{\"name\": \"Bad JSON\",")
@@ -104,9 +104,9 @@ struct ImportTests {
         #expect(try store.names(of: "jdoe") == ["Good one", "Opaque media"])
     }
 
-    @Test func ruleViolationsAreImportedAsWarnings() throws {
+    @Test(arguments: TestEngine.allCases) func ruleViolationsAreImportedAsWarnings(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try makeStore(dir)
+        let store = try makeStore(dir, engine: engine)
         let tree = try TreeBuilder(dir.sub("Documents"))
         // A completed form with nothing answered: every question without a comment is flagged.
         try tree.form("Completed MIs/jdoe/Empty")
@@ -116,9 +116,9 @@ struct ImportTests {
         #expect(report.warnings.allSatisfy { $0.reason.contains("neither an answer nor a comment") })
     }
 
-    @Test func collisionsKeepTheStoreCopy() throws {
+    @Test(arguments: TestEngine.allCases) func collisionsKeepTheStoreCopy(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try makeStore(dir)
+        let store = try makeStore(dir, engine: engine)
         let first = try TreeBuilder(dir.sub("first"))
         try first.form("jdoe/Pump", created: "2026-11-10T07:00:00Z")
         try first.form("jdoe/Later", created: "2026-11-10T07:00:00Z", modified: "2026-11-12T07:00:00Z")
@@ -140,9 +140,9 @@ struct ImportTests {
         #expect(try store.names(of: "asmith") == [])
     }
 
-    @Test func newerSaveUpdatesTheForm() throws {
+    @Test(arguments: TestEngine.allCases) func newerSaveUpdatesTheForm(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try makeStore(dir)
+        let store = try makeStore(dir, engine: engine)
         let first = try TreeBuilder(dir.sub("first"))
         try first.form("jdoe/Pump", media: ["Qid0(1).jpg": "old"])
         _ = try store.importTree(at: first.root, actor: "importer")
@@ -165,9 +165,9 @@ struct ImportTests {
         #expect(try store.importTree(at: second.root, actor: "importer").changedNothing)
     }
 
-    @Test func nonASCIINamesAndUids() throws {
+    @Test(arguments: TestEngine.allCases) func nonASCIINamesAndUids(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try makeStore(dir)
+        let store = try makeStore(dir, engine: engine)
         let tree = try TreeBuilder(dir.sub("Documents"))
         try tree.form("jdoe/Prüfung – Süd (Halle 3)")
         try tree.form("jdoe/点検 ポンプ")
@@ -183,9 +183,9 @@ struct ImportTests {
         #expect(try store.importTree(at: tree.root, actor: "importer").changedNothing)
     }
 
-    @Test func errorFileNoticesAreNotDuplicated() throws {
+    @Test(arguments: TestEngine.allCases) func errorFileNoticesAreNotDuplicated(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try makeStore(dir)
+        let store = try makeStore(dir, engine: engine)
         let tree = try TreeBuilder(dir.sub("Documents"))
         try tree.write("Error/jdoe", "first\n\nsecond\r\nfirst\n")
         #expect(try store.importTree(at: tree.root, actor: "importer").noticesAdded == 3)
@@ -197,9 +197,9 @@ struct ImportTests {
         #expect(try store.notices(for: "jdoe").map(\.text) == ["third"])
     }
 
-    @Test func notADirectory() throws {
+    @Test(arguments: TestEngine.allCases) func notADirectory(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try makeStore(dir)
+        let store = try makeStore(dir, engine: engine)
         #expect { try store.importTree(at: dir.sub("missing"), actor: "importer") } throws: {
             ($0 as? StoreError)?.kind == .invalidInput
         }

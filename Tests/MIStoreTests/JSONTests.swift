@@ -98,9 +98,9 @@ struct JSONLimitTests {
         #expect(refusal("{" + keys.joined(separator: ",") + "," + keys[5000] + "}")?.contains("duplicate key") == true)
     }
 
-    @Test func aFormFileOverTheSizeCapIsRefusedBeforeItIsRead() throws {
+    @Test(arguments: TestEngine.allCases) func aFormFileOverTheSizeCapIsRefusedBeforeItIsRead(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try makeStore(dir)
+        let store = try makeStore(dir, engine: engine)
         let tree = try Samples.writeTree(at: dir.sub("Documents"))
         // The import's own cap (ImportLimits, 4 MiB) is below the JSON reader's (8 MiB) and is
         // checked on the open descriptor, before a byte is read.

@@ -5,8 +5,8 @@ import Testing
 @Suite("Moving forms")
 struct MoveTests {
     /// A store holding incomplete forms `owner/name` for each entry, and one completed form.
-    static func store(_ dir: TempDir, _ forms: [String], clock: TestClock = TestClock()) throws -> FormStore {
-        let store = try makeStore(dir, clock: clock)
+    static func store(_ dir: TempDir, engine: TestEngine = .sqlite, _ forms: [String], clock: TestClock = TestClock()) throws -> FormStore {
+        let store = try makeStore(dir, engine: engine, clock: clock)
         let tree = try TreeBuilder(dir.sub("seed"))
         for form in forms { try tree.form(form) }
         try tree.form("Completed MIs/jdoe/Done", answered: true)
@@ -15,9 +15,9 @@ struct MoveTests {
         return store
     }
 
-    @Test func movesAndLeavesANotice() throws {
+    @Test(arguments: TestEngine.allCases) func movesAndLeavesANotice(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try Self.store(dir, ["jdoe/Pump station 4"])
+        let store = try Self.store(dir, engine: engine, ["jdoe/Pump station 4"])
         let result = try store.move(ref("jdoe/Pump station 4"), to: "asmith", actor: "mkhan", note: "jdoe on leave")
         #expect(result.moved && !result.renamed)
         #expect(result.fromOwner == "jdoe" && result.toOwner == "asmith" && result.newName == "Pump station 4")
@@ -73,9 +73,9 @@ struct MoveTests {
         #expect(audit.after?.contains("\"name\":\(Samples.quoted(expected))") == true)
     }
 
-    @Test func completedFormsCannotMove() throws {
+    @Test(arguments: TestEngine.allCases) func completedFormsCannotMove(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try Self.store(dir, [])
+        let store = try Self.store(dir, engine: engine, [])
         #expect { try store.move(ref("jdoe/Done"), to: "asmith", actor: "mkhan") } throws: { error in
             let error = error as! StoreError
             return error.kind == .invalidState && error.message.contains("is completed")
@@ -87,9 +87,9 @@ struct MoveTests {
         #expect(try store.names(of: "jdoe") == ["Done"])
     }
 
-    @Test func movingToTheOwnerIsANoOp() throws {
+    @Test(arguments: TestEngine.allCases) func movingToTheOwnerIsANoOp(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try Self.store(dir, ["jdoe/Pump"])
+        let store = try Self.store(dir, engine: engine, ["jdoe/Pump"])
         let auditCount = try store.auditEntries().count
         let result = try store.move(ref("jdoe/Pump"), to: "jdoe", actor: "mkhan")
         #expect(!result.moved && result.newName == "Pump" && result.version == 1 && result.noticeId == nil)
@@ -97,9 +97,9 @@ struct MoveTests {
         #expect(try store.notices(for: "jdoe") == [])
     }
 
-    @Test func staleVersionIsAConflict() throws {
+    @Test(arguments: TestEngine.allCases) func staleVersionIsAConflict(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try Self.store(dir, ["jdoe/Pump"])
+        let store = try Self.store(dir, engine: engine, ["jdoe/Pump"])
         let seen = try store.form(ref("jdoe/Pump"))
         // Another console moves it first.
         _ = try store.move(.id(seen.id), to: "asmith", actor: "other", expectedVersion: seen.version)
@@ -111,9 +111,9 @@ struct MoveTests {
         #expect(try store.names(of: "bwong") == [])
     }
 
-    @Test func unknownFormsAndBadInput() throws {
+    @Test(arguments: TestEngine.allCases) func unknownFormsAndBadInput(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try Self.store(dir, ["jdoe/Pump"])
+        let store = try Self.store(dir, engine: engine, ["jdoe/Pump"])
         #expect { try store.move(ref("jdoe/Nope"), to: "asmith", actor: "mkhan") } throws: {
             ($0 as! StoreError) == StoreError(.notFound, "jdoe has no form named 'Nope'.")
         }
@@ -127,10 +127,10 @@ struct MoveTests {
     }
 
     /// Many threads move forms named alike onto one user at once: every move lands, no name twice.
-    @Test func concurrentMovesFromThreads() throws {
+    @Test(arguments: TestEngine.allCases) func concurrentMovesFromThreads(engine: TestEngine) throws {
         let dir = try TempDir()
         let sources = (0..<8).map { "tech\($0)/Pump" }
-        let store = try Self.store(dir, sources + ["target/Pump"])
+        let store = try Self.store(dir, engine: engine, sources + ["target/Pump"])
         DispatchQueue.concurrentPerform(iterations: sources.count) { index in
             _ = try! store.move(FormReference(parsing: sources[index]), to: "target", actor: "foreman\(index)")
         }
@@ -140,12 +140,38 @@ struct MoveTests {
         #expect(try store.auditEntries().filter { $0.command == "move" }.count == 8)
     }
 
+    /// Four consoles (four stores: four SQLite connections, or four PostgreSQL sessions) move
+    /// forms named alike onto one technician at once. They race for the same free name; every
+    /// move lands, under a name nobody else got (on PostgreSQL the loser's transaction runs again).
+    @Test(arguments: TestEngine.allCases) func fourConsolesMoveAlikeNamedFormsOntoOneTechnician(engine: TestEngine) throws {
+        let dir = try TempDir()
+        let sources = (0..<24).map { "tech\($0)/Pump" }
+        let seed = try Self.store(dir, engine: engine, sources + ["target/Pump"])
+        let consoles = try [seed] + (1..<4).map { _ in try makeStore(dir, engine: engine) }
+        let outcomes = Outcomes()
+        DispatchQueue.concurrentPerform(iterations: consoles.count) { console in
+            for index in stride(from: console, to: sources.count, by: consoles.count) {
+                do {
+                    _ = try consoles[console].move(FormReference(parsing: sources[index]), to: "target", actor: "foreman\(console)")
+                    outcomes.add("moved")
+                } catch {
+                    outcomes.add("\(error)")
+                }
+            }
+        }
+        #expect(outcomes.counts == ["moved": 24])
+        let names = try seed.names(of: "target")
+        #expect(Set(names) == Set(["Pump"] + (2...25).map { "Pump (\($0))" }))
+        #expect(try seed.auditEntries().filter { $0.command == "move" }.count == 24)
+        #expect(try seed.notices(for: "target").count == 24)
+    }
+
     /// Two FormStore instances (as two processes) on one file race to move the same forms.
-    @Test func concurrentMovesFromTwoStores() throws {
+    @Test(arguments: TestEngine.allCases) func concurrentMovesFromTwoStores(engine: TestEngine) throws {
         let dir = try TempDir()
         let forms = (0..<10).map { "tech\($0)/Pump" }
-        let first = try Self.store(dir, forms)
-        let second = try makeStore(dir)
+        let first = try Self.store(dir, engine: engine, forms)
+        let second = try makeStore(dir, engine: engine)
         let ids = try first.summaries(FormFilter(state: .incomplete)).map(\.id)
         let outcomes = Outcomes()
         DispatchQueue.concurrentPerform(iterations: 2 * ids.count) { index in

@@ -6,9 +6,9 @@ import Testing
 struct PolicyTests {
     let config = ExpiryPolicy(expiryDays: 7, notifyDays: [1, 2], retentionDays: 30)
 
-    @Test func configValuesUntilTheStoreHasItsOwn() throws {
+    @Test(arguments: TestEngine.allCases) func configValuesUntilTheStoreHasItsOwn(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try makeStore(dir, clock: TestClock(expiryNow))
+        let store = try makeStore(dir, engine: engine, clock: TestClock(expiryNow))
         let before = try store.policy(defaults: config)
         #expect(before.policy == config && before.sources.isEmpty)
         #expect(before.source(of: .expiryDays) == .config)
@@ -65,9 +65,9 @@ struct PolicyTests {
         #expect(try store.auditEntries().isEmpty, "nothing audited")
     }
 
-    @Test func moreRemindersThanTheDeviceHoldsAreRefused() throws {
+    @Test(arguments: TestEngine.allCases) func moreRemindersThanTheDeviceHoldsAreRefused(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try makeStore(dir)
+        let store = try makeStore(dir, engine: engine)
         try store.setPolicy(.expiryDays, to: "100", defaults: config, actor: "mkhan")
         try store.setPolicy(.notifyDays, to: (1...64).map(String.init).joined(separator: ","), defaults: config, actor: "mkhan")
         #expect { try store.setPolicy(.notifyDays, to: (1...65).map(String.init).joined(separator: ","), defaults: config, actor: "mkhan") }
@@ -78,9 +78,9 @@ struct PolicyTests {
         #expect(try store.policy(defaults: config).policy.notifyDays.count == 64)
     }
 
-    @Test func noRemindersAtAll() throws {
+    @Test(arguments: TestEngine.allCases) func noRemindersAtAll(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try makeStore(dir)
+        let store = try makeStore(dir, engine: engine)
         try store.setPolicy(.notifyDays, to: "none", defaults: config, actor: "mkhan")
         #expect(try store.policy(defaults: config).policy.notifyDays == [])
     }
@@ -88,9 +88,9 @@ struct PolicyTests {
 
 @Suite("Policy ranges")
 struct PolicyRangeTests {
-    @Test func theEdgesOfTheRangeAreAccepted() throws {
+    @Test(arguments: TestEngine.allCases) func theEdgesOfTheRangeAreAccepted(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try makeStore(dir)
+        let store = try makeStore(dir, engine: engine)
         for (setting, value) in [(PolicySetting.expiryDays, "3650"), (.retentionDays, "3650"), (.notifyDays, "1,3649"),
                                  (.notifyDays, "1"), (.expiryDays, "2")] {
             _ = try store.setPolicy(setting, to: value, defaults: .defaults, actor: "mkhan", note: nil)
@@ -98,9 +98,9 @@ struct PolicyRangeTests {
         #expect(try store.policy(defaults: .defaults).policy == ExpiryPolicy(expiryDays: 2, notifyDays: [1], retentionDays: 3650))
     }
 
-    @Test func expiryRunsTakeTheSameRange() throws {
+    @Test(arguments: TestEngine.allCases) func expiryRunsTakeTheSameRange(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try makeStore(dir)
+        let store = try makeStore(dir, engine: engine)
         #expect(throws: StoreError.self) { _ = try store.expiryCutoff(days: 3651) }
         #expect(throws: StoreError.self) { _ = try store.expiryCutoff(days: 0) }
         _ = try store.expiryCutoff(days: 3650)

@@ -13,9 +13,9 @@ struct ReminderTests {
         return reminders
     }
 
-    @Test func remindersAfterCreationWhileIncompleteAndBeforeExpiry() throws {
+    @Test(arguments: TestEngine.allCases) func remindersAfterCreationWhileIncompleteAndBeforeExpiry(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try ExpiryTests.store(dir, [("jdoe/Pump", "2026-11-20T10:00:00+01:00"),
+        let store = try ExpiryTests.store(dir, engine: engine, [("jdoe/Pump", "2026-11-20T10:00:00+01:00"),
                                                 ("asmith/Old", "2026-11-10T07:00:00Z")],
                                           completed: [("jdoe/Done", "2026-11-20T07:00:00Z")])
         let reminders = try plan(store, ExpiryPolicy(expiryDays: 7, notifyDays: [2, 1], retentionDays: 30))
@@ -30,7 +30,7 @@ struct ReminderTests {
         #expect(try plan(store, .defaults, owner: "asmith").count == 2)
     }
 
-    @Test func aDeviceHoldsTheEarliest64PendingReminders() throws {
+    @Test(arguments: TestEngine.allCases) func aDeviceHoldsTheEarliest64PendingReminders(engine: TestEngine) throws {
         let dir = try TempDir()
         // 40 forms of jdoe, created ten minutes apart up to now; 3 notify days: 120 reminders.
         var forms: [(String, String)] = []
@@ -39,7 +39,7 @@ struct ReminderTests {
             forms.append(("jdoe/Form \(index)", created.iso8601))
         }
         forms.append(("asmith/Only one", "2026-11-21T08:00:00Z"))
-        let store = try ExpiryTests.store(dir, forms)
+        let store = try ExpiryTests.store(dir, engine: engine, forms)
         let reminders = try plan(store, ExpiryPolicy(expiryDays: 7, notifyDays: [1, 2, 3], retentionDays: 30), owner: "jdoe")
         #expect(reminders.count == 120)
         #expect(reminders.allSatisfy { $0.pending })
@@ -52,12 +52,12 @@ struct ReminderTests {
         #expect(all.filter { $0.form.owner == "asmith" }.count == 3 && all.filter { $0.form.owner == "asmith" && $0.dropped }.isEmpty)
     }
 
-    @Test func firedRemindersDoNotTakeDeviceSlots() throws {
+    @Test(arguments: TestEngine.allCases) func firedRemindersDoNotTakeDeviceSlots(engine: TestEngine) throws {
         let dir = try TempDir()
         var forms: [(String, String)] = []
         // 70 forms created 1.5 days ago: day-1 reminders fired; 70 day-2 and 70 day-3 pending.
         for index in 0..<70 { forms.append(("jdoe/F\(index)", "2026-11-19T21:00:00Z")) }
-        let store = try ExpiryTests.store(dir, forms)
+        let store = try ExpiryTests.store(dir, engine: engine, forms)
         let reminders = try plan(store, ExpiryPolicy(expiryDays: 7, notifyDays: [1, 2, 3], retentionDays: 30))
         #expect(reminders.filter { !$0.pending }.count == 70)
         #expect(reminders.filter { $0.pending && !$0.dropped }.count == 64)
@@ -65,9 +65,9 @@ struct ReminderTests {
         #expect(reminders.filter { $0.pending && !$0.dropped }.allSatisfy { $0.day == 2 })
     }
 
-    @Test func dueRemindersSinceTheDayBefore() throws {
+    @Test(arguments: TestEngine.allCases) func dueRemindersSinceTheDayBefore(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try ExpiryTests.store(dir, [
+        let store = try ExpiryTests.store(dir, engine: engine, [
             ("jdoe/Fires now", "2026-11-20T09:00:00Z"),             // d1 exactly now: due
             ("jdoe/Fired a day ago", "2026-11-19T09:00:00Z"),       // d1 24 h ago: reported yesterday; d2 now
             ("jdoe/Fired an hour ago", "2026-11-20T08:00:00Z"),     // d1 an hour ago: due

@@ -4,9 +4,9 @@ import Testing
 
 @Suite("Reviewing a form")
 struct ReviewTests {
-    @Test func typedAnswersByType() throws {
+    @Test(arguments: TestEngine.allCases) func typedAnswersByType(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try makeStore(dir)
+        let store = try makeStore(dir, engine: engine)
         _ = try Samples.writeTree(at: dir.sub("Documents"))
         _ = try store.importTree(at: dir.sub("Documents"), actor: "importer")
         let review = try store.review(ref("jdoe/Generator monthly"))
@@ -39,9 +39,9 @@ struct ReviewTests {
         }
     }
 
-    @Test func flagsEveryRuleNumberingQuestionsFromOne() throws {
+    @Test(arguments: TestEngine.allCases) func flagsEveryRuleNumberingQuestionsFromOne(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try makeStore(dir)
+        let store = try makeStore(dir, engine: engine)
         let tree = try TreeBuilder(dir.sub("Documents"))
         let json = Samples.formJSON(name: "Broken", created: "2026-11-10T07:00:00Z", modified: "2026-11-10T07:00:00Z",
                                     answered: true)
@@ -102,9 +102,9 @@ struct ReviewTests {
             noCells: [TableCell(row: 1, column: 1)])))
     }
 
-    @Test func aHugeDeclaredTableIsRefusedWithoutBuildingIt() throws {
+    @Test(arguments: TestEngine.allCases) func aHugeDeclaredTableIsRefusedWithoutBuildingIt(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try makeStore(dir)
+        let store = try makeStore(dir, engine: engine)
         let tree = try TreeBuilder(dir.sub("Documents"))
         // 100,000 x 100,000 declared cells (10^10): the form.json itself is small.
         let headers = "[" + Array(repeating: "\"\"", count: 100_000).joined(separator: ",") + "]"

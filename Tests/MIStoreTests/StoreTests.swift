@@ -38,9 +38,9 @@ struct StoreTests {
         #expect { try FormStore(path: dir.path + "/no/such/dir/store.sqlite") } throws: { ($0 as! StoreError).kind == .io }
     }
 
-    @Test func liveNamesAreUniquePerOwner() throws {
+    @Test(arguments: TestEngine.allCases) func liveNamesAreUniquePerOwner(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try MoveTests.store(dir, ["jdoe/Pump", "asmith/Pump"])
+        let store = try MoveTests.store(dir, engine: engine, ["jdoe/Pump", "asmith/Pump"])
         #expect { try store.write { try $0.execute("UPDATE forms SET owner = 'asmith' WHERE owner = 'jdoe' AND name = 'Pump'") } } throws: {
             ($0 as! StoreError).kind == .conflict
         }
@@ -49,10 +49,10 @@ struct StoreTests {
         #expect(try store.move(ref("jdoe/Pump"), to: "asmith", actor: "mkhan").newName == "Pump")
     }
 
-    @Test func listingFilters() throws {
+    @Test(arguments: TestEngine.allCases) func listingFilters(engine: TestEngine) throws {
         let dir = try TempDir()
         let clock = TestClock(try Timestamp("2026-11-20T12:00:00Z").date)
-        let store = try makeStore(dir, clock: clock)
+        let store = try makeStore(dir, engine: engine, clock: clock)
         _ = try Samples.writeTree(at: dir.sub("Documents"))
         _ = try store.importTree(at: dir.sub("Documents"), actor: "importer")
 
@@ -79,10 +79,10 @@ struct StoreTests {
         #expect(seen == 2)
     }
 
-    @Test func auditFilters() throws {
+    @Test(arguments: TestEngine.allCases) func auditFilters(engine: TestEngine) throws {
         let dir = try TempDir()
         let clock = TestClock()
-        let store = try MoveTests.store(dir, ["jdoe/Pump", "jdoe/Valve"], clock: clock)
+        let store = try MoveTests.store(dir, engine: engine, ["jdoe/Pump", "jdoe/Valve"], clock: clock)
         clock.advance(days: 1)
         let cutoff = clock.now()
         let moved = try store.move(ref("jdoe/Pump"), to: "asmith", actor: "mkhan")
@@ -106,9 +106,9 @@ struct StoreTests {
 
 @Suite("Calling the store from a listing")
 struct ReentrancyTests {
-    @Test func listingBodyMayCallTheStore() throws {
+    @Test(arguments: TestEngine.allCases) func listingBodyMayCallTheStore(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try MoveTests.store(dir, ["jdoe/Pump", "jdoe/Valve"])
+        let store = try MoveTests.store(dir, engine: engine, ["jdoe/Pump", "jdoe/Valve"])
         var moved: [String] = []
         try store.forEachForm(FormFilter(owner: "jdoe", state: .incomplete)) { summary in
             #expect(try store.review(.id(summary.id)).questions.count == 6)

@@ -1,4 +1,6 @@
 import Foundation
+import MITestSupport
+import Testing
 @testable import MIStore
 
 /// A fresh directory under the system temp dir, removed when the value goes away.
@@ -27,10 +29,37 @@ final class TestClock: StoreClock, @unchecked Sendable {
     func advance(days: Double) { lock.withLock { current += days * 86_400 } }
 }
 
-/// A store on a new file in a new temp dir. Keep `dir` alive as long as the store.
-func makeStore(_ dir: TempDir, clock: TestClock = TestClock(), busyTimeout: TimeInterval = 5,
+/// The two store engines; the store suites run each test on both (`@Test(arguments:
+/// TestEngine.allCases)`), PostgreSQL on the throwaway server of ``PostgresFixture``.
+enum TestEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite, postgres
+    var testDescription: String { rawValue }
+}
+
+/// A store on a new file in a new temp dir (SQLite), or in a new schema of the test server's
+/// database named after that file (PostgreSQL): opening the same `dir` and `file` again reaches
+/// the same store on either engine. Keep `dir` alive as long as the store.
+func makeStore(_ dir: TempDir, engine: TestEngine = .sqlite, clock: TestClock = TestClock(), busyTimeout: TimeInterval = 5,
                file: String = "store.sqlite") throws -> FormStore {
-    try FormStore(path: dir.path + "/" + file, busyTimeout: busyTimeout, clock: clock)
+    switch engine {
+    case .sqlite:
+        return try FormStore(path: dir.path + "/" + file, busyTimeout: busyTimeout, clock: clock)
+    case .postgres:
+        let fixture = PostgresFixture.shared
+        let schema = "t_" + stableHash(dir.path + "/" + file)
+        let target = try PostgresTarget(uri: fixture.url + "&options=-csearch_path%3D\(schema)")
+        // The schema first (the store account owns the database), then the store in it.
+        let setup = try PostgresConnection(target: try PostgresTarget(uri: fixture.url), password: fixture.password)
+        try setup.execute("CREATE SCHEMA IF NOT EXISTS \(schema)")
+        return try FormStore(postgres: target, password: fixture.password, busyTimeout: busyTimeout, clock: clock)
+    }
+}
+
+/// FNV-1a of `text`, 16 hex digits: a schema name per test store.
+private func stableHash(_ text: String) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    return String(hash, radix: 16)
 }
 
 func ref(_ text: String) throws -> FormReference { try FormReference(parsing: text) }

@@ -7,9 +7,9 @@ import Testing
 /// parts would escape the tree; the store's file modes and opening rules (issue 8).
 @Suite("Tree safety and store opening")
 struct TreeSafetyTests {
-    @Test func importSkipsAndReportsLinksAtEveryLevel() throws {
+    @Test(arguments: TestEngine.allCases) func importSkipsAndReportsLinksAtEveryLevel(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try makeStore(dir)
+        let store = try makeStore(dir, engine: engine)
         let tree = try TreeBuilder(dir.sub("Documents"))
         try tree.form("jdoe/Pump")
         // Outside the tree: what a link would make the import read.
@@ -39,9 +39,9 @@ struct TreeSafetyTests {
         #expect(try store.names(of: "victim") == [])
     }
 
-    @Test func importCapsFormJSONAndMediaSizes() throws {
+    @Test(arguments: TestEngine.allCases) func importCapsFormJSONAndMediaSizes(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try makeStore(dir)
+        let store = try makeStore(dir, engine: engine)
         let tree = try TreeBuilder(dir.sub("Documents"))
         try tree.form("jdoe/Small", media: ["Qid1(1).jpg": String(repeating: "x", count: 1024)])
         try tree.form("jdoe/Big media", media: ["Qid1(1).jpg": String(repeating: "x", count: 1025)])
@@ -54,9 +54,9 @@ struct TreeSafetyTests {
         #expect(ImportLimits.defaults.formJSONBytes == 4 << 20)
     }
 
-    @Test func exportAndCheckRefuseRowsThatWouldEscape() throws {
+    @Test(arguments: TestEngine.allCases) func exportAndCheckRefuseRowsThatWouldEscape(engine: TestEngine) throws {
         let dir = try TempDir()
-        let store = try makeStore(dir)
+        let store = try makeStore(dir, engine: engine)
         _ = try store.importTree(at: Samples.writeTree(at: dir.sub("Documents")).root, actor: "seed")
         // Rows no import would make: an owner `..`, a media name with a slash, a notice for `../x`.
         try store.write { db in
