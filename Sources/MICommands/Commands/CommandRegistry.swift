@@ -25,6 +25,7 @@ public enum CommandRegistry {
         PolicyCommand.self,
         NotificationsCommand.self,
         CheckCommand.self,
+        StoreCommand.self,
         OrphansCommand.self,
         ReopenCommand.self,
         SetCommand.self,

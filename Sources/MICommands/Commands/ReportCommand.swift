@@ -109,7 +109,7 @@ public struct ReportCommand: ConsoleCommand {
     private func write(_ review: FormReview, to url: URL, session: Session) throws -> Int {
         let store = try session.store()
         let ownerName = try session.directory.user(uid: review.form.owner)?.name
-        let context = ReportContext(ownerName: ownerName, store: session.config.store.path, printedAt: session.clock.now(),
+        let context = ReportContext(ownerName: ownerName, store: session.config.store.displayName, printedAt: session.clock.now(),
                                     timeZone: session.config.display.timeZone) { file in
             try store.mediaData(.id(review.form.id), fileName: file.fileName)
         }

@@ -36,9 +36,36 @@ public struct AppConfig: Sendable {
     }
 
     public struct Store: Sendable {
-        public var path: String
+        /// Which engine holds the store: `store.path` (SQLite, the default) or `store.url`
+        /// (PostgreSQL, a libpq URI checked by ``PostgresTarget``).
+        public enum Location: Sendable {
+            case sqlite(path: String)
+            case postgres(PostgresTarget)
+        }
+        public var location: Location
+        /// `store.passwordFile`: the PostgreSQL store account's password (first line); nil lets
+        /// libpq find one by its own conventions (unprivileged runs only).
+        public var passwordFile: String?
+        /// `store.allowCleartext`: accept a `store.url` (and a `store copy` target) whose sslmode
+        /// does not verify the server.
+        public var allowCleartext: Bool
         /// How long a command waits for another console's write before giving up.
         public var busyTimeoutSeconds: Double
+
+        /// The SQLite file, or nil for a PostgreSQL store.
+        public var path: String? {
+            if case .sqlite(let path) = location { return path }
+            return nil
+        }
+
+        /// Where the store is, for messages and the banner: the file, or the PostgreSQL hosts,
+        /// port and database (never a password).
+        public var displayName: String {
+            switch location {
+            case .sqlite(let path): path
+            case .postgres(let target): "postgresql://" + target.description
+            }
+        }
     }
 
     public struct Policy: Sendable {
@@ -134,7 +161,7 @@ public struct AppConfig: Sendable {
             userPrincipalSuffix: try reader.string("ldap.userPrincipalSuffix").flatMap { $0.isEmpty ? nil : $0 },
             pageSize: try reader.integer("ldap.pageSize", in: Bounds.pageSize, unit: "entries") ?? 500)
         let busy = try reader.number("store.busyTimeoutSeconds", in: Bounds.busyTimeoutSeconds, unit: "seconds") ?? 5
-        let store = Store(path: resolve(try reader.requiredString("store.path"))!, busyTimeoutSeconds: busy)
+        let store = try Self.store(reader: &reader, file: path, busy: busy, resolve: resolve)
         let expiry = try reader.integer("policy.expiryDays", in: Bounds.days, unit: "days") ?? 7
         let notify = try reader.integerList("policy.notifyDays") ?? [1, 2]
         if let outside = notify.first(where: { !Bounds.days.contains($0) }) {
@@ -170,6 +197,36 @@ public struct AppConfig: Sendable {
                          import: Import(maxMediaMiB: Int(maxMedia)))
     }
 
+    /// `store.path` or `store.url` (exactly one), `store.passwordFile` and `store.allowCleartext`.
+    private static func store(reader: inout ConfigReader, file: String, busy: Double,
+                              resolve: (String?) -> String?) throws -> Store {
+        let path = try reader.string("store.path").flatMap { $0.isEmpty ? nil : $0 }
+        let url = try reader.string("store.url").flatMap { $0.isEmpty ? nil : $0 }
+        let passwordFile = resolve(try reader.string("store.passwordFile"))
+        let allowCleartext = try reader.bool("store.allowCleartext") ?? false
+        switch (path, url) {
+        case (nil, nil):
+            throw ConfigError(file: file, message: "missing key store.path (a SQLite file) or store.url (a PostgreSQL URI)")
+        case (_?, _?):
+            throw ConfigError(file: file, message: "store.path and store.url are both set; a store is either a SQLite file "
+                              + "(store.path) or a PostgreSQL database (store.url), not both")
+        case (let path?, nil):
+            if passwordFile != nil {
+                throw ConfigError(file: file, message: "store.passwordFile is for a PostgreSQL store (store.url); a SQLite store has no password")
+            }
+            return Store(location: .sqlite(path: resolve(path)!), passwordFile: nil, allowCleartext: allowCleartext,
+                         busyTimeoutSeconds: busy)
+        case (nil, let url?):
+            do {
+                let target = try PostgresTarget(uri: url, allowCleartext: allowCleartext)
+                return Store(location: .postgres(target), passwordFile: passwordFile, allowCleartext: allowCleartext,
+                             busyTimeoutSeconds: busy)
+            } catch let error as PostgresError {
+                throw ConfigError(file: file, message: error.description)
+            }
+        }
+    }
+
     /// A filter's outer shape: in parentheses, balanced (escaped values use `\\28`, `\\29`).
     /// The server checks the rest and says what it dislikes on first use.
     static func isBalancedFilter(_ filter: String) -> Bool {
@@ -187,23 +244,8 @@ public struct AppConfig: Sendable {
     /// readable by other users nor by a group other than the one the process runs as (0640
     /// root:miadmin is right); otherwise a file readable by group or others only gets a warning.
     public func directorySettings(privileged: Bool = false, warn: (String) -> Void = { _ in }) throws -> DirectorySettings {
-        var password: [UInt8]?
-        if let file = ldap.bindPasswordFile {
-            var secret: SecretFile
-            do {
-                secret = try SecretFile.read(file)
-            } catch {
-                throw ConfigError(file: self.file, message: "ldap.bindPasswordFile: \(error.description)")
-            }
-            if privileged, secret.readableByOthers || (secret.readableByGroup && secret.groupID != getegid()) {
-                secret.wipe()
-                throw ConfigError(file: self.file, message: "ldap.bindPasswordFile '\(file)' is readable by other users "
-                                  + "(mode \(String(secret.mode, radix: 8))); give it to the miadmin group: "
-                                  + "chgrp miadmin '\(file)'; chmod 640 '\(file)' (docs/install.md)")
-            }
-            if !privileged, let warning = secret.loosePermissionsWarning { warn(warning) }
-            password = secret.bytes  // kept for the session: the service account re-binds
-        }
+        // Kept for the session: the service account re-binds.
+        let password = try ldap.bindPasswordFile.map { try readSecret("ldap.bindPasswordFile", $0, privileged: privileged, warn: warn) }
         var connection = ConnectionSettings(uri: ldap.uri, startTLS: ldap.startTLS, caFile: ldap.caFile,
                                             verifyCertificate: ldap.tlsVerify, allowCleartext: ldap.allowCleartext,
                                             timeoutSeconds: ldap.timeoutSeconds)
@@ -212,5 +254,26 @@ public struct AppConfig: Sendable {
                                  userAttribute: ldap.userAttribute, bindDN: ldap.bindDN, bindPassword: password,
                                  groups: ldap.groups, roleSource: ldap.roleSource, nestedGroups: ldap.nestedGroups,
                                  userFilter: ldap.userFilter, userPrincipalSuffix: ldap.userPrincipalSuffix)
+    }
+
+    /// The first line of a password file the config names under `key`. `privileged`: the run
+    /// holds the store group's rights, so the file must not be readable by other users nor by a
+    /// group other than the one the process runs as (0640 root:miadmin is right); otherwise a
+    /// file readable by group or others only gets a warning.
+    func readSecret(_ key: String, _ path: String, privileged: Bool, warn: (String) -> Void) throws -> [UInt8] {
+        var secret: SecretFile
+        do {
+            secret = try SecretFile.read(path)
+        } catch {
+            throw ConfigError(file: self.file, message: "\(key): \(error.description)")
+        }
+        if privileged, secret.readableByOthers || (secret.readableByGroup && secret.groupID != getegid()) {
+            secret.wipe()
+            throw ConfigError(file: self.file, message: "\(key) '\(path)' is readable by other users "
+                              + "(mode \(String(secret.mode, radix: 8))); give it to the miadmin group: "
+                              + "chgrp miadmin '\(path)'; chmod 640 '\(path)' (docs/install.md)")
+        }
+        if !privileged, let warning = secret.loosePermissionsWarning { warn(warning) }
+        return secret.bytes
     }
 }

@@ -39,8 +39,13 @@ public final class Session {
     /// The shared store, opened once per process on first use.
     public func store() throws -> FormStore {
         if let openedStore { return openedStore }
-        let store = try FormStore(path: config.store.path, busyTimeout: config.store.busyTimeoutSeconds,
-                                  clock: clock, logger: logger)
+        let store: FormStore
+        switch config.store.location {
+        case .sqlite(let path):
+            store = try FormStore(path: path, busyTimeout: config.store.busyTimeoutSeconds, clock: clock, logger: logger)
+        case .postgres(let target):
+            store = try config.openPostgresStore(target, privileged: false, clock: clock, logger: logger)
+        }
         openedStore = store
         return store
     }

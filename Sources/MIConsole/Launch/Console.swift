@@ -56,7 +56,7 @@ public enum Console {
             return fail(error)
         }
         if options.initStore {
-            out.write("store \(config.store.path) is ready (schema up to date)\n")
+            out.write("store \(config.store.displayName) is ready (schema up to date)\n")
             return .success
         }
         let stdinIsTerminal = isatty(0) == 1
@@ -171,7 +171,15 @@ public enum Console {
     /// not open the file again.
     static func openStore(_ config: AppConfig, privileged: Bool, create: Bool, logger: Logger,
                           clock: any StoreClock) throws -> FormStore {
-        let path = config.store.path
+        let path: String
+        switch config.store.location {
+        case .postgres(let target):
+            // The server creates nothing on disk here: --init-store only applies the schema,
+            // which opening does anyway; the connection outlives the group drop.
+            return try config.openPostgresStore(target, privileged: privileged, clock: clock, logger: logger)
+        case .sqlite(let file):
+            path = file
+        }
         if privileged && create && getuid() != 0 {
             throw Privilege.Refusal(description: "--init-store of the installed miadmin is for root (Scripts/install does it)")
         }
@@ -261,7 +269,7 @@ public enum Console {
     /// display name come from the directory, so they are escaped (an ESC in `cn` must not
     /// retitle the terminal).
     static func banner(_ session: Session) -> String {
-        banner(user: session.user, storePath: session.config.store.path, directoryURI: session.config.ldap.uri)
+        banner(user: session.user, storePath: session.config.store.displayName, directoryURI: session.config.ldap.uri)
     }
 
     static func banner(user: DirectoryUser, storePath: String, directoryURI: String) -> String {

@@ -28,8 +28,14 @@ enum ErrorReport {
             case .configuration, .operationFailed: return .failure
             }
         case let error as StoreError:
-            // A busy store, or one that cannot be opened, is "unreachable" like a dead directory.
-            return error.kind == .busy || error.kind == .io ? .unreachable : .failure
+            // A busy store, or one that cannot be opened or reached (a PostgreSQL server down,
+            // TLS failure, database missing), is "unreachable" like a dead directory; the store
+            // account refused (wrong password, no permission) is an authentication failure.
+            switch error.kind {
+            case .busy, .io, .unreachable: return .unreachable
+            case .authentication: return .authenticationFailed
+            default: return .failure
+            }
         default:
             return .failure
         }

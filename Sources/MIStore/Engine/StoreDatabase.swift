@@ -47,6 +47,14 @@ extension StoreDatabase {
         try rows(sql, arguments).compactMap { T.fromStoreValue($0.values[0]) }
     }
 
+    /// After rows were inserted with their ids given (a store copy): the next id the table hands
+    /// out follows the largest. SQLite's AUTOINCREMENT does this by itself; a PostgreSQL identity
+    /// column's sequence must be moved.
+    func continueIds(after table: String) throws {
+        guard dialect.engine == .postgres else { return }
+        try execute("SELECT setval(pg_get_serial_sequence('\(table)', 'id'), COALESCE((SELECT MAX(id) FROM \(table)), 0) + 1, false)")
+    }
+
     /// Runs an `INSERT ... RETURNING id` and returns the id.
     func insert(_ sql: String, _ arguments: StoreArguments) throws -> Int64 {
         guard let id = try value(Int64.self, sql, arguments) else {

@@ -1,0 +1,131 @@
+import ArgumentParser
+import Foundation
+import MIDirectory
+import MIStore
+
+/// `store`: what the store is (`store info`) and moving it to another engine or host
+/// (`store copy --to`).
+public struct StoreCommand: ConsoleCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "store",
+        abstract: "Show the store's engine, place and size, or copy it into another store.",
+        discussion: """
+            Examples:
+              store info
+              store copy --to 'postgresql://miadmin@db.example:5432/mi?sslrootcert=/etc/miadmin/db-ca.pem' --password-file ~/db.pw
+              store copy --to /var/backups/miadmin/store-copy.sqlite
+            """,
+        subcommands: [StoreInfoCommand.self, StoreCopyCommand.self],
+        defaultSubcommand: StoreInfoCommand.self)
+    public static let roles: Set<Role> = [.foreman, .support]
+
+    public init() {}
+
+    /// Never run: the parser always picks a subcommand (`info` by default).
+    public func run(in session: Session, output: OutputSink) throws {
+        try StoreInfoCommand().run(in: session, output: output)
+    }
+}
+
+/// `store info`: engine, location (never a password), schema version, rows per table.
+public struct StoreInfoCommand: ConsoleCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Show the engine, where the store is, its schema version and row counts.")
+    public static let roles: Set<Role> = [.foreman, .support]
+
+    public init() {}
+
+    public func run(in session: Session, output: OutputSink) throws {
+        let info = try session.store().info()
+        var columns = [Column("engine"), Column("location"), Column("schema")]
+        var values: [Value] = [.string(info.engine), .string(info.location), info.schemaVersion.map(Value.string) ?? .null]
+        for count in info.counts {
+            columns.append(Column(count.table))
+            values.append(.int(Int64(count.rows)))
+        }
+        output.record(columns, values)
+    }
+}
+
+/// `store copy --to TARGET`: everything into an empty store of either engine, verified.
+public struct StoreCopyCommand: ConsoleCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "copy",
+        abstract: "Copy the whole store into an empty one (SQLite file or PostgreSQL), then verify it.",
+        discussion: """
+            Copies forms, media bytes, foreman comments, notices, the audit trail and the \
+            policy, keeping every id, in one transaction on the target; then counts the rows \
+            on both sides and hashes every copied media file again (SHA-256), and prints both. \
+            The target is a postgresql:// URI (TLS verified: sslmode=verify-full unless the \
+            config's store.allowCleartext is true; no password in the URI) or a SQLite file \
+            path (created if missing). A target that holds data is refused unless --append is \
+            given and no id is in both stores. Asks for confirmation; a script needs --yes.
+            """)
+    public static let roles: Set<Role> = [.foreman, .support]
+
+    @Option(name: .customLong("to"), help: ArgumentHelp("The target store: a postgresql:// URI or a SQLite file.",
+                                                         valueName: "target"))
+    public var target: String
+
+    @Option(name: .customLong("password-file"),
+            help: ArgumentHelp("A file whose first line is the target PostgreSQL password (else libpq's ~/.pgpass, PGPASSWORD...).",
+                               valueName: "file"), completion: .file())
+    public var passwordFile: String?
+
+    @Flag(help: "Add to a target that holds data already (no id may be in both).")
+    public var append = false
+
+    @Flag(help: "Do not ask for confirmation (a script needs this).")
+    public var yes = false
+
+    public init() {}
+
+    public func run(in session: Session, output: OutputSink) throws {
+        let source = try session.store()
+        let destination = try openTarget(session)
+        try session.confirm("Copy the whole store at \(source.path) into \(destination.path)"
+                            + (append ? " (appending)" : "") + "?", yes: yes)
+        let report = try source.copy(to: destination, append: append, actor: session.user.uid)
+        for key in report.policyKept {
+            output.warning("the target's own policy value for \(key) was kept")
+        }
+        output.beginRows([Column("table"), Column("source"), Column("copied"), Column("target")])
+        for table in report.tables {
+            output.row([.string(table.table), .int(Int64(table.source)), .int(Int64(table.copied)), .int(Int64(table.target))])
+        }
+        output.row([.string("media sha256"), .int(Int64(report.mediaChecked)), .int(Int64(report.mediaChecked - report.mediaMismatches)),
+                    .string("\(report.mediaBytes) bytes verified")])
+        output.endRows()
+    }
+
+    private func openTarget(_ session: Session) throws -> FormStore {
+        if target.hasPrefix("postgresql://") || target.hasPrefix("postgres://") {
+            let url: PostgresTarget
+            do {
+                url = try PostgresTarget(uri: target, allowCleartext: session.config.store.allowCleartext)
+            } catch {
+                throw CommandError.failed("--to: \("\(error)")")
+            }
+            var password: String?
+            if let passwordFile {
+                do {
+                    var secret = try SecretFile.read(passwordFile)
+                    password = String(decoding: secret.bytes, as: UTF8.self)
+                    secret.wipe()
+                } catch {
+                    throw CommandError.failed("--password-file: \(error.description)")
+                }
+            }
+            // The console runs with the user's own rights by now: libpq's conventions are theirs.
+            return try FormStore(postgres: url, password: password, busyTimeout: session.config.store.busyTimeoutSeconds,
+                                 clock: session.clock, logger: session.logger)
+        }
+        guard passwordFile == nil else {
+            throw CommandError.failed("--password-file is for a postgresql:// target; a SQLite file has no password")
+        }
+        let path = URL(fileURLWithPath: target).standardizedFileURL.path
+        return try FormStore(path: path, busyTimeout: session.config.store.busyTimeoutSeconds, clock: session.clock,
+                             logger: session.logger, opening: .createIfMissing)
+    }
+}
