@@ -20,6 +20,26 @@ public struct PostgresFixture: Sendable {
     /// `PG_URL` pointed at another database of the same server.
     public func url(database: String) -> String { url.replacingOccurrences(of: "/mi?", with: "/\(database)?") }
 
+    /// Creates an empty database owned by the store account (through psql as the superuser) and
+    /// returns its URL, for a test that needs a store of its own.
+    public func newDatabase() throws -> String {
+        let name = "e2e_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
+        let result = try Shell.run("/usr/bin/psql", [adminURL, "-v", "ON_ERROR_STOP=1", "-qc",
+                                                     "CREATE DATABASE \(name) OWNER miadmin"],
+                                   environment: ["PGPASSWORD": adminPassword])
+        guard result.status == 0 else { throw ShellError(description: "createdb failed: \(result.stderr)") }
+        return url(database: String(name))
+    }
+
+    /// Runs one SQL query as the superuser in `database` and returns psql's unaligned output.
+    public func query(_ sql: String, database: String) throws -> String {
+        let admin = adminURL.replacingOccurrences(of: "/postgres?", with: "/\(database)?")
+        let result = try Shell.run("/usr/bin/psql", [admin, "-v", "ON_ERROR_STOP=1", "-XAtqc", sql],
+                                   environment: ["PGPASSWORD": adminPassword])
+        guard result.status == 0 else { throw ShellError(description: "psql failed: \(result.stderr)") }
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     private func firstLine(of path: String) -> String {
         (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
     }

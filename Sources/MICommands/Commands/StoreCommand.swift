@@ -83,9 +83,11 @@ public struct StoreCopyCommand: ConsoleCommand {
 
     public func run(in session: Session, output: OutputSink) throws {
         let source = try session.store()
-        let destination = try openTarget(session)
-        try session.confirm("Copy the whole store at \(source.path) into \(destination.path)"
+        // Asked before connecting: a script without --yes stops here, whatever the target.
+        let shown = (try? PostgresTarget(uri: target, allowCleartext: true)).map { "postgresql://\($0)" } ?? target
+        try session.confirm("Copy the whole store at \(source.path) into \(shown)"
                             + (append ? " (appending)" : "") + "?", yes: yes)
+        let destination = try openTarget(session)
         let report = try source.copy(to: destination, append: append, actor: session.user.uid)
         for key in report.policyKept {
             output.warning("the target's own policy value for \(key) was kept")
