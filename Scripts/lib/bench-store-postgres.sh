@@ -1,0 +1,150 @@
+# Sourced by Scripts/bench-store for --engine postgres: the same moves and listing against a
+# throwaway PostgreSQL 15 server (Scripts/pg-fixture), miadmin against psql running the same
+# statements in the same transactions; plus `store copy` of the SQLite store into PostgreSQL
+# (time, peak RSS) and four consoles moving at once.
+
+# Starts the server under $WORK/pg and sets PG_* (fixture.env) and ADMIN_PASSWORD.
+start_postgres() {
+    log "starting a throwaway PostgreSQL server"
+    chmod o+x "$WORK"   # the server runs as `postgres` when we are root
+    "$SCRIPT_DIR/pg-fixture" start "$WORK/pg" >&2
+    # shellcheck source=/dev/null
+    source "$WORK/pg/fixture.env"
+    ADMIN_PASSWORD=$(head -n 1 "$PG_ADMIN_PASSWORD_FILE")
+}
+
+stop_postgres() {
+    if [[ -n ${WORK:-} && -d $WORK/pg ]]; then "$SCRIPT_DIR/pg-fixture" stop "$WORK/pg" >/dev/null 2>&1 || true; fi
+}
+
+pg_admin() { PGOPTIONS='-c client_min_messages=warning' PGPASSWORD=$ADMIN_PASSWORD psql "$PG_ADMIN_URL" -X -q -v ON_ERROR_STOP=1 "$@"; }
+pg_url() { echo "${PG_URL/\/mi\?//$1?}"; }
+pg_store() { PGPASSWORD=$(head -n 1 "$PG_PASSWORD_FILE") psql "$(pg_url "$1")" -X -q -v ON_ERROR_STOP=1 "${@:2}"; }
+
+# pg_config DB OUT: the console config with store.url on database DB.
+pg_config() {
+    python3 - "$MIADMIN_CONFIG" "$(pg_url "$1")" "$PG_PASSWORD_FILE" "$2" <<'PY'
+import json, sys
+src, url, password_file, out = sys.argv[1:]
+with open(src) as f:
+    config = json.load(f)
+config["store"] = {"url": url, "passwordFile": password_file}
+config["display"] = {"timeZone": "UTC"}
+with open(out, "w") as f:
+    json.dump(config, f, indent=2)
+PY
+}
+
+# The SQLite store, copied into database `master` by miadmin itself: the `store copy` benchmark.
+bench_store_copy() {
+    pg_admin -c "CREATE DATABASE master OWNER miadmin"
+    echo "store copy: $FORMS forms, SQLite -> PostgreSQL (miadmin store copy, one transaction, then verified)"
+    local out
+    out=$(MIADMIN_PASSWORD=$MKHAN_PASSWORD timed "miadmin store copy" "$WORK/copy.out" /dev/null -- \
+        "$MIADMIN" --config "$WORK/master.json" --user mkhan --format csv \
+        -c "store copy --to '$(pg_url master)' --password-file '$PG_PASSWORD_FILE' --yes")
+    local w k c
+    read -r w k c <<<"$out"
+    echo "store copy: wall ${w} s, CPU ${c} s, peak RSS $(mib "$k") MiB"
+    sed 's/^/  /' "$WORK/copy.out"
+    pg_store master -c "VACUUM ANALYZE forms, media, foreman_comments, notices, audit, policy"
+}
+
+# Fresh databases copyA (miadmin) and copyB (psql), both from master.
+copy_pg_store() {
+    pg_admin -c "DROP DATABASE IF EXISTS copya" -c "DROP DATABASE IF EXISTS copyb" \
+        -c "CREATE DATABASE copya TEMPLATE master OWNER miadmin" -c "CREATE DATABASE copyb TEMPLATE master OWNER miadmin"
+}
+
+# moves.sql (SQLite's spelling) as PostgreSQL runs it: the same statements and transactions.
+make_pg_moves() {
+    sed -e '/^\.bail/d' -e '/^PRAGMA/d' \
+        -e 's/^BEGIN IMMEDIATE;/BEGIN ISOLATION LEVEL SERIALIZABLE;/' \
+        -e "s/((julianday('now') - 2440587.5) \* 86400.0)/extract(epoch from clock_timestamp())/g" \
+        "$WORK/moves.sql" >"$WORK/moves.pg.sql"
+}
+
+run_moves_miadmin_pg() {
+    MIADMIN_PASSWORD=$MKHAN_PASSWORD timed "miadmin -f moves.mi" /dev/null /dev/null -- \
+        "$MIADMIN" --config "$WORK/copyA.json" --user mkhan -f "$WORK/moves.mi"
+}
+
+run_moves_psql() {
+    PGPASSWORD=$(head -n 1 "$PG_PASSWORD_FILE") timed "psql -f moves.pg.sql" /dev/null /dev/null -- \
+        psql "$(pg_url copyb)" -X -q -v ON_ERROR_STOP=1 -f "$WORK/moves.pg.sql"
+}
+
+pg_moved_state() {
+    pg_store "$1" -A -t -F $'\t' <<SQL
+CREATE TEMP TABLE moved (id bigint PRIMARY KEY);
+\copy moved FROM '$WORK/moved-ids.txt'
+SELECT 'form', id, owner, name, version FROM forms WHERE id IN (SELECT id FROM moved) ORDER BY id;
+SELECT 'notice', form_id, uid, text, source, read_at IS NULL FROM notices ORDER BY form_id, id;
+SELECT 'audit', form_id, actor, command, object, before, after, note IS NULL FROM audit
+    WHERE command <> 'store.copy' ORDER BY form_id, id;
+SQL
+}
+
+verify_pg_moves() {
+    pg_moved_state copya >"$WORK/stateA.tsv"
+    pg_moved_state copyb >"$WORK/stateB.tsv"
+    check_moved_states "$1"
+}
+
+bench_pg_moves() {
+    pg_config copya "$WORK/copyA.json"
+    make_pg_moves
+    echo
+    echo "moves on PostgreSQL: $MOVES x 'move ID UID' (one transaction each) on a copy of a store of $FORMS forms; psql runs the same statements"
+    pair_rounds copy_pg_store run_moves_miadmin_pg run_moves_psql verify_pg_moves
+}
+
+# The same moves split over four consoles started together, against one console's rate.
+bench_pg_concurrent() {
+    echo
+    echo "four consoles at once on PostgreSQL: moves.mi split round-robin into 4 scripts"
+    copy_pg_store
+    local i start end
+    for i in 0 1 2 3; do awk -v i="$i" 'NR % 4 == i' "$WORK/moves.mi" >"$WORK/moves.$i.mi"; done
+    start=$(date +%s.%N)
+    for i in 0 1 2 3; do
+        MIADMIN_PASSWORD=$MKHAN_PASSWORD "$MIADMIN" --config "$WORK/copyA.json" --user mkhan -f "$WORK/moves.$i.mi" \
+            >/dev/null 2>"$WORK/concurrent.$i.err" &
+    done
+    local failed=0
+    for i in 0 1 2 3; do wait -n || failed=$((failed + 1)); done
+    end=$(date +%s.%N)
+    ((failed == 0)) || { cat "$WORK"/concurrent.*.err >&2; die "$failed of the four consoles failed"; }
+    local moved
+    moved=$(pg_store copya -A -t -c "SELECT count(*) FROM audit WHERE command = 'move'")
+    ((moved == MOVES)) || die "four consoles: expected $MOVES move audit rows, found $moved"
+    local wall single
+    wall=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')
+    single=$LAST_MIADMIN_MEDIAN
+    echo "four consoles: $MOVES moves in ${wall} s = $(awk -v m="$MOVES" -v w="$wall" 'BEGIN { printf "%.0f", m / w }') moves/s;" \
+        "one console: $(awk -v m="$MOVES" -v w="$single" 'BEGIN { printf "%.0f", m / w }') moves/s;" \
+        "ratio four/one: $(awk -v w="$wall" -v s="$single" 'BEGIN { printf "%.2f", s / w }')x"
+}
+
+LISTING_SQL_PG="SELECT id, name, owner, state, template,
+    to_char(to_timestamp(created_utc) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') AS created,
+    to_char(to_timestamp(modified_utc) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') AS modified,
+    (SELECT COUNT(*) FROM media WHERE media.form_id = forms.id) AS media
+    FROM forms WHERE trashed_at IS NULL ORDER BY owner, name, id"
+
+run_listing_miadmin_pg() {
+    MIADMIN_PASSWORD=$MKHAN_PASSWORD timed "miadmin -c forms" /dev/null /dev/null -- \
+        "$MIADMIN" --config "$WORK/masterpg.json" --user mkhan --format csv -c forms
+}
+
+run_listing_psql() {
+    PGPASSWORD=$(head -n 1 "$PG_PASSWORD_FILE") timed "psql --csv" /dev/null /dev/null -- \
+        psql "$(pg_url master)" -X -q --csv -c "$LISTING_SQL_PG"
+}
+
+bench_pg_listing() {
+    pg_config master "$WORK/masterpg.json"
+    echo
+    echo "listing on PostgreSQL: miadmin -c forms --format csv vs psql --csv (same query), $FORMS forms, output to /dev/null"
+    pair_rounds : run_listing_miadmin_pg run_listing_psql :
+}
