@@ -5,7 +5,8 @@ import Synchronization
 /// ``StoreDatabase`` on a libpq connection: the PostgreSQL engine's half of every operation.
 ///
 /// - `?` placeholders become `$1`, `$2`, ... (`?N` becomes `$N`); quoted text is left alone.
-///   Each statement's translation is computed once.
+///   Each statement's translation is computed once, and the statement prepared once per
+///   connection (``PostgresConnection/executePrepared(_:_:)``).
 /// - Result values arrive in libpq's text format and are typed by their column's OID.
 /// - ``forEachRow(_:_:_:)`` reads through a server-side cursor, 500 rows at a time, so a listing
 ///   of a million forms does not sit in memory and `body` may run statements of its own.
@@ -19,11 +20,11 @@ final class PostgresDatabase: StoreDatabase {
     init(_ connection: PostgresConnection) { self.connection = connection }
 
     func execute(_ sql: String, _ arguments: StoreArguments) throws -> Int {
-        try mapped { try connection.execute(Self.translate(sql), Self.bind(arguments)).affectedRows }
+        try mapped { try connection.executePrepared(Self.translate(sql), Self.bind(arguments)).affectedRows }
     }
 
     func rows(_ sql: String, _ arguments: StoreArguments) throws -> [StoreRow] {
-        try mapped { Self.rows(of: try connection.execute(Self.translate(sql), Self.bind(arguments))) }
+        try mapped { Self.rows(of: try connection.executePrepared(Self.translate(sql), Self.bind(arguments))) }
     }
 
     func forEachRow(_ sql: String, _ arguments: StoreArguments, _ body: (StoreRow) throws -> Void) throws {

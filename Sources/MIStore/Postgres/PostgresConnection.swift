@@ -95,6 +95,48 @@ public final class PostgresConnection {
         }
     }
 
+    /// Statement names of the statements prepared on this connection, by SQL text.
+    private var prepared: [String: String] = [:]
+
+    /// Like ``execute(_:_:)``, through a prepared statement: the first run of a SQL text
+    /// prepares it (`PQprepare`, parameter types from this first run's values, NULLs left for
+    /// the server to infer), every later run only binds and executes (`PQexecPrepared`), so the
+    /// server parses and analyses each of the store's statements once per connection. The
+    /// store's SQL texts are a fixed, small set (a few hundred at most).
+    @discardableResult
+    public func executePrepared(_ sql: String, _ parameters: [PostgresValue?] = []) throws -> PostgresResult {
+        let name: String
+        if let known = prepared[sql] {
+            name = known
+        } else {
+            name = "miadmin_\(prepared.count + 1)"
+            var types = parameters.map { $0?.typeOid ?? 0 }
+            let result = PQprepare(handle, name, sql, Int32(types.count), &types)
+            try check(result)
+            prepared[sql] = name
+        }
+        let result = try PostgresValue.withBound(parameters) { count, _, values, lengths, formats in
+            PQexecPrepared(handle, name, count, values, lengths, formats, 0)
+        }
+        return try check(result)
+    }
+
+    /// Wraps a result, or throws the error it (or a lost connection) reports.
+    @discardableResult
+    private func check(_ result: OpaquePointer?) throws -> PostgresResult {
+        guard let result else {
+            throw PostgresError(.unreachable, "Lost the PostgreSQL store at \(target): "
+                                + Self.firstLine(String(cString: PQerrorMessage(handle))))
+        }
+        let wrapped = PostgresResult(result)
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+            return wrapped
+        default:
+            throw wrapped.error(at: target, connectionOK: PQstatus(handle) == CONNECTION_OK)
+        }
+    }
+
     /// Runs several statements with no parameters (migrations) through libpq's simple query
     /// protocol, in one round trip; the server stops at the first failing statement.
     public func executeScript(_ sql: String) throws {
