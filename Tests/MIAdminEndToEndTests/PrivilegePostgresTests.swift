@@ -16,7 +16,7 @@ struct PrivilegePostgresTests {
         let shared = try Installation.shared.get()
         install = try Installation(tag: "pg", groupOf: shared)
         let first = try install.runInstall([])
-        guard first.status == 0 else { throw ShellError(description: "Scripts/install: \(first.stderr)") }
+        try #require(first.status == 0, "Scripts/install: \(first.stderr)")
         let ca = install.configDir + "/db-ca.pem"
         try FileManager.default.copyItem(atPath: pg["PG_CA"], toPath: ca)
         chmod(ca, 0o644)
@@ -51,8 +51,14 @@ struct PrivilegePostgresTests {
         #expect(info.status == 0, "\(info.stderr)")
         #expect(info.stdout.contains("\"engine\":\"postgres\"") || info.stdout.contains("\"engine\": \"postgres\""), "\(info.stdout)")
         // A PG* variable of the user's changes nothing: it never reaches libpq (scrubbed).
-        let steered = try install.run(.technician, ["-c", "forms"], environment: ["PGSSLMODE": "disable", "PGPORT": "1"])
+        // PGTARGETSESSIONATTRS=standby would make libpq refuse this primary server (the URI
+        // names no target_session_attrs), as it does for psql (checked below).
+        let steered = try install.run(.technician, ["-c", "forms"], environment: ["PGTARGETSESSIONATTRS": "standby"])
         #expect(steered.status == 0, "\(steered.stderr)")
+        let url = try #require(try configObject.value(at: "store.url") as? String)
+        let psql = try Shell.run("/usr/bin/psql", [url, "-Xqc", "SELECT 1"],
+                                 environment: ["PGTARGETSESSIONATTRS": "standby", "PGPASSWORD": pg.password])
+        #expect(psql.status != 0 && psql.stderr.contains("standby"), "\(psql.stderr)")
         // The store password is the group's: the account itself cannot read it.
         let password = try #require(try configObject.value(at: "store.passwordFile") as? String)
         let cat = try install.runAs(.technician, ["/bin/cat", password])
@@ -71,6 +77,9 @@ struct PrivilegePostgresTests {
         try install.chown(pgpass, to: .foreman)
         chmod(pgpass, 0o600)
         defer { try? FileManager.default.removeItem(atPath: pgpass) }
+        // The control: psql, run as that account, does log in with that ~/.pgpass.
+        let control = try install.runAs(.foreman, ["/usr/bin/psql", url, "-Xqtc", "SELECT 42"])
+        #expect(control.status == 0 && control.stdout.contains("42"), "\(control.stderr)")
         try writeConfig(url: url, passwordFile: nil)
         let withoutFile = try install.run(.foreman, ["-c", "store info"])
         #expect(withoutFile.status == 4, "\(withoutFile.stderr)")
