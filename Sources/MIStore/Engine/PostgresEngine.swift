@@ -12,6 +12,8 @@ import Foundation
 /// - Waiting for another console's row lock past the busy timeout (`lock_timeout`) is `.busy`.
 /// - The connection has one owner: every call holds a lock for its transaction; a read started
 ///   inside another on the same thread joins it (the lock is recursive).
+/// - A connection the server closed between two transactions (a restart, a failover) is opened
+///   again at the next one, with the same parameters.
 final class PostgresEngine: StoreEngine, @unchecked Sendable {
     let target: PostgresTarget
     let busyTimeout: TimeInterval
@@ -31,9 +33,7 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
         let connection: PostgresConnection
         do {
             connection = try PostgresConnection(target: target, password: password, conventions: conventions)
-            // Milliseconds; 0 would mean "wait for ever", so a zero busy timeout waits 1 ms.
-            let millis = max(1, Int((busyTimeout * 1000).rounded()))
-            try connection.execute("SET lock_timeout = \(millis)")
+            try Self.configureSession(connection, busyTimeout: busyTimeout)
             try PostgresMigrations.migrate(connection)
         } catch let error as PostgresError {
             throw StoreError.mapping(error)
@@ -77,9 +77,39 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
         return try transaction("BEGIN ISOLATION LEVEL SERIALIZABLE", end: end) { try body(database) }
     }
 
+    /// What every session of the store's connection sets: the busy timeout as `lock_timeout`
+    /// (milliseconds; 0 would mean "wait for ever", so a zero busy timeout waits 1 ms).
+    private static func configureSession(_ connection: PostgresConnection, busyTimeout: TimeInterval) throws {
+        let millis = max(1, Int((busyTimeout * 1000).rounded()))
+        try connection.execute("SET lock_timeout = \(millis)")
+    }
+
+    /// Starts a transaction. A connection the server closed since the last one (a restart, a
+    /// failover, an idle timeout) is opened again first, once: nothing of a transaction is lost,
+    /// since none was open. A connection lost in the middle of a transaction is an error
+    /// (`.unreachable`); the next command connects again.
+    private func begin(_ statement: String) throws {
+        let connection = database.connection
+        if !connection.isConnected { try reconnect() }
+        do {
+            try database.mapped { try connection.execute(statement) }
+        } catch let error as StoreError where error.kind == .unreachable && !connection.isConnected {
+            try reconnect()
+            try database.mapped { try connection.execute(statement) }
+        }
+    }
+
+    private func reconnect() throws {
+        let connection = database.connection
+        guard connection.reset() else {
+            throw StoreError(.unreachable, "Lost the PostgreSQL store at \(target) and could not connect again.")
+        }
+        try database.mapped { try Self.configureSession(connection, busyTimeout: busyTimeout) }
+    }
+
     /// BEGIN, `body`, then COMMIT (or ROLLBACK for `.rollback`); ROLLBACK when anything throws.
     private func transaction<T>(_ begin: String, end: FormStore.SessionEnd = .commit, _ body: () throws -> T) throws -> T {
-        try database.mapped { try database.connection.execute(begin) }
+        try self.begin(begin)
         inTransaction = true
         defer { inTransaction = false }
         let result: T

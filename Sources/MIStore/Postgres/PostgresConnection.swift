@@ -67,6 +67,21 @@ public final class PostgresConnection {
 
     deinit { PQfinish(handle) }
 
+    /// Whether the connection to the server is up (libpq's `PQstatus`).
+    public var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    /// Connects again with the same parameters (the password too: libpq keeps them), after the
+    /// server closed the connection or failed over: with several hosts and
+    /// `target_session_attrs=read-write`, libpq picks the one that is now the primary.
+    /// Session state is gone afterwards: statements are prepared again on first use, and the
+    /// caller sets again what it had set. Returns whether the connection is up.
+    @discardableResult
+    public func reset() -> Bool {
+        PQreset(handle)
+        prepared = [:]
+        return isConnected
+    }
+
     /// Whether the connection is encrypted with TLS.
     public var usesTLS: Bool { PQsslInUse(handle) == 1 }
 
