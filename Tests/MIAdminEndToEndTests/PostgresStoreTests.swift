@@ -120,6 +120,19 @@ import Testing
         let (wrongCA, _) = try postgresConfig(url: pg.url.replacingOccurrences(of: pg["PG_CA"], with: pg["PG_WRONG_CA"]))
         let tls = try MIAdmin.as_("mkhan", config: wrongCA, ["store info"])
         #expect(tls.status == 2, "\(tls.stderr)")
+        // An account the server knows but that has no rights on the store's database: exit 4.
+        let (owned, ownedURL) = try postgresConfig()
+        #expect(try MIAdmin.as_("mkhan", config: owned, ["store info"]).status == 0, "the schema, made by the store account")
+        let outsider = "outsider_" + UUID().uuidString.prefix(8).lowercased()
+        _ = try pg.query("CREATE ROLE \(outsider) LOGIN PASSWORD 'outsider-pw'", database: "postgres")
+        let outsiderPassword = try TempDir.make() + "/outsider.pw"
+        try "outsider-pw\n".write(toFile: outsiderPassword, atomically: true, encoding: .utf8)
+        chmod(outsiderPassword, 0o600)
+        let (noRights, _) = try postgresConfig(url: ownedURL.replacingOccurrences(of: "//miadmin@", with: "//\(outsider)@"),
+                                               passwordFile: outsiderPassword)
+        let refusedAccount = try MIAdmin.as_("mkhan", config: noRights, ["store info"])
+        #expect(refusedAccount.status == 4 && refusedAccount.stderr.contains("permission denied"), "\(refusedAccount.stderr)")
+        #expect(!refusedAccount.stderr.contains("outsider-pw"))
         // Cleartext is a config error unless the config allows it; both engines at once too.
         let (cleartext, _) = try postgresConfig(url: pg.url.replacingOccurrences(of: "sslmode=verify-full", with: "sslmode=disable"))
         let refused = try MIAdmin.as_("mkhan", config: cleartext, ["store info"])
