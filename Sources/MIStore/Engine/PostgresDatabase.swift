@@ -62,6 +62,7 @@ final class PostgresDatabase: StoreDatabase {
         return result
     }
 
+    @discardableResult
     func mapped<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch let error as PostgresError { throw StoreError.mapping(error) }
     }
