@@ -97,7 +97,7 @@ public final class FormStore: Sendable {
     /// Runs `body` in one write transaction (IMMEDIATE on SQLite, SERIALIZABLE with bounded
     /// retries on PostgreSQL); errors are ``StoreError``s.
     func write<T>(_ body: (any StoreDatabase) throws -> T) throws -> T {
-        if let session = SessionConnection.current {
+        if let session = SessionConnection.of(self) {
             // Inside --atomic / --dry-run: a savepoint, so a failed command undoes only itself.
             return try session.db.inSavepoint(rollback: false) { try body(session.db) }
         }
@@ -110,7 +110,7 @@ public final class FormStore: Sendable {
     /// Reentrant: a read started inside another (a store call from a `forEach...` body) runs on the
     /// same connection and snapshot.
     func read<T>(_ body: (any StoreDatabase) throws -> T) throws -> T {
-        if let session = SessionConnection.current { return try body(session.db) }
+        if let session = SessionConnection.of(self) { return try body(session.db) }
         return try engine.read(body)
     }
 

@@ -13,20 +13,32 @@ extension FormStore {
     /// commits or rolls back as `end` says. If `body` throws, everything is rolled back and the
     /// error rethrown.
     public func withSessionTransaction<T>(end: SessionEnd, _ body: () throws -> T) throws -> T {
-        if let outer = SessionConnection.current {
+        if let outer = SessionConnection.of(self) {
             // Nested (a preview inside --atomic): a savepoint of the outer transaction.
             return try outer.db.inSavepoint(rollback: end == .rollback) { try body() }
         }
         return try engine.session(end: end) { db in
-            try SessionConnection.$current.withValue(SessionConnection(db)) { try body() }
+            try SessionConnection.$current.withValue(SessionConnection(db, store: self)) { try body() }
         }
     }
 }
 
-/// The connection of the session transaction in progress on this thread, if any.
+/// The connection of the session transaction in progress on this thread, if any, and the store
+/// it belongs to: only that store's calls join it (during `store copy --atomic` the target is
+/// another store, with transactions of its own).
 /// `@unchecked Sendable`: it is only ever used on the thread that runs the transaction.
 final class SessionConnection: @unchecked Sendable {
     let db: any StoreDatabase
-    init(_ db: any StoreDatabase) { self.db = db }
+    let store: ObjectIdentifier
+    init(_ db: any StoreDatabase, store: FormStore) {
+        self.db = db
+        self.store = ObjectIdentifier(store)
+    }
     @TaskLocal static var current: SessionConnection?
+
+    /// The session in progress for `store`, if any.
+    static func of(_ store: FormStore) -> SessionConnection? {
+        guard let current, current.store == ObjectIdentifier(store) else { return nil }
+        return current
+    }
 }

@@ -26,4 +26,24 @@ import Testing
         #expect(after != before)
         #expect(try store.read { try $0.value(String.self, "SHOW lock_timeout") } == "5s")
     }
+
+    /// Another console holds a row lock longer than the busy timeout: `.busy`, as on SQLite,
+    /// after about the timeout (PostgreSQL's lock_timeout), and nothing changed.
+    @Test func aRowLockHeldPastTheBusyTimeoutIsBusy() throws {
+        let dir = try TempDir()
+        let seed = try MoveTests.store(dir, engine: .postgres, ["jdoe/Pump"])
+        let impatient = try makeStore(dir, engine: .postgres, busyTimeout: 0.2)
+        let id = try seed.form(ref("jdoe/Pump")).id
+        try seed.withSessionTransaction(end: .rollback) {
+            // Held by the seed console's open transaction until the end of this block.
+            try seed.write { try $0.execute("UPDATE forms SET version = version WHERE id = ?", [id]) }
+            let started = Date()
+            #expect { try impatient.move(.id(id), to: "asmith", actor: "mkhan") } throws: { error in
+                let error = error as! StoreError
+                return error.kind == .busy && error.sqlState == "55P03"
+            }
+            #expect(Date().timeIntervalSince(started) < 5)
+        }
+        #expect(try impatient.form(.id(id)).owner == "jdoe")
+    }
 }
