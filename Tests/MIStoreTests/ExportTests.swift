@@ -18,9 +18,9 @@ struct ExportTests {
         return result
     }
 
-    @Test func exportThenImportRoundTrips() throws {
+    @Test(arguments: TestEngine.allCases) func exportThenImportRoundTrips(engine: TestEngine) throws {
         let dir = try TempDir()
-        let original = try makeStore(dir, file: "original.sqlite")
+        let original = try makeStore(dir, engine: engine, file: "original.sqlite")
         let tree = try Samples.writeTree(at: dir.sub("Documents"))
         try tree.write("jdoe/Odd (extra keys)/form.json", Samples.formJSON(
             name: "Odd (extra keys)", created: "2026-11-19T13:40:00.250+05:30", modified: "2026-11-19T13:40:00.250+05:30",
@@ -43,7 +43,7 @@ struct ExportTests {
         #expect(try String(contentsOf: exported.appendingPathComponent("Error/jdoe"), encoding: .utf8)
                 == "Form 'Pump station 4' was reassigned to asmith as 'Pump station 4 (3)' by foreman mkhan.\n")
 
-        let copy = try makeStore(dir, file: "copy.sqlite")
+        let copy = try makeStore(dir, engine: engine, file: "copy.sqlite")
         let imported = try copy.importTree(at: exported, actor: "importer")
         #expect(imported.errors == [] && imported.collisions == [] && imported.inserted.count == 6)
         #expect(try Self.snapshot(copy) == Self.snapshot(original))

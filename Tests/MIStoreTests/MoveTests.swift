@@ -38,7 +38,7 @@ struct MoveTests {
         #expect(try store.form(.id(result.formId)).owner == "asmith")
     }
 
-    @Test(arguments: [
+    @Test(arguments: TestEngine.allCases, [
         // (forms before, form moved, name expected at asmith)
         (["jdoe/Pump", "asmith/Pump"], "jdoe/Pump", "Pump (2)"),
         (["jdoe/Pump (2)", "asmith/Pump (2)"], "jdoe/Pump (2)", "Pump (3)"),
@@ -50,9 +50,10 @@ struct MoveTests {
         (["jdoe/Valve 3/4", "asmith/Valve 3/4"], "jdoe/Valve 3/4", "Valve 3/4 (2)"),
         (["jdoe/Prüfung (2)", "asmith/Prüfung (2)", "asmith/Prüfung"], "jdoe/Prüfung (2)", "Prüfung (3)"),
     ])
-    func renamesOnACollision(forms: [String], moved: String, expected: String) throws {
+    func renamesOnACollision(engine: TestEngine, example: (forms: [String], moved: String, expected: String)) throws {
+        let (forms, moved, expected) = example
         let dir = try TempDir()
-        let store = try makeStore(dir)
+        let store = try makeStore(dir, engine: engine)
         // Names with '/' cannot be folders: make those forms by import, then rename in SQL.
         let tree = try TreeBuilder(dir.sub("seed"))
         for (index, form) in forms.enumerated() {

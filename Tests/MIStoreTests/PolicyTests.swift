@@ -32,7 +32,7 @@ struct PolicyTests {
         #expect(audit[0].before == #"{"notify-days":"1,2"}"# && audit[0].after == #"{"notify-days":"1,2,5"}"#)
     }
 
-    @Test(arguments: [
+    @Test(arguments: TestEngine.allCases, [
         (PolicySetting.expiryDays, "seven", "expiry-days: 'seven' is not a whole number of days."),
         (.expiryDays, "7.5", "expiry-days: '7.5' is not a whole number of days."),
         (.expiryDays, "", "expiry-days: '' is not a whole number of days."),
@@ -54,9 +54,10 @@ struct PolicyTests {
         // Shortening expiry below a reminder day is refused for the same reason.
         (.expiryDays, "2", "notify-days: a reminder on day 2 would never fire: forms expire after 2 days, so reminders must come before day 2."),
     ])
-    func badValuesAreRefusedWithTheirReason(setting: PolicySetting, value: String, reason: String) throws {
+    func badValuesAreRefusedWithTheirReason(engine: TestEngine, example: (setting: PolicySetting, value: String, reason: String)) throws {
+        let (setting, value, reason) = example
         let dir = try TempDir()
-        let store = try makeStore(dir)
+        let store = try makeStore(dir, engine: engine)
         #expect { try store.setPolicy(setting, to: value, defaults: config, actor: "mkhan") } throws: { error in
             let error = error as! StoreError
             return error.kind == .invalidInput && error.message == reason
