@@ -96,6 +96,7 @@ public final class FormStore: Sendable {
 
     /// Runs `body` in one write transaction (IMMEDIATE on SQLite, SERIALIZABLE with bounded
     /// retries on PostgreSQL); errors are ``StoreError``s.
+    @discardableResult
     func write<T>(_ body: (any StoreDatabase) throws -> T) throws -> T {
         if let session = SessionConnection.of(self) {
             // Inside --atomic / --dry-run: a savepoint, so a failed command undoes only itself.

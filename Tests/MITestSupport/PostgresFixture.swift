@@ -24,14 +24,11 @@ public struct PostgresFixture: Sendable {
     /// returns its URL, for a test that needs a store of its own.
     public func newDatabase() throws -> String {
         let name = "e2e_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
-        let result = try Shell.run("/usr/bin/psql", [adminURL, "-v", "ON_ERROR_STOP=1", "-qc",
-                                                     "CREATE DATABASE \(name) OWNER miadmin"],
-                                   environment: ["PGPASSWORD": adminPassword])
-        guard result.status == 0 else { throw ShellError(description: "createdb failed: \(result.stderr)") }
+        _ = try query("CREATE DATABASE \(name) OWNER miadmin", database: "postgres")
         return url(database: String(name))
     }
 
-    /// Runs one SQL query as the superuser in `database` and returns psql's unaligned output.
+    /// Runs one SQL statement as the superuser in `database` and returns psql's unaligned output.
     public func query(_ sql: String, database: String) throws -> String {
         let admin = adminURL.replacingOccurrences(of: "/postgres?", with: "/\(database)?")
         let result = try Shell.run("/usr/bin/psql", [admin, "-v", "ON_ERROR_STOP=1", "-XAtqc", sql],

@@ -36,15 +36,23 @@ public struct StoreCopyReport: Sendable {
 /// forms. Streams: one row in memory at a time (media bytes one file at a time), so a store of a
 /// million forms copies in bounded memory.
 enum StoreCopy {
-    /// Every table, parents first, with its columns (all of them; `id` first where there is one).
-    static let tables: [(name: String, columns: [String], hasId: Bool)] = [
-        ("forms", ["id", "owner", "name", "template", "template_id", "state", "created", "created_utc", "modified",
-                   "modified_utc", "questions", "extra", "version", "trashed_at", "expiry_reset_at"], true),
-        ("media", ["id", "form_id", "file_name", "question", "number", "ext", "size", "sha256", "data"], true),
-        ("foreman_comments", ["id", "form_id", "author", "at", "text"], true),
-        ("notices", ["id", "uid", "text", "created", "read_at", "source", "form_id"], true),
-        ("audit", ["id", "at", "actor", "command", "form_id", "object", "before", "after", "note"], true),
-        ("policy", ["key", "value", "set_at", "set_by"], false),
+    struct Table {
+        let name: String
+        /// All of them; `id` first where there is one.
+        let columns: [String]
+        var hasId: Bool { columns.first == "id" }
+    }
+
+    /// Every table, parents first, with its columns.
+    static let tables: [Table] = [
+        Table(name: "forms", columns: ["id", "owner", "name", "template", "template_id", "state", "created", "created_utc",
+                                       "modified", "modified_utc", "questions", "extra", "version", "trashed_at",
+                                       "expiry_reset_at"]),
+        Table(name: "media", columns: ["id", "form_id", "file_name", "question", "number", "ext", "size", "sha256", "data"]),
+        Table(name: "foreman_comments", columns: ["id", "form_id", "author", "at", "text"]),
+        Table(name: "notices", columns: ["id", "uid", "text", "created", "read_at", "source", "form_id"]),
+        Table(name: "audit", columns: ["id", "at", "actor", "command", "form_id", "object", "before", "after", "note"]),
+        Table(name: "policy", columns: ["key", "value", "set_at", "set_by"]),
     ]
 
     static func counts(_ db: any StoreDatabase) throws -> [(table: String, rows: Int)] {
@@ -105,19 +113,19 @@ extension FormStore {
                         try source.forEachRow("SELECT \(meta.joined(separator: ", ")) FROM media ORDER BY id", []) { row in
                             let id: Int64 = row["id"]
                             let data = try source.value(Data.self, "SELECT data FROM media WHERE id = ?", [id]) ?? Data()
-                            try db.execute(insert, row.values.map(StoreCopy.argument) + [data])
+                            try db.execute(insert, row.values + [StoreValue.blob(data)])
                             count += 1
                             if count % 10_000 == 0 { progress(table.name, count) }
                         }
                     } else if table.name == "policy" {
                         for row in try source.rows("SELECT \(table.columns.joined(separator: ", ")) FROM policy ORDER BY key") {
                             if policyKept.contains(row["key"]) { continue }
-                            try db.execute(insert, row.values.map(StoreCopy.argument))
+                            try db.execute(insert, row.values)
                             count += 1
                         }
                     } else {
                         try source.forEachRow("SELECT \(table.columns.joined(separator: ", ")) FROM \(table.name) ORDER BY id", []) { row in
-                            try db.execute(insert, row.values.map(StoreCopy.argument))
+                            try db.execute(insert, row.values)
                             count += 1
                             if count % 10_000 == 0 { progress(table.name, count) }
                         }
@@ -185,19 +193,6 @@ extension FormStore {
                 throw StoreError(.invalidInput, "Cannot append to \(targetPath): \(clashes) id(s) of table \(table.name) "
                                  + "are in both stores (the first is \(first!)); nothing was copied.")
             }
-        }
-    }
-}
-
-extension StoreCopy {
-    /// A value read from one engine, bound unchanged on the other.
-    static func argument(_ value: StoreValue) -> any StoreValueConvertible {
-        switch value {
-        case .null: return String?.none
-        case .integer(let v): return v
-        case .real(let v): return v
-        case .text(let v): return v
-        case .blob(let v): return v
         }
     }
 }

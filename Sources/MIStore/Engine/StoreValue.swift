@@ -98,3 +98,9 @@ extension Optional: StoreValueConvertible where Wrapped: StoreValueConvertible {
         return Wrapped.fromStoreValue(value).map { .some($0) }
     }
 }
+
+/// A value read from one engine binds unchanged on the other (`store copy`).
+extension StoreValue: StoreValueConvertible {
+    public var storeValue: StoreValue { self }
+    public static func fromStoreValue(_ value: StoreValue) -> StoreValue? { value }
+}

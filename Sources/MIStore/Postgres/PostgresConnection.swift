@@ -97,17 +97,7 @@ public final class PostgresConnection {
         let result = try PostgresValue.withBound(parameters) { count, types, values, lengths, formats in
             PQexecParams(handle, sql, count, types, values, lengths, formats, 0)
         }
-        guard let result else {
-            throw PostgresError(.unreachable, "Lost the PostgreSQL store at \(target): "
-                                + Self.firstLine(String(cString: PQerrorMessage(handle))))
-        }
-        let wrapped = PostgresResult(result)
-        switch PQresultStatus(result) {
-        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
-            return wrapped
-        default:
-            throw wrapped.error(at: target, connectionOK: PQstatus(handle) == CONNECTION_OK)
-        }
+        return try check(result)
     }
 
     /// Statement names of the statements prepared on this connection, by SQL text.
@@ -136,7 +126,8 @@ public final class PostgresConnection {
         return try check(result)
     }
 
-    /// Wraps a result, or throws the error it (or a lost connection) reports.
+    /// Wraps a result, or throws the error it (or a lost connection) reports: the one place every
+    /// way of running a statement turns libpq's answer into a result or a ``PostgresError``.
     @discardableResult
     private func check(_ result: OpaquePointer?) throws -> PostgresResult {
         guard let result else {
@@ -148,22 +139,14 @@ public final class PostgresConnection {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
             return wrapped
         default:
-            throw wrapped.error(at: target, connectionOK: PQstatus(handle) == CONNECTION_OK)
+            throw wrapped.error(at: target, connectionOK: isConnected)
         }
     }
 
     /// Runs several statements with no parameters (migrations) through libpq's simple query
     /// protocol, in one round trip; the server stops at the first failing statement.
     public func executeScript(_ sql: String) throws {
-        guard let result = PQexec(handle, sql) else {
-            throw PostgresError(.unreachable, "Lost the PostgreSQL store at \(target): "
-                                + Self.firstLine(String(cString: PQerrorMessage(handle))))
-        }
-        let wrapped = PostgresResult(result)
-        switch PQresultStatus(result) {
-        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY: return
-        default: throw wrapped.error(at: target, connectionOK: PQstatus(handle) == CONNECTION_OK)
-        }
+        try check(PQexec(handle, sql))
     }
 
     public enum Isolation: String, Sendable {
