@@ -34,12 +34,18 @@ let package = Package(
         // cairo + pango: the PDF report's surface, text layout and font fallback, wrapped once.
         .systemLibrary(name: "CPangoCairo", path: "Sources/CPangoCairo", pkgConfig: "pangocairo",
                        providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
+        // Opening a shared library on first use (dlopen) instead of at start-up, and the
+        // trampolines that do it for libpq and for cairo + pango: most sessions use neither,
+        // and loading them cost 14 ms of every start (CLazyLibrary/include/lazy_library.h).
+        .target(name: "CLazyLibrary"),
+        .target(name: "CPostgresLazy", dependencies: ["CPostgres", "CLazyLibrary"]),
+        .target(name: "CPangoCairoLazy", dependencies: ["CPangoCairo", "CLazyLibrary"]),
         .target(name: "MIDirectory", dependencies: [
             "CLDAP",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "MIStore", dependencies: [
-            "CPostgres",
+            "CPostgres", "CPostgresLazy",
             .product(name: "GRDB", package: "GRDB.swift"),
             // sqlite3_file_control (persistent WAL), which GRDB does not wrap.
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -47,7 +53,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The printable review of a form (PDF through cairo and pango); never prints to a terminal.
-        .target(name: "MIReport", dependencies: ["MIStore", "CPangoCairo"]),
+        .target(name: "MIReport", dependencies: ["MIStore", "CPangoCairo", "CPangoCairoLazy"]),
         .target(name: "MICommands", dependencies: [
             "MIDirectory", "MIStore", "MIReport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -67,7 +73,7 @@ let package = Package(
         .testTarget(name: "MIDirectoryTests", dependencies: [
             "MIDirectory", "MITestSupport", .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "MIStoreTests", dependencies: ["MIStore", "MITestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "MIStoreTests", dependencies: ["MIStore", "MITestSupport", "CLazyLibrary", .product(name: "GRDB", package: "GRDB.swift")]),
         // Fuzzing (docs/testing.md, Scripts/fuzz): the targets, their driver (libFuzzer's when built
         // with -sanitize=fuzzer -DFUZZING, a corpus replayer otherwise) and libFuzzer's entry point.
         .systemLibrary(name: "CLibFuzzer", path: "Tests/Fuzz/CLibFuzzer"),

@@ -62,10 +62,9 @@ build_miadmin() {
     # The build we recommend for deployment (README): the Swift runtime linked statically, which
     # saves loading about 14 shared libraries at every start.
     log "building miadmin (release, static Swift runtime) in $REPO_ROOT"
-    if ! (cd "$REPO_ROOT" && swift build -c release --static-swift-stdlib --scratch-path .build-static --product miadmin) >&2; then
+    if ! MIADMIN=$("$REPO_ROOT/Scripts/build-release"); then
         die "release build of miadmin failed (see above)"
     fi
-    MIADMIN="$REPO_ROOT/.build-static/release/miadmin"
     [[ -x $MIADMIN ]] || die "the build succeeded but $MIADMIN does not exist"
 }
 

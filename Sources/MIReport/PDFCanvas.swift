@@ -29,6 +29,7 @@ final class PDFCanvas {
 
     /// A canvas writing `path` (nil: the counting pass, writing nowhere).
     init(path: String?, title: String) throws {
+        try ReportLibrary.open()
         let surface: OpaquePointer?
         if let path {
             surface = cairo_pdf_surface_create(path, Self.pageWidth, Self.pageHeight)

@@ -31,6 +31,7 @@ public final class PostgresConnection {
     public init(target: PostgresTarget, password: String? = nil, conventions: UserConventions = .honoured,
                 connectTimeoutSeconds: Int = 10) throws {
         self.target = target
+        try PostgresLibrary.open()
         var extra: [String: String] = [:]
         if let password { extra["password"] = password }
         if target.options["connect_timeout"] == nil { extra["connect_timeout"] = String(connectTimeoutSeconds) }

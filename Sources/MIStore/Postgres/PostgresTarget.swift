@@ -27,6 +27,7 @@ public struct PostgresTarget: Sendable, Equatable, CustomStringConvertible {
         guard uri.hasPrefix("postgresql://") || uri.hasPrefix("postgres://") else {
             throw PostgresError(.configuration, "store.url must be a postgresql:// URI.")
         }
+        try PostgresLibrary.open()
         var parsed = try Self.parse(uri)
         if parsed["password"] != nil {
             throw PostgresError(.configuration,
