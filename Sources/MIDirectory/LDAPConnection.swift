@@ -49,6 +49,7 @@ public struct LDAPURIList: Sendable, Equatable {
     /// Parses `list` with libldap's own parser (`ldap_initialize` reads it, `LDAP_OPT_URI` gives it
     /// back one URI per space, then `ldap_url_parse` names each scheme). Nil when libldap refuses it.
     public init?(_ list: String) {
+        LDAPLibrary.start()
         var ld: OpaquePointer?
         guard ldap_initialize(&ld, list) == LDAP_SUCCESS, let ld else { return nil }
         defer { ldap_unbind_ext_s(ld, nil, nil) }
@@ -77,6 +78,18 @@ public struct LDAPURIList: Sendable, Equatable {
 
     /// True when some URI needs StartTLS (not `ldaps://`).
     public var needsStartTLS: Bool { schemes.contains { $0 != "ldaps" } }
+}
+
+/// libldap's process-wide start. Every path to a libldap handle goes through
+/// ``LDAPURIList/init(_:)``, which calls ``start()`` first.
+enum LDAPLibrary {
+    private static let started: Bool = {
+        // SASL without plug-ins (CLDAP/shim.h): miadmin only does simple binds. A failure here
+        // only means libldap starts SASL itself later, as it would without this.
+        miadmin_sasl_start_without_plugins() == SASL_OK
+    }()
+
+    static func start() { _ = started }
 }
 
 /// One entry from a search: its DN and the values of the attributes asked for.
