@@ -74,7 +74,7 @@ struct MIAdminCommand: ParsableCommand {
     /// docs/exit-codes.md) rather than sysexits' 64.
     static func main() {
         do {
-            var command = try parseAsRoot()
+            var command = try parseCommandLine(Array(CommandLine.arguments.dropFirst()))
             try command.run()
         } catch {
             let code = exitCode(for: error)
@@ -84,6 +84,34 @@ struct MIAdminCommand: ParsableCommand {
             FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
             Foundation.exit(ExitStatus.failure.rawValue)
         }
+    }
+
+    /// `parseAsRoot`, without its check for `--generate-completion-script` when the arguments
+    /// cannot be asking for a completion script: that check parses the command line twice more as
+    /// argument-parser's own completion commands (by reflection), a quarter of the parse's time
+    /// at every start. The `WithoutCompletionScript` parse gives the same command and values;
+    /// anything it does not accept (help, version, a usage error) is parsed again by
+    /// `parseAsRoot`, so every message and exit code is argument-parser's own.
+    static func parseCommandLine(_ arguments: [String]) throws -> ParsableCommand {
+        if !arguments.contains(where: { $0.hasPrefix("--generate-completion-script") }),
+           let parsed = try? WithoutCompletionScript.parseAsRoot(arguments) as? WithoutCompletionScript {
+            return parsed.command
+        }
+        return try parseAsRoot(arguments)
+    }
+
+    /// The command under its own configuration plus a super-command name, which is what makes
+    /// argument-parser skip the completion-script check (as `LineParser.Parsed` does for lines).
+    struct WithoutCompletionScript: ParsableCommand {
+        static var configuration: CommandConfiguration {
+            var configuration = MIAdminCommand.configuration
+            configuration._superCommandName = ""
+            return configuration
+        }
+
+        @OptionGroup var command: MIAdminCommand
+
+        init() {}
     }
 
     func validate() throws {

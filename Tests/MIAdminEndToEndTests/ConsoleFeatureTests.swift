@@ -15,6 +15,32 @@ import Testing
         #expect(result.stdout.hasPrefix("miadmin 1."))
     }
 
+    /// The command line is parsed without argument-parser's completion-script check when it cannot
+    /// ask for one (MIAdminCommand.parseCommandLine); help, usage errors and the completion
+    /// scripts must still be argument-parser's own.
+    @Test func helpUsageErrorsAndCompletionScriptsComeFromArgumentParser() throws {
+        let help = try MIAdmin.run(["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("USAGE: miadmin <options>"), "\(help.stdout)")
+        #expect(help.stdout.contains("--password-file <file>"))
+        let unknown = try MIAdmin.run(["--no-such-option"])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("Unknown option '--no-such-option'"), "\(unknown.stderr)")
+        let both = try MIAdmin.run(["-c", "whoami", "-f", "script.mi"])
+        #expect(both.status == 1)
+        #expect(both.stderr.contains("use either -c or -f, not both"), "\(both.stderr)")
+        let badFormat = try MIAdmin.run(["--format", "xml"])
+        #expect(badFormat.status == 1)
+        #expect(badFormat.stderr.contains("'xml'"), "\(badFormat.stderr)")
+        for shell in ["bash", "zsh", "fish"] {
+            let script = try MIAdmin.run(["--generate-completion-script", shell])
+            #expect(script.status == 0)
+            #expect(script.stdout.contains("password-file"), "\(shell): \(script.stdout.prefix(200))")
+        }
+        let bash = try MIAdmin.run(["--generate-completion-script=bash"])
+        #expect(bash.status == 0 && bash.stdout.contains("complete"))
+    }
+
     @Test func mistypedCommandsGetASuggestionAndSplitNamesAQuotingHint() throws {
         let typo = try MIAdmin.as_("mkhan", ["whoamu"])
         #expect(typo.status == 1)
