@@ -36,18 +36,33 @@ public final class Session {
         self.openedStore = store
     }
 
+    /// The store being opened in the background since before login (``EarlyStoreOpening``), if the
+    /// console started that; ``store()`` waits for it.
+    public var storeOpening: EarlyStoreOpening?
+
     /// The shared store, opened once per process on first use.
     public func store() throws -> FormStore {
         if let openedStore { return openedStore }
         let store: FormStore
-        switch config.store.location {
-        case .sqlite(let path):
-            store = try FormStore(path: path, busyTimeout: config.store.busyTimeoutSeconds, clock: clock, logger: logger)
-        case .postgres(let target):
-            store = try config.openPostgresStore(target, privileged: false, clock: clock, logger: logger)
+        if let opening = storeOpening {
+            // Once: after a failure the next call opens anew, as without the early start.
+            storeOpening = nil
+            store = try opening.wait()
+        } else {
+            store = try Self.openStore(config, clock: clock, logger: logger)
         }
         openedStore = store
         return store
+    }
+
+    /// Opens the store `config` names, for a user's own run (not the privileged one).
+    public static func openStore(_ config: AppConfig, clock: any StoreClock, logger: Logger) throws -> FormStore {
+        switch config.store.location {
+        case .sqlite(let path):
+            try FormStore(path: path, busyTimeout: config.store.busyTimeoutSeconds, clock: clock, logger: logger)
+        case .postgres(let target):
+            try config.openPostgresStore(target, privileged: false, clock: clock, logger: logger)
+        }
     }
 
     /// A script run starts (`-c`, `-f`, a pipe, `source`): move targets are checked against one

@@ -60,6 +60,11 @@ public enum Console {
             return .success
         }
         let stdinIsTerminal = isatty(0) == 1
+        // The prompt reads the store right after login (unread notices): open it meanwhile.
+        let willPrompt = stdinIsTerminal && options.commands.isEmpty && options.scriptFile == nil
+            && !options.atomic && !options.dryRun
+        let storeOpening = willPrompt && openedStore == nil
+            ? (try? clock(environment)).map { EarlyStoreOpening(config, clock: $0, logger: logger) } : nil
 
         guard let uid = options.user ?? environment["MIADMIN_USER"], !uid.isEmpty else {
             err.write("miadmin: no user: pass --user UID or set MIADMIN_USER\n")
@@ -77,6 +82,7 @@ public enum Console {
             let user = try authenticated.get()
             session = Session(config: config, user: user, directory: directory, logger: logger,
                               clock: privileged ? SystemClock() : try clock(environment), store: openedStore)
+            session.storeOpening = storeOpening
             session.assumeYes = options.assumeYes
             session.display.format = options.format
             session.display.csvRaw = options.csvRaw
