@@ -80,10 +80,16 @@ start_fixture() {
 }
 
 # Stop slapd and remove the temp dir however we leave (error, Ctrl-C, success).
+# MIADMIN_BENCH_KEEP=1 keeps the temp dir (the store, scripts and configs, e.g. to profile a
+# side on its own); slapd is stopped all the same.
 cleanup() {
     if [[ -n ${WORK:-} ]]; then
         if [[ -d $WORK/fixture ]]; then "$SCRIPT_DIR/ldap-fixture" stop "$WORK/fixture" || true; fi
-        rm -rf "$WORK"
+        if [[ ${MIADMIN_BENCH_KEEP:-} == 1 ]]; then
+            echo "$BENCH_NAME: kept $WORK (MIADMIN_BENCH_KEEP=1)" >&2
+        else
+            rm -rf "$WORK"
+        fi
     fi
 }
 

@@ -11,9 +11,7 @@ extension FormStore {
         let (whereClause, arguments) = Self.sqlCondition(filter, now: clock.now())
         try read { db in
             try db.forEachRow("""
-                SELECT id, owner, name, state, template, created, created_utc, modified, modified_utc, version,
-                       (SELECT COUNT(*) FROM media WHERE media.form_id = forms.id) AS media_count
-                FROM forms WHERE \(whereClause) ORDER BY owner, name, id
+                SELECT \(SummarySQL.columns) FROM forms WHERE \(whereClause) ORDER BY owner, name, id
                 """, arguments) { row in
                 try body(try Self.summary(row))
             }
@@ -62,17 +60,35 @@ extension FormStore {
         return (conditions.joined(separator: " AND "), arguments)
     }
 
+    /// The form of a row whose first columns are ``SummarySQL/columns``, read by position: a
+    /// listing reads a million rows, and a lookup by name hashes the name every time.
     static func summary(_ row: StoreRow) throws -> FormSummary {
-        let stateText: String = row["state"]
+        assert(Array(row.columns.names.prefix(SummarySQL.names.count)) == SummarySQL.names,
+               "a summary row must start with SummarySQL.columns, not \(row.columns.names)")
+        let stateText: String = row[3]
         guard let state = FormState(rawValue: stateText) else {
-            throw StoreError(.database, "Form \(row["id"] as Int64) has an unknown state '\(stateText)'.")
+            throw StoreError(.database, "Form \(row[0] as Int64) has an unknown state '\(stateText)'.")
         }
         return FormSummary(
-            id: row["id"], owner: row["owner"], name: row["name"], state: state, template: row["template"],
-            created: Timestamp(storedText: row["created"], date: Date(timeIntervalSince1970: row["created_utc"])),
-            modified: Timestamp(storedText: row["modified"], date: Date(timeIntervalSince1970: row["modified_utc"])),
-            mediaCount: row["media_count"], version: row["version"])
+            id: row[0], owner: row[1], name: row[2], state: state, template: row[4],
+            created: Timestamp(storedText: row[5], date: Date(timeIntervalSince1970: row[6])),
+            modified: Timestamp(storedText: row[7], date: Date(timeIntervalSince1970: row[8])),
+            mediaCount: row[10], version: row[9])
     }
+}
+
+/// The columns of a form's summary, first in every statement ``FormStore/summary(_:)`` reads
+/// (listings, trash, purge, expiry, reminders), in this order.
+enum SummarySQL {
+    static let columns = """
+        forms.id, forms.owner, forms.name, forms.state, forms.template, forms.created, forms.created_utc, \
+        forms.modified, forms.modified_utc, forms.version, \
+        (SELECT COUNT(*) FROM media WHERE media.form_id = forms.id) AS media_count
+        """
+
+    /// The result's names of ``columns``, by position.
+    static let names = ["id", "owner", "name", "state", "template", "created", "created_utc", "modified",
+                        "modified_utc", "version", "media_count"]
 }
 
 /// A form column listings can group by (`forms --count-by`).

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// ``StoreDatabase`` on a GRDB connection: the SQLite engine's half of every operation.
 /// Statements are cached per connection (a script of moves runs the same few thousands of times);
@@ -26,9 +27,39 @@ final class SQLiteDatabase: StoreDatabase {
         let statement = try mapped { try db.makeStatement(sql: sql) }
         let columns = StoreColumns(statement.columnNames)
         let cursor = try mapped { try Row.fetchCursor(statement, arguments: Self.bind(arguments)) }
-        while let row = try mapped({ try cursor.next() }) {
-            try body(StoreRow(columns: columns, values: Self.values(row)))
+        // Each step's values straight from SQLite (as GRDB's DatabaseValue would read them),
+        // without a GRDB row of DatabaseValues in between: listings read a million rows.
+        let sqliteStatement = statement.sqliteStatement
+        let count = Int32(columns.names.count)
+        while try mapped({ try cursor.next() }) != nil {
+            try body(StoreRow(columns: columns, values: Self.values(sqliteStatement, count: count)))
         }
+    }
+
+    /// The current row of a stepped statement.
+    static func values(_ statement: SQLiteStatement, count: Int32) -> [StoreValue] {
+        var values: [StoreValue] = []
+        values.reserveCapacity(Int(count))
+        for index in 0..<count {
+            switch sqlite3_column_type(statement, index) {
+            case SQLITE_INTEGER:
+                values.append(.integer(sqlite3_column_int64(statement, index)))
+            case SQLITE_FLOAT:
+                values.append(.real(sqlite3_column_double(statement, index)))
+            case SQLITE_TEXT:
+                let bytes = Int(sqlite3_column_bytes(statement, index))
+                let text = sqlite3_column_text(statement, index).map {
+                    String(decoding: UnsafeBufferPointer(start: $0, count: bytes), as: UTF8.self)
+                } ?? ""
+                values.append(.text(text))
+            case SQLITE_BLOB:
+                let bytes = Int(sqlite3_column_bytes(statement, index))
+                values.append(.blob(sqlite3_column_blob(statement, index).map { Data(bytes: $0, count: bytes) } ?? Data()))
+            default:
+                values.append(.null)
+            }
+        }
+        return values
     }
 
     func rows(_ sql: String, _ arguments: StoreArguments) throws -> [StoreRow] {

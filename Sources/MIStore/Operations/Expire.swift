@@ -34,15 +34,8 @@ extension Notices {
     }
 }
 
-/// SQL shared by the listings of the expiry feature.
-enum SummarySQL {
-    /// The columns ``FormStore/summary(_:)`` reads.
-    static let columns = """
-        forms.id, forms.owner, forms.name, forms.state, forms.template, forms.created, forms.created_utc, \
-        forms.modified, forms.modified_utc, forms.version, \
-        (SELECT COUNT(*) FROM media WHERE media.form_id = forms.id) AS media_count
-        """
-
+/// SQL shared by the listings of the expiry feature (the summary's columns: ``SummarySQL/columns``).
+extension SummarySQL {
     /// Live incomplete forms past the cutoff (`?1` = cutoff): by `forms(state, created_utc)`. A form
     /// restored or reopened counts from then (`expiry_reset_at`) instead of from `created`.
     static let expirable = """
