@@ -13,7 +13,9 @@ let package = Package(
         .executable(name: "miadmin", targets: ["miadmin"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // swift-argument-parser 1.8.2 with one patch (a cache of argument definitions per
+        // command type): Vendor/swift-argument-parser/PATCHES.md says why and what.
+        .package(path: "Vendor/swift-argument-parser"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // SHA-256 of media files (Foundation on Linux has no CryptoKit).

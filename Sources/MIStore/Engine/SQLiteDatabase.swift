@@ -66,9 +66,14 @@ final class SQLiteDatabase: StoreDatabase {
         try mapped {
             let statement = try db.cachedStatement(sql: sql)
             let columns = StoreColumns(statement.columnNames)
-            return try Row.fetchAll(statement, arguments: Self.bind(arguments)).map {
-                StoreRow(columns: columns, values: Self.values($0))
+            let cursor = try Row.fetchCursor(statement, arguments: Self.bind(arguments))
+            let sqliteStatement = statement.sqliteStatement
+            let count = Int32(columns.names.count)
+            var rows: [StoreRow] = []
+            while try cursor.next() != nil {
+                rows.append(StoreRow(columns: columns, values: Self.values(sqliteStatement, count: count)))
             }
+            return rows
         }
     }
 
@@ -103,15 +108,4 @@ final class SQLiteDatabase: StoreDatabase {
         })
     }
 
-    static func values(_ row: Row) -> [StoreValue] {
-        row.databaseValues.map { value in
-            switch value.storage {
-            case .null: .null
-            case .int64(let v): .integer(v)
-            case .double(let v): .real(v)
-            case .string(let v): .text(v)
-            case .blob(let v): .blob(v)
-            }
-        }
-    }
 }
