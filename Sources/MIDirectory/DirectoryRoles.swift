@@ -47,8 +47,8 @@ extension Directory {
         roleGroupKeysCache = groups
         var held: [Role] = []
         for value in values {
-            let key = DistinguishedName.normalized(value)
-            for (role, group) in groups where group == key && !held.contains(role) { held.append(role) }
+            for (role, group) in groups where !held.contains(role)
+                && DistinguishedName.matches(value, normalizedKey: group) { held.append(role) }
         }
         return Role.allCases.filter(held.contains)
     }

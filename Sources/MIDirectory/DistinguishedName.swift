@@ -9,6 +9,60 @@ public enum DistinguishedName {
         return normalizedByLibldap(dn)
     }
 
+    /// Whether `dn` normalizes to `key` (a ``normalized(_:)`` result). A simple DN (see
+    /// ``lowercasedIfSimple(_:)``) is compared byte by byte, lower-cased on the way, with no
+    /// string built: the listing asks this for every `memberOf` value of every user.
+    public static func matches(_ dn: String, normalizedKey key: String) -> Bool {
+        var dn = dn
+        var key = key
+        let simple: Bool? = dn.withUTF8 { bytes in
+            key.withUTF8 { keyBytes in
+                guard bytes.count == keyBytes.count else {
+                    // A simple DN normalizes to its own length; otherwise libldap decides.
+                    return isSimple(bytes) ? false : nil
+                }
+                var previous: UInt8 = UInt8(ascii: ",")
+                var equal = true
+                for (byte, keyByte) in zip(bytes, keyBytes) {
+                    guard let lowered = simpleByte(byte, after: previous) else { return nil }
+                    if lowered != keyByte { equal = false }
+                    previous = byte
+                }
+                return previous == UInt8(ascii: " ") ? nil : equal
+            }
+        }
+        return simple ?? (normalized(dn) == key)
+    }
+
+    private static func isSimple(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var previous: UInt8 = UInt8(ascii: ",")
+        for byte in bytes {
+            guard simpleByte(byte, after: previous) != nil else { return false }
+            previous = byte
+        }
+        return previous != UInt8(ascii: " ")
+    }
+
+    /// `byte` lower-cased if it may appear at this place of a simple DN (the rules of
+    /// ``lowercasedIfSimple(_:)``), nil if it makes the DN not simple.
+    @inline(__always)
+    private static func simpleByte(_ byte: UInt8, after previous: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"):
+            return byte
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+            return byte + 32
+        case UInt8(ascii: "="), UInt8(ascii: ","):
+            return previous == UInt8(ascii: " ") ? nil : byte
+        case UInt8(ascii: " "):
+            return previous == UInt8(ascii: ",") || previous == UInt8(ascii: "=") || previous == UInt8(ascii: " ")
+                ? nil : byte
+        default:
+            return nil
+        }
+    }
+
     /// The same normalization for a value straight from libldap's buffer (group members).
     public static func normalized(bytes: UnsafeRawBufferPointer) -> String {
         if let simple = lowercasedIfSimple(bytes) { return simple }
@@ -24,21 +78,8 @@ public enum DistinguishedName {
         out.reserveCapacity(bytes.underestimatedCount)
         var previous: UInt8 = UInt8(ascii: ",")  // as if after a separator: no leading space
         for byte in bytes {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"):
-                out.append(byte)
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"):
-                out.append(byte + 32)
-            case UInt8(ascii: "="), UInt8(ascii: ","):
-                if previous == UInt8(ascii: " ") { return nil }
-                out.append(byte)
-            case UInt8(ascii: " "):
-                if previous == UInt8(ascii: ",") || previous == UInt8(ascii: "=") || previous == UInt8(ascii: " ") { return nil }
-                out.append(byte)
-            default:
-                return nil
-            }
+            guard let lowered = simpleByte(byte, after: previous) else { return nil }
+            out.append(lowered)
             previous = byte
         }
         if previous == UInt8(ascii: " ") || out.isEmpty { return nil }

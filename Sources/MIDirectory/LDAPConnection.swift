@@ -356,26 +356,51 @@ public final class LDAPConnection {
         return cookie
     }
 
+    /// The entry's DN and the values of `attributes` (keyed by the name asked for), read in one
+    /// pass over the entry's BER as ldapsearch does (`ldap_get_dn_ber`, `ldap_get_attribute_ber`:
+    /// values point into libldap's buffer), instead of one scan of the entry per attribute.
     private func readEntry(_ message: OpaquePointer, attributes: [String]) -> LDAPEntry {
-        var dn = ""
-        if let raw = ldap_get_dn(handle, message) {
-            dn = String(cString: raw)
-            ldap_memfree(raw)
+        var ber: OpaquePointer?
+        var dnValue = berval(bv_len: 0, bv_val: nil)
+        guard ldap_get_dn_ber(handle, message, &ber, &dnValue) == LDAP_SUCCESS else {
+            if let ber { ber_free(ber, 0) }
+            return LDAPEntry(dn: "", attributes: [:])
         }
+        defer { ber_free(ber, 0) }
+        let dn = Self.string(dnValue)
         var values: [String: [String]] = [:]
-        for name in attributes {
-            guard let list = ldap_get_values_len(handle, message, name) else { continue }
-            defer { ldap_value_free_len(list) }
+        var name = berval(bv_len: 0, bv_val: nil)
+        var list: UnsafeMutablePointer<berval>?
+        while ldap_get_attribute_ber(handle, message, ber, &name, &list) == LDAP_SUCCESS, name.bv_val != nil {
+            defer {
+                if list != nil { ber_memfree(list) }
+                list = nil
+            }
+            let returned = UnsafeRawBufferPointer(start: name.bv_val, count: Int(name.bv_len))
+            // Attribute names compare without case (RFC 4512); the key is the name asked for.
+            guard let asked = attributes.first(where: { Self.equalIgnoringASCIICase($0.utf8, returned) }),
+                  let list else { continue }
             var strings: [String] = []
             var index = 0
-            while let value = list[index] {
-                let buffer = UnsafeRawBufferPointer(start: value.pointee.bv_val, count: Int(value.pointee.bv_len))
-                strings.append(String(decoding: buffer, as: UTF8.self))
+            while list[index].bv_val != nil {
+                strings.append(Self.string(list[index]))
                 index += 1
             }
-            values[name] = strings
+            values[asked, default: []] += strings
         }
         return LDAPEntry(dn: dn, attributes: values)
+    }
+
+    private static func string(_ value: berval) -> String {
+        String(decoding: UnsafeRawBufferPointer(start: value.bv_val, count: Int(value.bv_len)), as: UTF8.self)
+    }
+
+    static func equalIgnoringASCIICase(_ name: String.UTF8View, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard name.count == bytes.count else { return false }
+        for (a, b) in zip(name, bytes) where a != b {
+            guard a | 0x20 == b | 0x20, (a | 0x20) >= UInt8(ascii: "a"), (a | 0x20) <= UInt8(ascii: "z") else { return false }
+        }
+        return true
     }
 }
 

@@ -32,4 +32,26 @@ import Testing
         #expect(DistinguishedName.normalized("uid=jdoe, ou=people,dc=example,dc=com")
                 == DistinguishedName.normalized("uid=jdoe,ou=people,dc=example,dc=com"))
     }
+
+    /// `matches` (the listing's memberOf check, no string built) answers as comparing the
+    /// normalized forms would, for simple DNs, DNs only libldap can normalize, and near misses.
+    @Test(arguments: [
+        "cn=technicians,ou=groups,dc=example,dc=com",
+        "CN=Technicians,OU=Groups,DC=example,DC=com",
+        "cn=technicians, ou=groups,dc=example,dc=com",
+        "cn = technicians,ou=groups,dc=example,dc=com",
+        "cn=technician,ou=groups,dc=example,dc=com",
+        "cn=technicians,ou=groups,dc=example,dc=co",
+        "cn=technicianz,ou=groups,dc=example,dc=com",
+        "cn=technicians,ou=groups,dc=example,dc=com ",
+        "cn=Techniciens\\, Zürich,ou=groups,dc=example,dc=com",
+        "",
+    ])
+    func matchingAgreesWithComparingNormalizedForms(_ dn: String) {
+        for group in ["cn=technicians,ou=groups,dc=example,dc=com", "cn=Techniciens\\2C Zürich,ou=groups,dc=example,dc=com"] {
+            let key = DistinguishedName.normalized(group)
+            #expect(DistinguishedName.matches(dn, normalizedKey: key) == (DistinguishedName.normalized(dn) == key),
+                    "\(dn) against \(group)")
+        }
+    }
 }
