@@ -154,7 +154,7 @@ public final class Directory {
         var capabilities: [String] = []
         do {
             try ldap.search(base: "", scope: .base, filter: "(objectClass=*)", attributes: ["supportedCapabilities"],
-                            pageSize: 0) { capabilities += $0.attributes["supportedCapabilities"] ?? [] }
+                            pageSize: 0) { capabilities += $0.values("supportedCapabilities") }
         } catch let error as DirectoryError where error.kind == .operationFailed {
             logger.info("cannot read the root DSE (\(error)); assuming a directory other than Active Directory")
         }

@@ -21,7 +21,7 @@ extension Directory {
         try ldap.search(base: settings.userBase, scope: .subtree, filter: "(&\(filter))",
                         attributes: try userAttributes(on: ldap)) { entry in
             let roles = try membership?.roles(dn: entry.dn, uid: entry.first(attribute))
-                ?? roles(memberOf: entry.attributes["memberOf"] ?? [], on: ldap)
+                ?? roles(memberOf: entry.values("memberOf"), on: ldap)
             if let role, !roles.contains(role) { return }
             let user = user(from: entry, roles: roles)
             if let pattern, !pattern.matches(user.uid), !pattern.matches(user.name) { return }

@@ -16,7 +16,7 @@ extension Directory {
     /// The roles of one user entry. `deciding` (the login) lets `roleSource: auto` settle on the
     /// groups when the entry carries no `memberOf` but the groups name the user.
     func roles(of entry: LDAPEntry, on ldap: LDAPConnection, deciding: Bool) throws -> [Role] {
-        let memberOf = entry.attributes["memberOf"] ?? []
+        let memberOf = entry.values("memberOf")
         switch settings.roleSource {
         case .memberOf:
             return try roles(memberOf: memberOf, on: ldap)
@@ -45,12 +45,15 @@ extension Directory {
         // roles, so compare in place rather than build a set per entry.
         let groups = roleGroupKeysCache ?? roleGroupKeys
         roleGroupKeysCache = groups
-        var held: [Role] = []
+        var found = 0  // bit i: groups[i] is among the values
         for value in values {
-            for (role, group) in groups where !held.contains(role)
-                && DistinguishedName.matches(value, normalizedKey: group) { held.append(role) }
+            for index in groups.indices where found & (1 << index) == 0
+                && DistinguishedName.matches(value, normalizedKey: groups[index].1) { found |= 1 << index }
         }
-        return Role.allCases.filter(held.contains)
+        guard found != 0 else { return [] }
+        return Role.allCases.filter { role in
+            groups.indices.contains { found & (1 << $0) != 0 && groups[$0].0 == role }
+        }
     }
 
     /// Each role group with every group nested in it (any depth), found by one

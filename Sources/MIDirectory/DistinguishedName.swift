@@ -13,10 +13,8 @@ public enum DistinguishedName {
     /// ``lowercasedIfSimple(_:)``) is compared byte by byte, lower-cased on the way, with no
     /// string built: the listing asks this for every `memberOf` value of every user.
     public static func matches(_ dn: String, normalizedKey key: String) -> Bool {
-        var dn = dn
-        var key = key
-        let simple: Bool? = dn.withUTF8 { bytes in
-            key.withUTF8 { keyBytes in
+        let simple: Bool?? = dn.utf8.withContiguousStorageIfAvailable { bytes in
+            key.utf8.withContiguousStorageIfAvailable { keyBytes -> Bool? in
                 guard bytes.count == keyBytes.count else {
                     // A simple DN normalizes to its own length; otherwise libldap decides.
                     return isSimple(bytes) ? false : nil
@@ -29,9 +27,10 @@ public enum DistinguishedName {
                     previous = byte
                 }
                 return previous == UInt8(ascii: " ") ? nil : equal
-            }
+            } ?? nil
         }
-        return simple ?? (normalized(dn) == key)
+        // Not simple, or not stored contiguously (a bridged string): compare normalized forms.
+        return (simple ?? nil) ?? (normalized(dn) == key)
     }
 
     private static func isSimple(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
