@@ -25,6 +25,8 @@ public final class Directory {
     var nestedRoleGroups: [Role: Set<String>]?
     /// The configured role groups, normalized once (see `roleGroupKeys`).
     var roleGroupKeysCache: [(Role, String)]?
+    /// The same keys alone, in the same order (the listing's memberOf check).
+    var roleGroupKeyListCache: [String]?
     private var userCache: [String: DirectoryUser?] = [:]
 
     public init(settings: DirectorySettings, logger: Logger) {

@@ -45,11 +45,10 @@ extension Directory {
         // roles, so compare in place rather than build a set per entry.
         let groups = roleGroupKeysCache ?? roleGroupKeys
         roleGroupKeysCache = groups
+        let keys = roleGroupKeyListCache ?? groups.map(\.1)
+        roleGroupKeyListCache = keys
         var found = 0  // bit i: groups[i] is among the values
-        for value in values {
-            for index in groups.indices where found & (1 << index) == 0
-                && DistinguishedName.matches(value, normalizedKey: groups[index].1) { found |= 1 << index }
-        }
+        for value in values { found |= DistinguishedName.matchingKeys(value, keys) }
         guard found != 0 else { return [] }
         return Role.allCases.filter { role in
             groups.indices.contains { found & (1 << $0) != 0 && groups[$0].0 == role }

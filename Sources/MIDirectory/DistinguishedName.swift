@@ -9,28 +9,37 @@ public enum DistinguishedName {
         return normalizedByLibldap(dn)
     }
 
-    /// Whether `dn` normalizes to `key` (a ``normalized(_:)`` result). A simple DN (see
-    /// ``lowercasedIfSimple(_:)``) is compared byte by byte, lower-cased on the way, with no
-    /// string built: the listing asks this for every `memberOf` value of every user.
+    /// Which of `keys` (``normalized(_:)`` results) `dn` normalizes to, as bits (bit i: keys[i]).
+    /// A simple DN (see ``lowercasedIfSimple(_:)``) is checked once and then compared byte by
+    /// byte, lower-cased on the way, with no string built: the listing asks this for every
+    /// `memberOf` value of every user. Any other DN is normalized by libldap, as before.
+    public static func matchingKeys(_ dn: String, _ keys: [String]) -> Int {
+        let simple: Int? = dn.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            guard isSimple(bytes) else { return nil }
+            var found = 0
+            for index in keys.indices where keys[index].utf8.count == bytes.count {
+                let equal = keys[index].utf8.withContiguousStorageIfAvailable { key in
+                    zip(bytes, key).allSatisfy { byte, keyByte in lowered(byte) == keyByte }
+                } ?? (lowercasedIfSimple(bytes) == keys[index])
+                if equal { found |= 1 << index }
+            }
+            return found
+        } ?? nil
+        if let simple { return simple }
+        let key = normalized(dn)
+        var found = 0
+        for index in keys.indices where keys[index] == key { found |= 1 << index }
+        return found
+    }
+
+    /// Whether `dn` normalizes to `key`.
     public static func matches(_ dn: String, normalizedKey key: String) -> Bool {
-        let simple: Bool?? = dn.utf8.withContiguousStorageIfAvailable { bytes in
-            key.utf8.withContiguousStorageIfAvailable { keyBytes -> Bool? in
-                guard bytes.count == keyBytes.count else {
-                    // A simple DN normalizes to its own length; otherwise libldap decides.
-                    return isSimple(bytes) ? false : nil
-                }
-                var previous: UInt8 = UInt8(ascii: ",")
-                var equal = true
-                for (byte, keyByte) in zip(bytes, keyBytes) {
-                    guard let lowered = simpleByte(byte, after: previous) else { return nil }
-                    if lowered != keyByte { equal = false }
-                    previous = byte
-                }
-                return previous == UInt8(ascii: " ") ? nil : equal
-            } ?? nil
-        }
-        // Not simple, or not stored contiguously (a bridged string): compare normalized forms.
-        return (simple ?? nil) ?? (normalized(dn) == key)
+        matchingKeys(dn, [key]) != 0
+    }
+
+    @inline(__always)
+    private static func lowered(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
     }
 
     private static func isSimple(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -88,11 +88,18 @@ final class CSVRenderer: RenderingSink {
 
     /// Text a spreadsheet would run as a formula, behind a `'` (unless `--csv-raw`).
     private func cell(_ text: String) -> String {
-        guard neutraliseFormulas, let first = text.utf8.first, Self.formulaStarts.contains(first) else { return text }
+        guard neutraliseFormulas, let first = text.utf8.first, Self.startsFormula(first) else { return text }
         return "'" + text
     }
 
-    static let formulaStarts: Set<UInt8> = [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 0x09, 0x0D]
+    /// `= + - @`, tab and CR: what a spreadsheet reads as the start of a formula. A switch, not
+    /// a set: it is asked for every cell of a listing.
+    static func startsFormula(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 0x09, 0x0D: true
+        default: false
+        }
+    }
 
     /// One field: terminal controls escaped (`TerminalText`), quoted when it holds `"`, `,`, CR
     /// or LF, quotes doubled. Plain ASCII — nearly every cell — is one scan of its bytes and one
