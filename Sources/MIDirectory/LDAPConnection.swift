@@ -283,38 +283,85 @@ public final class LDAPConnection {
         }
     }
 
+    /// Runs the search, paged unless `pageSize` is 0, and hands each entry message to `body`.
+    ///
+    /// Pages are double-buffered: a page's messages are read as they arrive and kept; when its
+    /// result (and cookie) is in, the next page is asked for at once, and only then are the
+    /// kept entries handed to `body`. The server prepares page N+1 while we process page N,
+    /// instead of idling until we have worked through it: a listing of 100,000 users is 200
+    /// such waits. At most one page (`pageSize` entries) is held.
     private func searchMessages(base: String, scope: Scope, filter: String, attributes: [String],
                                 pageSize: Int32, _ body: (OpaquePointer) throws -> Void) throws {
-        var cookie = berval(bv_len: 0, bv_val: nil)
-        defer { if cookie.bv_val != nil { ber_memfree(cookie.bv_val) } }
         if pageSize == 0 {
-            _ = try searchPage(base: base, scope: scope, filter: filter, attributes: attributes, control: nil, body)
+            let msgid = try sendSearch(base: base, scope: scope, filter: filter, attributes: attributes, pageSize: 0,
+                                       cookie: nil)
+            let result = try receive(msgid, base: base) { message in
+                defer { ldap_msgfree(message) }
+                do { try body(message) } catch {
+                    ldap_abandon_ext(handle, msgid, nil, nil)
+                    throw error
+                }
+            }
+            defer { ldap_msgfree(result) }
+            var cookie = try finishPage(result, base: base)
+            if cookie.bv_val != nil { ber_memfree(cookie.bv_val) }
+            cookie.bv_val = nil
             return
         }
-        repeat {
-            var pageControl: UnsafeMutablePointer<LDAPControl>?
-            let crc = ldap_create_page_control(handle, pageSize, &cookie, 0, &pageControl)
-            guard crc == LDAP_SUCCESS, let pageControl else { throw failure(crc, "creating the paged-results control") }
-            defer { ldap_control_free(pageControl) }
-            let next = try searchPage(base: base, scope: scope, filter: filter, attributes: attributes,
-                                      control: pageControl, body)
-            if cookie.bv_val != nil { ber_memfree(cookie.bv_val) }
-            cookie = next
-        } while cookie.bv_len > 0
+        var msgid = try sendSearch(base: base, scope: scope, filter: filter, attributes: attributes,
+                                   pageSize: pageSize, cookie: nil)
+        while true {
+            var entries: [OpaquePointer] = []
+            defer { entries.forEach { ldap_msgfree($0) } }
+            let result = try receive(msgid, base: base) { entries.append($0) }
+            defer { ldap_msgfree(result) }
+            let page = Result { try finishPage(result, base: base) }
+            var next: Int32?
+            if case .success(var cookie) = page, cookie.bv_len > 0 {
+                defer { ber_memfree(cookie.bv_val); cookie.bv_val = nil }
+                next = try sendSearch(base: base, scope: scope, filter: filter, attributes: attributes,
+                                      pageSize: pageSize, cookie: &cookie)
+            } else if case .success(let cookie) = page, cookie.bv_val != nil {
+                ber_memfree(cookie.bv_val)
+            }
+            for entry in entries {
+                do { try body(entry) } catch {
+                    if let next { ldap_abandon_ext(handle, next, nil, nil) }
+                    throw error
+                }
+            }
+            _ = try page.get()  // the page's own error, after the entries it did return
+            guard let next else { return }
+            msgid = next
+        }
     }
 
-    /// Runs one page; returns the server's cookie for the next page (empty when done).
-    private func searchPage(base: String, scope: Scope, filter: String, attributes: [String],
-                            control: UnsafeMutablePointer<LDAPControl>?,
-                            _ body: (OpaquePointer) throws -> Void) throws -> berval {
+    /// Sends one search request (with a paged-results control when `pageSize` > 0); its id.
+    private func sendSearch(base: String, scope: Scope, filter: String, attributes: [String], pageSize: Int32,
+                            cookie: UnsafeMutablePointer<berval>?) throws -> Int32 {
         var msgid: Int32 = 0
-        var controls: [UnsafeMutablePointer<LDAPControl>?] = [control, nil]
+        var pageControl: UnsafeMutablePointer<LDAPControl>?
+        if pageSize > 0 {
+            var empty = berval(bv_len: 0, bv_val: nil)
+            let crc = cookie.map { ldap_create_page_control(handle, pageSize, $0, 0, &pageControl) }
+                ?? ldap_create_page_control(handle, pageSize, &empty, 0, &pageControl)
+            guard crc == LDAP_SUCCESS, pageControl != nil else { throw failure(crc, "creating the paged-results control") }
+        }
+        defer { if let pageControl { ldap_control_free(pageControl) } }
+        var controls: [UnsafeMutablePointer<LDAPControl>?] = [pageControl, nil]
         let rc = withCStringArray(attributes) { attrs in
-            control == nil
+            pageControl == nil
                 ? ldap_search_ext(handle, base, scope.raw, filter, attrs, 0, nil, nil, nil, 0, &msgid)
                 : ldap_search_ext(handle, base, scope.raw, filter, attrs, 0, &controls, nil, nil, 0, &msgid)
         }
         guard rc == LDAP_SUCCESS else { throw failure(rc, "search under '\(base)'") }
+        return msgid
+    }
+
+    /// Reads the answers to search `msgid` one message at a time (the timeout applies to each),
+    /// giving every entry message to `entry`, which owns it from then on; returns the result
+    /// message (the caller frees it). References and intermediate responses are skipped.
+    private func receive(_ msgid: Int32, base: String, entry: (OpaquePointer) throws -> Void) throws -> OpaquePointer {
         while true {
             var timeout = settings.timeval
             var message: OpaquePointer?
@@ -329,17 +376,13 @@ public final class LDAPConnection {
                 ldap_get_option(handle, LDAP_OPT_RESULT_CODE, &code)
                 throw failure(code == 0 ? LDAP_SERVER_DOWN : code, "search under '\(base)'")
             }
-            defer { ldap_msgfree(message) }
             switch ber_tag_t(type) {
             case LDAP_RES_SEARCH_ENTRY:
-                do { try body(message) } catch {
-                    ldap_abandon_ext(handle, msgid, nil, nil)
-                    throw error
-                }
+                try entry(message)
             case LDAP_RES_SEARCH_RESULT:
-                return try finishPage(message, base: base)
+                return message
             default:
-                continue  // references (referrals are off) and intermediate responses
+                ldap_msgfree(message)  // references (referrals are off) and intermediate responses
             }
         }
     }

@@ -65,6 +65,29 @@ import Testing
         #expect(technicians == bulk + 5)
     }
 
+    /// Pages are double-buffered (the next page is asked for before this one is handed out):
+    /// a lookup made from inside the listing, while that request is out, gets its own answer;
+    /// a listing stopped midway abandons the request, and the connection keeps working.
+    @Test func lookupsInsideAListingAndAListingStoppedMidway() throws {
+        struct Enough: Error {}
+        let directory = try directory()
+        var seen = 0
+        var looked: DirectoryUser?
+        #expect(throws: Enough.self) {
+            try directory.forEachUser(matching: nil, role: nil) { _ in
+                seen += 1
+                if seen == 501 { looked = try directory.user(uid: "lchen") }
+                if seen == 700 { throw Enough() }
+            }
+        }
+        #expect(seen == 700)
+        #expect(looked?.roles == [.support])
+        var count = 0
+        try directory.forEachUser(matching: nil, role: nil) { _ in count += 1 }
+        #expect(count == (Int(fixture["BULK_USERS"]) ?? 0) + 8)
+        #expect(try directory.userIDs(prefix: "u0000").count == 9)
+    }
+
     @Test func patternAndRoleFilter() throws {
         var uids: [String] = []
         try directory().forEachUser(matching: Glob("*Ångström*"), role: .technician) { uids.append($0.uid) }
