@@ -101,33 +101,26 @@ extension Directory {
         }
     }
 
-    /// The roles of one user in one request: the groups under the base DN that list the user as
+    /// The roles of one user in one round trip: which configured role groups list the user as
     /// `member`, `uniqueMember` or `memberUid` (the server matches the DN, escaping and case
-    /// included), compared with the configured group DNs. With nested groups, `member` matches
-    /// through the chain. A role group outside the base DN gets its own base-scope check.
+    /// included), one base-scope search per group. With nested groups, `member` matches
+    /// through the chain (Active Directory's in-chain rule evaluates it on the group).
     func rolesByQuery(_ entry: LDAPEntry, on ldap: LDAPConnection) throws -> [Role] {
         let dn = FilterEscaping.escape(entry.dn)
         let chain = settings.nestedGroups ? ":\(Self.inChain):" : ""
         var parts = ["(member\(chain)=\(dn))", "(uniqueMember=\(dn))"]
         if let uid = entry.first(settings.userAttribute) { parts.append("(memberUid=\(FilterEscaping.escape(uid)))") }
         let memberFilter = "(|\(parts.joined()))"
-        let base = DistinguishedName.normalized(settings.baseDN)
-        var wanted: [String: Role] = [:]
-        var outside: [(Role, String)] = []
-        for (role, key) in roleGroupKeys {
-            if key.hasSuffix("," + base) || key == base { wanted[key] = role } else { outside.append((role, settings.groups[role]!)) }
-        }
+        // Each role group on its own (base scope), all asked at once: the server tests three
+        // entries, where a subtree search under the base tested every entry of the directory
+        // (no index on member is needed; 3.5 ms at 3,000 users, growing with the directory).
+        let groups = Role.allCases.compactMap { role in settings.groups[role].map { (role, $0) } }
         var roles: Set<Role> = []
-        if !wanted.isEmpty {
-            try ldap.search(base: settings.baseDN, scope: .subtree, filter: memberFilter, attributes: ["1.1"]) { found in
-                if let role = wanted[DistinguishedName.normalized(found.dn)] { roles.insert(role) }
-            }
-        }
-        for (role, group) in outside {
-            do {
-                try ldap.search(base: group, scope: .base, filter: memberFilter, attributes: ["1.1"]) { _ in roles.insert(role) }
-            } catch let error as DirectoryError where error.code == .noSuchObject {
-                logger.warning("role group for \(role.rawValue) does not exist: \(group)")
+        for (index, answer) in try ldap.baseMatches(groups.map(\.1), filter: memberFilter).enumerated() {
+            switch answer {
+            case .matches: roles.insert(groups[index].0)
+            case .doesNotMatch: break
+            case .missing: logger.warning("role group for \(groups[index].0.rawValue) does not exist: \(groups[index].1)")
             }
         }
         return Role.allCases.filter(roles.contains)

@@ -283,6 +283,44 @@ public final class LDAPConnection {
         }
     }
 
+    /// Which of the entries at `dns` match `filter`: one base-scope search each, all sent before
+    /// any answer is read (one round trip for all). An entry that does not exist is `missing`
+    /// rather than an error; any other failure throws.
+    public func baseMatches(_ dns: [String], filter: String) throws -> [BaseMatch] {
+        var sent: [Int32] = []
+        do {
+            for dn in dns {
+                sent.append(try sendSearch(base: dn, scope: .base, filter: filter, attributes: ["1.1"], pageSize: 0,
+                                           cookie: nil))
+            }
+        } catch {
+            sent.forEach { ldap_abandon_ext(handle, $0, nil, nil) }
+            throw error
+        }
+        var answers: [BaseMatch] = []
+        for (index, msgid) in sent.enumerated() {
+            var found = false
+            do {
+                let result = try receive(msgid, base: dns[index]) { message in
+                    ldap_msgfree(message)
+                    found = true
+                }
+                defer { ldap_msgfree(result) }
+                let cookie = try finishPage(result, base: dns[index])
+                if cookie.bv_val != nil { ber_memfree(cookie.bv_val) }
+                answers.append(found ? .matches : .doesNotMatch)
+            } catch let error as DirectoryError where error.code == .noSuchObject {
+                answers.append(.missing)
+            } catch {
+                sent[(index + 1)...].forEach { ldap_abandon_ext(handle, $0, nil, nil) }
+                throw error
+            }
+        }
+        return answers
+    }
+
+    public enum BaseMatch: Sendable, Equatable { case matches, doesNotMatch, missing }
+
     /// Runs the search, paged unless `pageSize` is 0, and hands each entry message to `body`.
     ///
     /// Pages are double-buffered: a page's messages are read as they arrive and kept; when its
