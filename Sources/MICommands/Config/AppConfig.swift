@@ -173,12 +173,14 @@ public struct AppConfig: Sendable {
             // The rules `policy set` enforces (a reminder that would never fire, duplicates, …).
             throw ConfigError(file: path, message: "keys policy.*: \(problem)")
         }
-        var display = Display(timeZone: .current)
+        let display: Display
         if let zone = try reader.string("display.timeZone"), !zone.isEmpty {
             guard let timeZone = TimeZone(identifier: zone) else {
                 throw ConfigError(file: path, message: "key display.timeZone must be an IANA time zone name such as Europe/Berlin, not '\(zone)'")
             }
-            display.timeZone = timeZone
+            display = Display(timeZone: timeZone)
+        } else {
+            display = Display(timeZone: .current)
         }
 
         let maxMedia = try reader.number("import.maxMediaMiB") ?? Double(ImportLimits.defaults.mediaBytes >> 20)

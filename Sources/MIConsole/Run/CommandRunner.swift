@@ -11,14 +11,16 @@ final class CommandRunner {
     /// The renderer for the session's display settings (`set` changes them between lines).
     private(set) var sink: RenderingSink
     private var sinkSettings: DisplaySettings
-    /// The pager command when stdout is a terminal and a pager exists; nil: never page.
-    let pagerCommand: String?
+    /// The pager command when a pager exists; nil: never page. Looked up when output first
+    /// reaches a terminal (a search of $PATH that a script run never needs).
+    private(set) lazy var pagerCommand: String? = findPager()
+    private let findPager: () -> String?
 
-    init(session: Session, out: OutputStream, err: OutputStream, pagerCommand: String?) {
+    init(session: Session, out: OutputStream, err: OutputStream, pagerCommand: @escaping @autoclosure () -> String?) {
         self.session = session
         self.out = out
         self.err = err
-        self.pagerCommand = pagerCommand
+        findPager = pagerCommand
         sinkSettings = session.display
         sink = session.display.makeSink(stdout: out, stderr: err)
     }
@@ -52,7 +54,7 @@ final class CommandRunner {
             sink.unsaved = unsavedRun
             sinkSettings = settings
         }
-        if settings.pager, let pagerCommand, let screen = Pager.Screen.ofStdout() {
+        if settings.pager, let screen = Pager.Screen.ofStdout(), let pagerCommand {
             out.beginPaging(screen: screen, command: pagerCommand)
         }
         defer { out.endPaging() }
