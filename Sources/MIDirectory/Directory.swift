@@ -49,12 +49,24 @@ public final class Directory {
         guard let password = settings.bindPassword, !password.isEmpty else {
             throw DirectoryError(.configuration, "ldap.bindDN is set but its password file is empty")
         }
-        let code = ldap.simpleBind(dn: bindDN, password: password)
+        let code = try ldap.simpleBind(dn: bindDN, password: password)
         try ldap.checkReachable(code)
-        guard code == .success else {
-            throw DirectoryError(.serviceBindFailed, code: code,
-                                 "the directory refused the service account '\(bindDN)' (check ldap.bindPasswordFile)")
+        guard code == .success else { throw Self.serviceAccountRefused(bindDN, code) }
+    }
+
+    /// The service account's re-bind after a user's bind: sent at once, its answer read before
+    /// the connection's next request (`LDAPConnection.sendSimpleBind`).
+    private func rebindService(_ ldap: LDAPConnection) throws {
+        guard settings.hasServiceAccount, let bindDN = settings.bindDN else { return }
+        guard let password = settings.bindPassword, !password.isEmpty else {
+            throw DirectoryError(.configuration, "ldap.bindDN is set but its password file is empty")
         }
+        try ldap.sendSimpleBind(dn: bindDN, password: password) { Self.serviceAccountRefused(bindDN, $0) }
+    }
+
+    private static func serviceAccountRefused(_ bindDN: String, _ code: LDAPResultCode) -> DirectoryError {
+        DirectoryError(.serviceBindFailed, code: code,
+                       "the directory refused the service account '\(bindDN)' (check ldap.bindPasswordFile)")
     }
 
     /// Authenticates `uid` with `password` and returns the user with their roles.
@@ -96,6 +108,11 @@ public final class Directory {
             logger.debug("login lookup for a user id matched \(candidates.count) entries")
             throw refused
         }
+        // With a service account the roles are read before the password is checked (as the
+        // service account, whatever the outcome), so that after the user's bind only the
+        // re-bind is left, and nothing waits for its answer. They are used, and a missing role
+        // reported, only once the password was right.
+        let readEarly = settings.hasServiceAccount ? try makeUser(entry, on: ldap, deciding: true) : nil
         let (code, diagnostic) = try bindAsUser(dn: entry.dn, password: password, readConnection: ldap)
         guard code == .success else {
             if code == .invalidCredentials, let state = AccountState(diagnostic: diagnostic) {
@@ -104,7 +121,7 @@ public final class Directory {
             if code != .invalidCredentials { logger.info("user bind refused with LDAP code \(code.rawValue)") }
             throw refused
         }
-        let user = try makeUser(entry, on: ldap, deciding: true)
+        let user = try readEarly ?? makeUser(entry, on: ldap, deciding: true)
         guard !user.roles.isEmpty else {
             throw DirectoryError(.noRole, "'\(user.uid)' is in none of the console's role groups (foreman, technician, support)")
         }
@@ -118,10 +135,10 @@ public final class Directory {
     /// bound as the user, who does the later reads.
     private func bindAsUser(dn: String, password: [UInt8], readConnection ldap: LDAPConnection) throws
         -> (LDAPResultCode, String?) {
-        let code = ldap.simpleBind(dn: dn, password: password)
+        let code = try ldap.simpleBind(dn: dn, password: password)
         try ldap.checkReachable(code)
         let diagnostic = code == .success ? nil : ldap.diagnosticMessage()
-        if settings.hasServiceAccount { try bindService(ldap) }
+        try rebindService(ldap)
         return (code, diagnostic)
     }
 

@@ -231,15 +231,69 @@ public final class LDAPConnection {
 
     /// A simple bind. The caller has already refused empty passwords.
     /// Returns the result code so the caller decides what a refusal means (user vs service account).
-    func simpleBind(dn: String, password: [UInt8]) -> LDAPResultCode {
+    func simpleBind(dn: String, password: [UInt8]) throws -> LDAPResultCode {
         precondition(!password.isEmpty, "an empty-password simple bind is an unauthenticated bind")
+        try settlePendingBind()
         var bytes = password
+        defer { SecretBytes.wipe(&bytes) }
         return bytes.withUnsafeMutableBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
                 var credentials = berval(bv_len: ber_len_t(chars.count), bv_val: chars.baseAddress)
                 return LDAPResultCode(rawValue: ldap_sasl_bind_s(handle, dn, nil, &credentials, nil, nil, nil))
             }
         }
+    }
+
+    /// A bind sent and not yet answered (``sendSimpleBind(dn:password:refused:)``).
+    private var pendingBind: (msgid: Int32, refused: (LDAPResultCode) -> DirectoryError)?
+
+    /// Sends a simple bind without waiting for its answer: the server takes it at once, and the
+    /// next request on this connection (which could not be sent before it is answered, RFC 4511
+    /// 4.2.1) first waits for the answer and throws `refused(code)` if the bind failed. The
+    /// service account's re-bind after a user's bind goes this way, so a login that reads
+    /// nothing more (`-c whoami`) does not wait a round trip for it.
+    func sendSimpleBind(dn: String, password: [UInt8], refused: @escaping (LDAPResultCode) -> DirectoryError) throws {
+        precondition(!password.isEmpty, "an empty-password simple bind is an unauthenticated bind")
+        try settlePendingBind()
+        var bytes = password
+        defer { SecretBytes.wipe(&bytes) }
+        var msgid: Int32 = 0
+        let rc = bytes.withUnsafeMutableBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                var credentials = berval(bv_len: ber_len_t(chars.count), bv_val: chars.baseAddress)
+                return ldap_sasl_bind(handle, dn, nil, &credentials, nil, nil, &msgid)
+            }
+        }
+        guard rc == LDAP_SUCCESS else {
+            let code = LDAPResultCode(rawValue: rc)
+            try checkReachable(code)
+            throw refused(code)
+        }
+        pendingBind = (msgid, refused)
+    }
+
+    /// Waits for the answer to a bind sent by ``sendSimpleBind(dn:password:refused:)``, if any.
+    private func settlePendingBind() throws {
+        guard let pending = pendingBind else { return }
+        pendingBind = nil
+        var timeout = settings.timeval
+        var result: OpaquePointer?
+        let type = ldap_result(handle, pending.msgid, LDAP_MSG_ALL, &timeout, &result)
+        if type == 0 {
+            throw DirectoryError(.unreachable, code: .timeout,
+                                 "directory \(settings.uri) did not answer within \(settings.timeoutSeconds) s")
+        }
+        guard type > 0, let result else {
+            var code: Int32 = 0
+            ldap_get_option(handle, LDAP_OPT_RESULT_CODE, &code)
+            throw unreachable(LDAPResultCode(rawValue: code == 0 ? LDAP_SERVER_DOWN : code))
+        }
+        var code: Int32 = 0
+        let prc = ldap_parse_result(handle, result, &code, nil, nil, nil, nil, 1)  // frees `result`
+        guard prc == LDAP_SUCCESS else { throw failure(prc, "reading a bind result") }
+        let answer = LDAPResultCode(rawValue: code)
+        try checkReachable(answer)
+        guard answer == .success else { throw pending.refused(answer) }
     }
 
     /// Throws for a bind result that is not success, unreachable or bad credentials.
@@ -377,6 +431,7 @@ public final class LDAPConnection {
     /// Sends one search request (with a paged-results control when `pageSize` > 0); its id.
     private func sendSearch(base: String, scope: Scope, filter: String, attributes: [String], pageSize: Int32,
                             cookie: UnsafeMutablePointer<berval>?) throws -> Int32 {
+        try settlePendingBind()
         var msgid: Int32 = 0
         var pageControl: UnsafeMutablePointer<LDAPControl>?
         if pageSize > 0 {

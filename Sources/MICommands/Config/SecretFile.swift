@@ -1,4 +1,5 @@
 import Foundation
+import MIDirectory
 
 /// A password kept in a file: the user's `--password-file`, the service account's
 /// `ldap.bindPasswordFile` (and, later, a store password file). One reader for all of them, so
@@ -68,13 +69,9 @@ public struct SecretFile: Sendable {
         bytes = []
     }
 
-    /// Overwrites `buffer` in place with zeros (through a pointer, so the writes are not
-    /// optimised away as stores to a value about to die).
+    /// Overwrites `buffer` in place with zeros (``SecretBytes/wipe(_:)``).
     public static func wipe(_ buffer: inout [UInt8]) {
-        buffer.withUnsafeMutableBytes { raw in
-            guard let base = raw.baseAddress else { return }
-            memset(base, 0, raw.count)
-        }
+        SecretBytes.wipe(&buffer)
     }
 
     /// The warning for a password file others can read, or nil.
