@@ -89,29 +89,17 @@ struct MIAdminCommand: ParsableCommand {
     /// `parseAsRoot`, without its check for `--generate-completion-script` when the arguments
     /// cannot be asking for a completion script: that check parses the command line twice more as
     /// argument-parser's own completion commands (by reflection), a quarter of the parse's time
-    /// at every start. The `WithoutCompletionScript` parse gives the same command and values;
-    /// anything it does not accept (help, version, a usage error) is parsed again by
-    /// `parseAsRoot`, so every message and exit code is argument-parser's own.
+    /// at every start. The `WithoutCompletionScriptCheck` parse (MIConsole, as for console lines)
+    /// gives the same command and values; anything it does not accept (help, version, a usage
+    /// error) is parsed again by `parseAsRoot`, so every message and exit code is
+    /// argument-parser's own.
     static func parseCommandLine(_ arguments: [String]) throws -> ParsableCommand {
         if !arguments.contains(where: { $0.hasPrefix("--generate-completion-script") }),
-           let parsed = try? WithoutCompletionScript.parseAsRoot(arguments) as? WithoutCompletionScript {
+           let parsed = try? WithoutCompletionScriptCheck<Self>.parseAsRoot(arguments)
+            as? WithoutCompletionScriptCheck<Self> {
             return parsed.command
         }
         return try parseAsRoot(arguments)
-    }
-
-    /// The command under its own configuration plus a super-command name, which is what makes
-    /// argument-parser skip the completion-script check (as `LineParser.Parsed` does for lines).
-    struct WithoutCompletionScript: ParsableCommand {
-        static var configuration: CommandConfiguration {
-            var configuration = MIAdminCommand.configuration
-            configuration._superCommandName = ""
-            return configuration
-        }
-
-        @OptionGroup var command: MIAdminCommand
-
-        init() {}
     }
 
     func validate() throws {
