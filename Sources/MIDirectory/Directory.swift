@@ -46,10 +46,7 @@ public final class Directory {
     /// Binds as the service account, or stays anonymous when none is configured.
     private func bindService(_ ldap: LDAPConnection) throws {
         guard settings.hasServiceAccount, let bindDN = settings.bindDN else { return }
-        guard let password = settings.bindPassword, !password.isEmpty else {
-            throw DirectoryError(.configuration, "ldap.bindDN is set but its password file is empty")
-        }
-        let code = try ldap.simpleBind(dn: bindDN, password: password)
+        let code = try ldap.simpleBind(dn: bindDN, password: try servicePassword())
         try ldap.checkReachable(code)
         guard code == .success else { throw Self.serviceAccountRefused(bindDN, code) }
     }
@@ -58,10 +55,14 @@ public final class Directory {
     /// the connection's next request (`LDAPConnection.sendSimpleBind`).
     private func rebindService(_ ldap: LDAPConnection) throws {
         guard settings.hasServiceAccount, let bindDN = settings.bindDN else { return }
+        try ldap.sendSimpleBind(dn: bindDN, password: try servicePassword()) { Self.serviceAccountRefused(bindDN, $0) }
+    }
+
+    private func servicePassword() throws -> [UInt8] {
         guard let password = settings.bindPassword, !password.isEmpty else {
             throw DirectoryError(.configuration, "ldap.bindDN is set but its password file is empty")
         }
-        try ldap.sendSimpleBind(dn: bindDN, password: password) { Self.serviceAccountRefused(bindDN, $0) }
+        return password
     }
 
     private static func serviceAccountRefused(_ bindDN: String, _ code: LDAPResultCode) -> DirectoryError {
