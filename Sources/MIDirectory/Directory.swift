@@ -24,9 +24,7 @@ public final class Directory {
     /// With nested groups and `memberOf`: each role's group and every group nested in it.
     var nestedRoleGroups: [Role: Set<String>]?
     /// The configured role groups, normalized once (see `roleGroupKeys`).
-    var roleGroupKeysCache: [(Role, String)]?
-    /// The same keys alone, in the same order (the listing's memberOf check).
-    var roleGroupKeyListCache: [String]?
+    var roleGroupKeysCache: RoleGroupKeys?
     private var userCache: [String: DirectoryUser?] = [:]
 
     public init(settings: DirectorySettings, logger: Logger) {

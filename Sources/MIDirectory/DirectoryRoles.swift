@@ -8,9 +8,19 @@ extension Directory {
     /// Active Directory's `LDAP_MATCHING_RULE_IN_CHAIN`: membership through nested groups.
     static let inChain = "1.2.840.113556.1.4.1941"
 
-    /// The configured role groups, normalized once.
-    var roleGroupKeys: [(Role, String)] {
-        Role.allCases.compactMap { role in settings.groups[role].map { (role, DistinguishedName.normalized($0)) } }
+    /// The configured role groups, normalized once: `keys[i]` is the group of `roles[i]`, in the
+    /// order of `Role.allCases`.
+    struct RoleGroupKeys {
+        let roles: [Role]
+        let keys: [String]
+    }
+
+    var roleGroupKeys: RoleGroupKeys {
+        if let roleGroupKeysCache { return roleGroupKeysCache }
+        let groups = Role.allCases.compactMap { role in settings.groups[role].map { (role, DistinguishedName.normalized($0)) } }
+        let made = RoleGroupKeys(roles: groups.map(\.0), keys: groups.map(\.1))
+        roleGroupKeysCache = made
+        return made
     }
 
     /// The roles of one user entry. `deciding` (the login) lets `roleSource: auto` settle on the
@@ -43,16 +53,10 @@ extension Directory {
         }
         // The listing's hot path (once per entry): a user is in few groups and there are three
         // roles, so compare in place rather than build a set per entry.
-        let groups = roleGroupKeysCache ?? roleGroupKeys
-        roleGroupKeysCache = groups
-        let keys = roleGroupKeyListCache ?? groups.map(\.1)
-        roleGroupKeyListCache = keys
-        var found = 0  // bit i: groups[i] is among the values
-        for value in values { found |= DistinguishedName.matchingKeys(value, keys) }
-        guard found != 0 else { return [] }
-        return Role.allCases.filter { role in
-            groups.indices.contains { found & (1 << $0) != 0 && groups[$0].0 == role }
-        }
+        let groups = roleGroupKeys
+        var found = 0  // bit i: groups.keys[i] is among the values
+        for value in values { found |= DistinguishedName.matchingKeys(value, groups.keys) }
+        return groups.roles.indices.filter { found & (1 << $0) != 0 }.map { groups.roles[$0] }
     }
 
     /// Each role group with every group nested in it (any depth), found by one

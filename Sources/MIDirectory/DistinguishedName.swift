@@ -32,11 +32,6 @@ public enum DistinguishedName {
         return found
     }
 
-    /// Whether `dn` normalizes to `key`.
-    public static func matches(_ dn: String, normalizedKey key: String) -> Bool {
-        matchingKeys(dn, [key]) != 0
-    }
-
     @inline(__always)
     private static func lowered(_ byte: UInt8) -> UInt8 {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
