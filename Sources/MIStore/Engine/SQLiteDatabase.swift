@@ -25,10 +25,15 @@ final class SQLiteDatabase: StoreDatabase {
     func forEachRow(_ sql: String, _ arguments: StoreArguments, _ body: (StoreRow) throws -> Void) throws {
         // A statement of its own (not the cached one): `body` may run this same SQL again.
         let statement = try mapped { try db.makeStatement(sql: sql) }
+        try step(statement, arguments, body)
+    }
+
+    /// Runs `statement` and hands each result row to `body`. Each step's values come straight
+    /// from SQLite (as GRDB's DatabaseValue would read them), without a GRDB row of
+    /// DatabaseValues in between: listings read a million rows.
+    private func step(_ statement: Statement, _ arguments: StoreArguments, _ body: (StoreRow) throws -> Void) throws {
         let columns = StoreColumns(statement.columnNames)
         let cursor = try mapped { try Row.fetchCursor(statement, arguments: Self.bind(arguments)) }
-        // Each step's values straight from SQLite (as GRDB's DatabaseValue would read them),
-        // without a GRDB row of DatabaseValues in between: listings read a million rows.
         let sqliteStatement = statement.sqliteStatement
         let count = Int32(columns.names.count)
         while try mapped({ try cursor.next() }) != nil {
@@ -63,18 +68,10 @@ final class SQLiteDatabase: StoreDatabase {
     }
 
     func rows(_ sql: String, _ arguments: StoreArguments) throws -> [StoreRow] {
-        try mapped {
-            let statement = try db.cachedStatement(sql: sql)
-            let columns = StoreColumns(statement.columnNames)
-            let cursor = try Row.fetchCursor(statement, arguments: Self.bind(arguments))
-            let sqliteStatement = statement.sqliteStatement
-            let count = Int32(columns.names.count)
-            var rows: [StoreRow] = []
-            while try cursor.next() != nil {
-                rows.append(StoreRow(columns: columns, values: Self.values(sqliteStatement, count: count)))
-            }
-            return rows
-        }
+        let statement = try mapped { try db.cachedStatement(sql: sql) }
+        var rows: [StoreRow] = []
+        try step(statement, arguments) { rows.append($0) }
+        return rows
     }
 
     func inSavepoint<T>(rollback: Bool, _ body: () throws -> T) throws -> T {
@@ -107,5 +104,4 @@ final class SQLiteDatabase: StoreDatabase {
             }
         })
     }
-
 }
