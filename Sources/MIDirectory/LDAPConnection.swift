@@ -2,113 +2,6 @@ import CLDAP
 import Foundation
 import Logging
 
-/// How to reach the directory securely. Built from the console's config (`ldap.*` keys).
-public struct ConnectionSettings: Sendable {
-    public var uri: String
-    public var startTLS: Bool
-    public var caFile: String?
-    /// Verify the server certificate against `caFile` (default). Turning this off is an
-    /// explicit, loudly-warned setting (`ldap.tlsVerify: false`).
-    public var verifyCertificate: Bool
-    /// Let a password travel over an unencrypted connection (`ldap.allowCleartext`). Off by default.
-    public var allowCleartext: Bool
-    /// Bounds both the TCP connect and each operation. Fractions count (passed on in
-    /// microseconds); the config keeps it within `ConnectionSettings.timeoutRange`.
-    public var timeoutSeconds: Double
-    /// Entries per page of a paged search (`ldap.pageSize`; Active Directory serves at most 1,000).
-    public var pageSize: Int32 = 500
-
-    /// What `ldap.timeoutSeconds` may be: a millisecond to ten minutes.
-    public static let timeoutRange: ClosedRange<Double> = 0.001...600
-
-    public init(uri: String, startTLS: Bool, caFile: String?, verifyCertificate: Bool = true,
-                allowCleartext: Bool = false, timeoutSeconds: Double) {
-        self.uri = uri
-        self.startTLS = startTLS
-        self.caFile = caFile
-        self.verifyCertificate = verifyCertificate
-        self.allowCleartext = allowCleartext
-        self.timeoutSeconds = timeoutSeconds
-    }
-
-    /// The timeout as libldap takes it, to the microsecond.
-    var timeval: timeval {
-        let seconds = min(max(timeoutSeconds, Self.timeoutRange.lowerBound), Self.timeoutRange.upperBound)
-        let whole = seconds.rounded(.down)
-        return CLDAP.timeval(tv_sec: Int(whole), tv_usec: Int(((seconds - whole) * 1_000_000).rounded()))
-    }
-}
-
-/// The URIs of `ldap.uri` as libldap reads them: the option may hold a list
-/// (`"ldaps://a:636 ldap://b:389"`) that libldap fails over through, so every entry must be safe,
-/// not just the first.
-public struct LDAPURIList: Sendable, Equatable {
-    public let uris: [String]
-    public let schemes: [String]
-
-    /// Parses `list` with libldap's own parser (`ldap_initialize` reads it, `LDAP_OPT_URI` gives it
-    /// back one URI per space, then `ldap_url_parse` names each scheme). Nil when libldap refuses it.
-    public init?(_ list: String) {
-        LDAPLibrary.start()
-        var ld: OpaquePointer?
-        guard ldap_initialize(&ld, list) == LDAP_SUCCESS, let ld else { return nil }
-        defer { ldap_unbind_ext_s(ld, nil, nil) }
-        var raw: UnsafeMutablePointer<CChar>?
-        guard ldap_get_option(ld, LDAP_OPT_URI, &raw) == LDAP_OPT_SUCCESS, let raw else { return nil }
-        let canonical = String(cString: raw)
-        ldap_memfree(raw)
-        var uris: [String] = [], schemes: [String] = []
-        for uri in canonical.split(separator: " ").map(String.init) {
-            var description: UnsafeMutablePointer<LDAPURLDesc>?
-            guard ldap_url_parse(uri, &description) == LDAP_URL_SUCCESS, let description else { return nil }
-            schemes.append(String(cString: description.pointee.lud_scheme).lowercased())
-            ldap_free_urldesc(description)
-            uris.append(uri)
-        }
-        guard !uris.isEmpty else { return nil }
-        self.uris = uris
-        self.schemes = schemes
-    }
-
-    /// The URIs a bind on them would cross in cleartext: `ldap://` and `ldapi://` without
-    /// StartTLS (every other scheme is `ldaps://`, TLS from the first byte).
-    public func cleartext(startTLS: Bool) -> [String] {
-        zip(uris, schemes).filter { $0.1 != "ldaps" && !startTLS }.map(\.0)
-    }
-
-    /// True when some URI needs StartTLS (not `ldaps://`).
-    public var needsStartTLS: Bool { schemes.contains { $0 != "ldaps" } }
-}
-
-/// libldap's process-wide start. Every path to a libldap handle goes through
-/// ``LDAPURIList/init(_:)``, which calls ``start()`` first.
-enum LDAPLibrary {
-    private static let started: Bool = {
-        // SASL without plug-ins (CLDAP/shim.h): miadmin only does simple binds. A failure here
-        // only means libldap starts SASL itself later, as it would without this.
-        miadmin_sasl_start_without_plugins() == SASL_OK
-    }()
-
-    static func start() { _ = started }
-}
-
-/// One entry from a search: its DN and the values of the attributes asked for.
-public struct LDAPEntry: Sendable {
-    public let dn: String
-    /// The attribute names the search asked for (one array shared by all its entries) and each
-    /// one's values, by position: a listing reads 100,000 entries, and a dictionary per entry
-    /// cost more than the lookups it saved.
-    let names: [String]
-    let valueLists: [[String]]
-
-    /// The values of `name` (as the search asked for it); empty when the entry has none.
-    public func values(_ name: String) -> [String] {
-        names.firstIndex(of: name).map { valueLists[$0] } ?? []
-    }
-
-    public func first(_ name: String) -> String? { values(name).first }
-}
-
 /// Owns one libldap handle (`LDAP *`): opened with TLS and timeouts set, unbound in `deinit`.
 /// Not thread-safe; one connection per session, used from one thread at a time.
 public final class LDAPConnection {
@@ -232,14 +125,19 @@ public final class LDAPConnection {
     /// A simple bind. The caller has already refused empty passwords.
     /// Returns the result code so the caller decides what a refusal means (user vs service account).
     func simpleBind(dn: String, password: [UInt8]) throws -> LDAPResultCode {
-        precondition(!password.isEmpty, "an empty-password simple bind is an unauthenticated bind")
         try settlePendingBind()
+        return withCredentials(password) { LDAPResultCode(rawValue: ldap_sasl_bind_s(handle, dn, nil, $0, nil, nil, nil)) }
+    }
+
+    /// Calls `body` with `password` as a bind's credentials, from a copy wiped afterwards.
+    private func withCredentials<R>(_ password: [UInt8], _ body: (UnsafeMutablePointer<berval>) -> R) -> R {
+        precondition(!password.isEmpty, "an empty-password simple bind is an unauthenticated bind")
         var bytes = password
         defer { SecretBytes.wipe(&bytes) }
         return bytes.withUnsafeMutableBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
                 var credentials = berval(bv_len: ber_len_t(chars.count), bv_val: chars.baseAddress)
-                return LDAPResultCode(rawValue: ldap_sasl_bind_s(handle, dn, nil, &credentials, nil, nil, nil))
+                return body(&credentials)
             }
         }
     }
@@ -253,17 +151,9 @@ public final class LDAPConnection {
     /// service account's re-bind after a user's bind goes this way, so a login that reads
     /// nothing more (`-c whoami`) does not wait a round trip for it.
     func sendSimpleBind(dn: String, password: [UInt8], refused: @escaping (LDAPResultCode) -> DirectoryError) throws {
-        precondition(!password.isEmpty, "an empty-password simple bind is an unauthenticated bind")
         try settlePendingBind()
-        var bytes = password
-        defer { SecretBytes.wipe(&bytes) }
         var msgid: Int32 = 0
-        let rc = bytes.withUnsafeMutableBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { chars in
-                var credentials = berval(bv_len: ber_len_t(chars.count), bv_val: chars.baseAddress)
-                return ldap_sasl_bind(handle, dn, nil, &credentials, nil, nil, &msgid)
-            }
-        }
+        let rc = withCredentials(password) { ldap_sasl_bind(handle, dn, nil, $0, nil, nil, &msgid) }
         guard rc == LDAP_SUCCESS else {
             let code = LDAPResultCode(rawValue: rc)
             try checkReachable(code)
@@ -276,18 +166,7 @@ public final class LDAPConnection {
     private func settlePendingBind() throws {
         guard let pending = pendingBind else { return }
         pendingBind = nil
-        var timeout = settings.timeval
-        var result: OpaquePointer?
-        let type = ldap_result(handle, pending.msgid, LDAP_MSG_ALL, &timeout, &result)
-        if type == 0 {
-            throw DirectoryError(.unreachable, code: .timeout,
-                                 "directory \(settings.uri) did not answer within \(settings.timeoutSeconds) s")
-        }
-        guard type > 0, let result else {
-            var code: Int32 = 0
-            ldap_get_option(handle, LDAP_OPT_RESULT_CODE, &code)
-            throw unreachable(LDAPResultCode(rawValue: code == 0 ? LDAP_SERVER_DOWN : code))
-        }
+        let result = try awaitAnswer(pending.msgid, LDAP_MSG_ALL, "a bind").message
         var code: Int32 = 0
         let prc = ldap_parse_result(handle, result, &code, nil, nil, nil, nil, 1)  // frees `result`
         guard prc == LDAP_SUCCESS else { throw failure(prc, "reading a bind result") }
@@ -345,7 +224,7 @@ public final class LDAPConnection {
         do {
             for dn in dns {
                 sent.append(try sendSearch(base: dn, scope: .base, filter: filter, attributes: ["1.1"], pageSize: 0,
-                                           cookie: nil))
+                                           cookie: []))
             }
         } catch {
             sent.forEach { ldap_abandon_ext(handle, $0, nil, nil) }
@@ -360,8 +239,7 @@ public final class LDAPConnection {
                     found = true
                 }
                 defer { ldap_msgfree(result) }
-                let cookie = try finishPage(result, base: dns[index])
-                if cookie.bv_val != nil { ber_memfree(cookie.bv_val) }
+                _ = try finishPage(result, base: dns[index])
                 answers.append(found ? .matches : .doesNotMatch)
             } catch let error as DirectoryError where error.code == .noSuchObject {
                 answers.append(.missing)
@@ -386,7 +264,7 @@ public final class LDAPConnection {
                                 pageSize: Int32, _ body: (OpaquePointer) throws -> Void) throws {
         if pageSize == 0 {
             let msgid = try sendSearch(base: base, scope: scope, filter: filter, attributes: attributes, pageSize: 0,
-                                       cookie: nil)
+                                       cookie: [])
             let result = try receive(msgid, base: base) { message in
                 defer { ldap_msgfree(message) }
                 do { try body(message) } catch {
@@ -395,13 +273,11 @@ public final class LDAPConnection {
                 }
             }
             defer { ldap_msgfree(result) }
-            var cookie = try finishPage(result, base: base)
-            if cookie.bv_val != nil { ber_memfree(cookie.bv_val) }
-            cookie.bv_val = nil
+            _ = try finishPage(result, base: base)
             return
         }
         var msgid = try sendSearch(base: base, scope: scope, filter: filter, attributes: attributes,
-                                   pageSize: pageSize, cookie: nil)
+                                   pageSize: pageSize, cookie: [])
         while true {
             var entries: [OpaquePointer] = []
             defer { entries.forEach { ldap_msgfree($0) } }
@@ -409,12 +285,9 @@ public final class LDAPConnection {
             defer { ldap_msgfree(result) }
             let page = Result { try finishPage(result, base: base) }
             var next: Int32?
-            if case .success(var cookie) = page, cookie.bv_len > 0 {
-                defer { ber_memfree(cookie.bv_val); cookie.bv_val = nil }
+            if case .success(let cookie) = page, !cookie.isEmpty {
                 next = try sendSearch(base: base, scope: scope, filter: filter, attributes: attributes,
-                                      pageSize: pageSize, cookie: &cookie)
-            } else if case .success(let cookie) = page, cookie.bv_val != nil {
-                ber_memfree(cookie.bv_val)
+                                      pageSize: pageSize, cookie: cookie)
             }
             for entry in entries {
                 do { try body(entry) } catch {
@@ -430,14 +303,16 @@ public final class LDAPConnection {
 
     /// Sends one search request (with a paged-results control when `pageSize` > 0); its id.
     private func sendSearch(base: String, scope: Scope, filter: String, attributes: [String], pageSize: Int32,
-                            cookie: UnsafeMutablePointer<berval>?) throws -> Int32 {
+                            cookie: [UInt8]) throws -> Int32 {
         try settlePendingBind()
         var msgid: Int32 = 0
         var pageControl: UnsafeMutablePointer<LDAPControl>?
         if pageSize > 0 {
-            var empty = berval(bv_len: 0, bv_val: nil)
-            let crc = cookie.map { ldap_create_page_control(handle, pageSize, $0, 0, &pageControl) }
-                ?? ldap_create_page_control(handle, pageSize, &empty, 0, &pageControl)
+            var bytes = cookie
+            let crc = bytes.withUnsafeMutableBytes { raw in
+                var value = berval(bv_len: ber_len_t(raw.count), bv_val: raw.baseAddress?.assumingMemoryBound(to: CChar.self))
+                return ldap_create_page_control(handle, pageSize, &value, 0, &pageControl)  // copies the cookie
+            }
             guard crc == LDAP_SUCCESS, pageControl != nil else { throw failure(crc, "creating the paged-results control") }
         }
         defer { if let pageControl { ldap_control_free(pageControl) } }
@@ -456,18 +331,12 @@ public final class LDAPConnection {
     /// message (the caller frees it). References and intermediate responses are skipped.
     private func receive(_ msgid: Int32, base: String, entry: (OpaquePointer) throws -> Void) throws -> OpaquePointer {
         while true {
-            var timeout = settings.timeval
-            var message: OpaquePointer?
-            let type = ldap_result(handle, msgid, LDAP_MSG_ONE, &timeout, &message)
-            if type == 0 {
+            let (type, message): (Int32, OpaquePointer)
+            do {
+                (type, message) = try awaitAnswer(msgid, LDAP_MSG_ONE, "search under '\(base)'")
+            } catch let error as DirectoryError where error.code == .timeout {
                 ldap_abandon_ext(handle, msgid, nil, nil)
-                throw DirectoryError(.unreachable, code: .timeout,
-                                     "directory \(settings.uri) did not answer within \(settings.timeoutSeconds) s")
-            }
-            guard type > 0, let message else {
-                var code: Int32 = 0
-                ldap_get_option(handle, LDAP_OPT_RESULT_CODE, &code)
-                throw failure(code == 0 ? LDAP_SERVER_DOWN : code, "search under '\(base)'")
+                throw error
             }
             switch ber_tag_t(type) {
             case LDAP_RES_SEARCH_ENTRY:
@@ -480,7 +349,27 @@ public final class LDAPConnection {
         }
     }
 
-    private func finishPage(_ message: OpaquePointer, base: String) throws -> berval {
+    /// The next answer to `msgid` (`LDAP_MSG_ONE`), or the whole of it (`LDAP_MSG_ALL`), within
+    /// the timeout; the caller frees the message.
+    private func awaitAnswer(_ msgid: Int32, _ mode: Int32, _ what: String) throws -> (type: Int32, message: OpaquePointer) {
+        var timeout = settings.timeval
+        var message: OpaquePointer?
+        let type = ldap_result(handle, msgid, mode, &timeout, &message)
+        if type == 0 {
+            throw DirectoryError(.unreachable, code: .timeout,
+                                 "directory \(settings.uri) did not answer within \(settings.timeoutSeconds) s")
+        }
+        guard type > 0, let message else {
+            var code: Int32 = 0
+            ldap_get_option(handle, LDAP_OPT_RESULT_CODE, &code)
+            throw failure(code == 0 ? LDAP_SERVER_DOWN : code, what)
+        }
+        return (type, message)
+    }
+
+    /// Checks a search's result; the paged-results cookie for the next page (empty when done or
+    /// not paged), copied out of libldap's memory.
+    private func finishPage(_ message: OpaquePointer, base: String) throws -> [UInt8] {
         var resultCode: Int32 = 0
         var serverControls: UnsafeMutablePointer<UnsafeMutablePointer<LDAPControl>?>?
         let prc = ldap_parse_result(handle, message, &resultCode, nil, nil, nil, &serverControls, 0)
@@ -492,13 +381,13 @@ public final class LDAPConnection {
             }
             throw failure(resultCode, "search under '\(base)'")
         }
+        guard let found = ldap_control_find(LDAP_CONTROL_PAGEDRESULTS, serverControls, nil) else { return [] }
         var cookie = berval(bv_len: 0, bv_val: nil)
-        if let found = ldap_control_find(LDAP_CONTROL_PAGEDRESULTS, serverControls, nil) {
-            var estimate: ber_int_t = 0
-            let rc = ldap_parse_pageresponse_control(handle, found, &estimate, &cookie)
-            guard rc == LDAP_SUCCESS else { throw failure(rc, "reading the paged-results cookie") }
-        }
-        return cookie
+        var estimate: ber_int_t = 0
+        let rc = ldap_parse_pageresponse_control(handle, found, &estimate, &cookie)
+        defer { if cookie.bv_val != nil { ber_memfree(cookie.bv_val) } }
+        guard rc == LDAP_SUCCESS else { throw failure(rc, "reading the paged-results cookie") }
+        return Array(UnsafeRawBufferPointer(start: cookie.bv_val, count: Int(cookie.bv_len)))
     }
 
     /// The entry's DN and the values of `attributes` (keyed by the name asked for), read in one

@@ -1,0 +1,54 @@
+import CLDAP
+
+/// The URIs of `ldap.uri` as libldap reads them: the option may hold a list
+/// (`"ldaps://a:636 ldap://b:389"`) that libldap fails over through, so every entry must be safe,
+/// not just the first.
+public struct LDAPURIList: Sendable, Equatable {
+    public let uris: [String]
+    public let schemes: [String]
+
+    /// Parses `list` with libldap's own parser (`ldap_initialize` reads it, `LDAP_OPT_URI` gives it
+    /// back one URI per space, then `ldap_url_parse` names each scheme). Nil when libldap refuses it.
+    public init?(_ list: String) {
+        LDAPLibrary.start()
+        var ld: OpaquePointer?
+        guard ldap_initialize(&ld, list) == LDAP_SUCCESS, let ld else { return nil }
+        defer { ldap_unbind_ext_s(ld, nil, nil) }
+        var raw: UnsafeMutablePointer<CChar>?
+        guard ldap_get_option(ld, LDAP_OPT_URI, &raw) == LDAP_OPT_SUCCESS, let raw else { return nil }
+        let canonical = String(cString: raw)
+        ldap_memfree(raw)
+        var uris: [String] = [], schemes: [String] = []
+        for uri in canonical.split(separator: " ").map(String.init) {
+            var description: UnsafeMutablePointer<LDAPURLDesc>?
+            guard ldap_url_parse(uri, &description) == LDAP_URL_SUCCESS, let description else { return nil }
+            schemes.append(String(cString: description.pointee.lud_scheme).lowercased())
+            ldap_free_urldesc(description)
+            uris.append(uri)
+        }
+        guard !uris.isEmpty else { return nil }
+        self.uris = uris
+        self.schemes = schemes
+    }
+
+    /// The URIs a bind on them would cross in cleartext: `ldap://` and `ldapi://` without
+    /// StartTLS (every other scheme is `ldaps://`, TLS from the first byte).
+    public func cleartext(startTLS: Bool) -> [String] {
+        zip(uris, schemes).filter { $0.1 != "ldaps" && !startTLS }.map(\.0)
+    }
+
+    /// True when some URI needs StartTLS (not `ldaps://`).
+    public var needsStartTLS: Bool { schemes.contains { $0 != "ldaps" } }
+}
+
+/// libldap's process-wide start. Every path to a libldap handle goes through
+/// ``LDAPURIList/init(_:)``, which calls ``start()`` first.
+enum LDAPLibrary {
+    private static let started: Bool = {
+        // SASL without plug-ins (CLDAP/shim.h): miadmin only does simple binds. A failure here
+        // only means libldap starts SASL itself later, as it would without this.
+        miadmin_sasl_start_without_plugins() == SASL_OK
+    }()
+
+    static func start() { _ = started }
+}
