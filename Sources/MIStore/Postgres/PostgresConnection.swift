@@ -30,8 +30,7 @@ public final class PostgresConnection {
     ///   `.databaseMissing`, `.permissionDenied` or `.configuration`; the message names the host.
     public init(target: PostgresTarget, password: String? = nil, conventions: UserConventions = .honoured,
                 connectTimeoutSeconds: Int = 10) throws {
-        self.target = target
-        try PostgresLibrary.open()
+        self.target = target  // a PostgresTarget exists only once libpq is open (PostgresLibrary)
         var extra: [String: String] = [:]
         if let password { extra["password"] = password }
         if target.options["connect_timeout"] == nil { extra["connect_timeout"] = String(connectTimeoutSeconds) }
