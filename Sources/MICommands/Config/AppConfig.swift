@@ -99,7 +99,7 @@ public struct AppConfig: Sendable {
     public var ldap: LDAP
     public var store: Store
     public var policy: Policy
-    public var display = Display(timeZone: .current)
+    public var display = Display(timeZone: .autoupdatingCurrent)
     public var `import` = Import(maxMediaMiB: ImportLimits.defaults.mediaBytes >> 20)
 
     /// The system config of a binary installed under the usual prefixes (`/usr/local`, `/usr`).
@@ -180,7 +180,7 @@ public struct AppConfig: Sendable {
             }
             display = Display(timeZone: timeZone)
         } else {
-            display = Display(timeZone: .current)
+            display = Display(timeZone: .autoupdatingCurrent)
         }
 
         let maxMedia = try reader.number("import.maxMediaMiB") ?? Double(ImportLimits.defaults.mediaBytes >> 20)

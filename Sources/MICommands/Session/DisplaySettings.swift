@@ -19,7 +19,7 @@ public struct DisplaySettings: Sendable, Equatable {
     /// Long output at a terminal goes through `$PAGER` (default `less -FRX`).
     public var pager = true
     /// The zone tables show times in (`display.timeZone`; default the machine's).
-    public var timeZone: TimeZone = .current
+    public var timeZone: TimeZone = .autoupdatingCurrent
 
     public init() {}
 }

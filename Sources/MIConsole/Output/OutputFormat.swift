@@ -27,7 +27,7 @@ class RenderingSink: OutputSink {
     /// One record per block instead of a grid (tables only).
     var expanded = false
     /// Writes times in the site's zone.
-    var times = TimeText(zone: .current)
+    var times = TimeText(zone: .autoupdatingCurrent)
     /// A run whose changes are not saved (`--dry-run`): JSON records carry `"saved": false`.
     var unsaved = false
 

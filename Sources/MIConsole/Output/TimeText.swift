@@ -10,25 +10,33 @@ struct TimeText {
     let zone: TimeZone
     private let offsets = OffsetCache()
 
-    /// The offset of a zone that has only one (UTC, `GMT+0100`): no cache to ask. Hashing the
-    /// quarter was 4% of a million-row listing's CPU.
-    private let fixedOffset: Int?
-
+    /// Nothing is asked of the zone until a time is written: the machine's zone
+    /// (`TimeZone.autoupdatingCurrent`, the default) is only looked up then, and most sessions
+    /// write no time at all (the look-up was half a millisecond of every start).
     init(zone: TimeZone) {
         self.zone = zone
-        let id = zone.identifier
-        fixedOffset = id == "UTC" || id == "Etc/UTC" || id == "GMT" || id.hasPrefix("GMT+") || id.hasPrefix("GMT-")
-            ? zone.secondsFromGMT() : nil
     }
 
     /// The zone's offset per quarter hour (every zone changes its offset on a quarter hour):
     /// a listing's times fall in few quarters, and asking the zone costs more than the rest.
     private final class OffsetCache {
+        /// The offset of a zone that has only one (UTC, `GMT+0100`): no cache to ask. Hashing
+        /// the quarter was 4% of a million-row listing's CPU. Set at the first time written.
+        var fixedOffset: Int??
         var byQuarter: [Int: Int] = [:]
     }
 
     private func offset(for date: Date) -> Int {
-        if let fixedOffset { return fixedOffset }
+        let fixed: Int?
+        if let known = offsets.fixedOffset {
+            fixed = known
+        } else {
+            let id = zone.identifier
+            fixed = id == "UTC" || id == "Etc/UTC" || id == "GMT" || id.hasPrefix("GMT+") || id.hasPrefix("GMT-")
+                ? zone.secondsFromGMT() : nil
+            offsets.fixedOffset = .some(fixed)
+        }
+        if let fixed { return fixed }
         let quarter = Int((date.timeIntervalSince1970 / 900).rounded(.down))
         if let cached = offsets.byQuarter[quarter] { return cached }
         let offset = zone.secondsFromGMT(for: date)
