@@ -16,7 +16,14 @@ final class ReadlineSource: LineSource {
         self.prompt = prompt
         self.history = history
         completionState.withLock { $0.engine = completion }
-        ReadlineSource.installOnce()
+        ReadlineSource.prepareOnce()
+        // Ctrl-C: our handler only records it; readline (which catches the signal, tidies the
+        // terminal and re-raises to us) then calls the event hook, which empties the line and
+        // shows a fresh prompt within the same readline() call. (Setting rl_done instead would
+        // not take effect until the next key, which it would then swallow.) Set here, by the
+        // prompt, not in the preparation: until the prompt shows, Ctrl-C ends the process.
+        signal(SIGINT, onInterrupt)
+        rl_signal_event_hook = afterSignal
         history.prepare()
         stifle_history(HistoryFile.limit)
         read_history(history.path)
@@ -90,25 +97,33 @@ final class ReadlineSource: LineSource {
         }
     }
 
-    private static let installed = Mutex(false)
+    private static let prepared = Mutex(false)
 
-    private static func installOnce() {
-        let first = installed.withLock { done -> Bool in
-            defer { done = true }
-            return !done
+    /// Starts ``prepareOnce()`` on a thread of its own. The console calls it once it knows it
+    /// will prompt, while the login waits on the directory; the prompt's own call then finds
+    /// readline ready, or waits for the thread to finish.
+    static func prepareInBackground() {
+        let thread = Thread { ReadlineSource.prepareOnce() }
+        thread.name = "miadmin readline set-up"
+        thread.start()
+    }
+
+    /// Readline's one-time set-up: our settings, then `rl_initialize` (the terminal's terminfo
+    /// entry, `/etc/inputrc` and `~/.inputrc`, the key maps), which `readline()` would otherwise
+    /// do at the first prompt: a millisecond or two of the start-up (docs/benchmarks.md). It reads
+    /// files and the terminal's size, and changes neither the terminal's modes nor any signal
+    /// handler. Runs once; a second caller waits until the first is done.
+    static func prepareOnce() {
+        prepared.withLock { done in
+            guard !done else { return }
+            done = true
+            rl_readline_name = UnsafePointer(strdup("miadmin")!)  // lives as long as the process
+            rl_completer_quote_characters = UnsafePointer(strdup("'\"")!)
+            rl_basic_word_break_characters = UnsafePointer(strdup(" \t\n")!)
+            rl_completer_word_break_characters = UnsafePointer(strdup(" \t\n")!)
+            rl_attempted_completion_function = attemptCompletion
+            rl_initialize()
         }
-        guard first else { return }
-        rl_readline_name = UnsafePointer(strdup("miadmin")!)  // lives as long as the process
-        rl_completer_quote_characters = UnsafePointer(strdup("'\"")!)
-        rl_basic_word_break_characters = UnsafePointer(strdup(" \t\n")!)
-        rl_completer_word_break_characters = UnsafePointer(strdup(" \t\n")!)
-        rl_attempted_completion_function = attemptCompletion
-        // Ctrl-C: our handler only records it; readline (which catches the signal, tidies the
-        // terminal and re-raises to us) then calls the event hook, which empties the line and
-        // shows a fresh prompt within the same readline() call. (Setting rl_done instead would
-        // not take effect until the next key, which it would then swallow.)
-        signal(SIGINT, onInterrupt)
-        rl_signal_event_hook = afterSignal
     }
 }
 

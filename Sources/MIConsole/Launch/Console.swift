@@ -60,11 +60,15 @@ public enum Console {
             return .success
         }
         let stdinIsTerminal = isatty(0) == 1
-        // The prompt reads the store right after login (unread notices): open it meanwhile.
+        // The prompt reads the store right after login (unread notices): open it meanwhile, on a
+        // thread of its own, while the login waits on the directory.
         let willPrompt = stdinIsTerminal && options.commands.isEmpty && options.scriptFile == nil
             && !options.atomic && !options.dryRun
         let storeOpening = willPrompt && openedStore == nil
             ? (try? clock(environment)).map { EarlyStoreOpening(config, clock: $0, logger: logger) } : nil
+        // Readline's set-up (terminfo, inputrc) likewise; after the group drop, as it reads the
+        // user's ~/.inputrc.
+        if willPrompt { ReadlineSource.prepareInBackground() }
 
         guard let uid = options.user ?? environment["MIADMIN_USER"], !uid.isEmpty else {
             err.write("miadmin: no user: pass --user UID or set MIADMIN_USER\n")
