@@ -253,6 +253,46 @@ public final class LDAPConnection {
 
     public enum BaseMatch: Sendable, Equatable { case matches, doesNotMatch, missing }
 
+    /// A search sent without paging whose answers are read later (``receive(_:_:)``), so that
+    /// requests that do not depend on each other share one round trip: the login sends its
+    /// root DSE read and its user look-up together.
+    public struct SentSearch {
+        fileprivate let msgid: Int32
+        fileprivate let base: String
+        fileprivate let attributes: [String]
+    }
+
+    /// Sends a search (unpaged) and returns at once; read its answers with ``receive(_:_:)`` or
+    /// drop it with ``abandon(_:)``.
+    public func send(base: String, scope: Scope, filter: String, attributes: [String]) throws -> SentSearch {
+        SentSearch(msgid: try sendSearch(base: base, scope: scope, filter: filter, attributes: attributes, pageSize: 0,
+                                         cookie: []),
+                   base: base, attributes: attributes)
+    }
+
+    /// Hands each entry of a sent search to `body` as it arrives, then checks the search's result.
+    /// An error thrown by `body` abandons the rest of the search.
+    public func receive(_ sent: SentSearch, _ body: (LDAPEntry) throws -> Void) throws {
+        try receiveMessages(sent) { try body(readEntry($0, attributes: sent.attributes)) }
+    }
+
+    /// Tells the server a sent search's answers are no longer wanted (nothing is waited for).
+    public func abandon(_ sent: SentSearch) {
+        ldap_abandon_ext(handle, sent.msgid, nil, nil)
+    }
+
+    private func receiveMessages(_ sent: SentSearch, _ body: (OpaquePointer) throws -> Void) throws {
+        let result = try receive(sent.msgid, base: sent.base) { message in
+            defer { ldap_msgfree(message) }
+            do { try body(message) } catch {
+                ldap_abandon_ext(handle, sent.msgid, nil, nil)
+                throw error
+            }
+        }
+        defer { ldap_msgfree(result) }
+        _ = try finishPage(result, base: sent.base)
+    }
+
     /// Runs the search, paged unless `pageSize` is 0, and hands each entry message to `body`.
     ///
     /// Pages are double-buffered: a page's messages are read as they arrive and kept; when its
@@ -263,17 +303,8 @@ public final class LDAPConnection {
     private func searchMessages(base: String, scope: Scope, filter: String, attributes: [String],
                                 pageSize: Int32, _ body: (OpaquePointer) throws -> Void) throws {
         if pageSize == 0 {
-            let msgid = try sendSearch(base: base, scope: scope, filter: filter, attributes: attributes, pageSize: 0,
-                                       cookie: [])
-            let result = try receive(msgid, base: base) { message in
-                defer { ldap_msgfree(message) }
-                do { try body(message) } catch {
-                    ldap_abandon_ext(handle, msgid, nil, nil)
-                    throw error
-                }
-            }
-            defer { ldap_msgfree(result) }
-            _ = try finishPage(result, base: base)
+            let sent = try send(base: base, scope: scope, filter: filter, attributes: attributes)
+            try receiveMessages(sent, body)
             return
         }
         var msgid = try sendSearch(base: base, scope: scope, filter: filter, attributes: attributes,
