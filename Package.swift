@@ -42,6 +42,8 @@ let package = Package(
         .target(name: "CLazyLibrary"),
         .target(name: "CPostgresLazy", dependencies: ["CPostgres", "CLazyLibrary"]),
         .target(name: "CPangoCairoLazy", dependencies: ["CPangoCairo", "CLazyLibrary"]),
+        // readline too: only the prompt uses it (CReadlineLazy/include/readline_lazy.h).
+        .target(name: "CReadlineLazy", dependencies: ["CReadline", "CLazyLibrary"]),
         .target(name: "MIDirectory", dependencies: [
             "CLDAP",
             .product(name: "Logging", package: "swift-log"),
@@ -62,7 +64,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "MIConsole", dependencies: [
-            "MICommands", "MIStore", "MIDirectory", "CReadline", "CProcess",
+            "MICommands", "MIStore", "MIDirectory", "CReadline", "CReadlineLazy", "CProcess",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

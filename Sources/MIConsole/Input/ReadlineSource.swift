@@ -1,4 +1,4 @@
-@preconcurrency import CReadline
+@preconcurrency import CReadlineLazy
 import Foundation
 import Synchronization
 
@@ -7,23 +7,27 @@ import Synchronization
 ///
 /// Readline's callbacks are C function pointers that cannot capture, so the completion engine
 /// and the current matches live in globals guarded by a `Mutex`.
+///
+/// The library is opened when the console is about to prompt, not at start-up (CReadlineLazy):
+/// its functions are trampolines, and its variables are reached through `rl`.
 final class ReadlineSource: LineSource {
     private let prompt: String
     private let history: HistoryFile
     var isInteractive: Bool { true }
 
-    init(prompt: String, history: HistoryFile, completion: CompletionEngine) {
+    /// Throws ``Unavailable`` when libreadline cannot be loaded.
+    init(prompt: String, history: HistoryFile, completion: CompletionEngine) throws {
         self.prompt = prompt
         self.history = history
+        try ReadlineSource.prepareOnce()
         completionState.withLock { $0.engine = completion }
-        ReadlineSource.prepareOnce()
         // Ctrl-C: our handler only records it; readline (which catches the signal, tidies the
         // terminal and re-raises to us) then calls the event hook, which empties the line and
         // shows a fresh prompt within the same readline() call. (Setting rl_done instead would
         // not take effect until the next key, which it would then swallow.) Set here, by the
         // prompt, not in the preparation: until the prompt shows, Ctrl-C ends the process.
         signal(SIGINT, onInterrupt)
-        rl_signal_event_hook = afterSignal
+        rl.signal_event_hook.pointee = afterSignal
         history.prepare()
         stifle_history(HistoryFile.limit)
         read_history(history.path)
@@ -97,35 +101,58 @@ final class ReadlineSource: LineSource {
         }
     }
 
-    private static let prepared = Mutex(false)
+    /// Why the prompt cannot be shown: libreadline cannot be loaded.
+    struct Unavailable: Error, CustomStringConvertible {
+        let reason: String
+        var description: String {
+            "the prompt needs libreadline.so.8, which cannot be loaded (\(reason)); "
+                + "commands still run from -c, -f or a pipe"
+        }
+    }
+
+    /// Not yet, done, or the reason it failed.
+    private static let preparation = Mutex<Result<Void, Unavailable>?>(nil)
 
     /// Starts ``prepareOnce()`` on a thread of its own. The console calls it once it knows it
     /// will prompt, while the login waits on the directory; the prompt's own call then finds
     /// readline ready, or waits for the thread to finish.
     static func prepareInBackground() {
-        let thread = Thread { ReadlineSource.prepareOnce() }
+        let thread = Thread { _ = try? ReadlineSource.prepareOnce() }
         thread.name = "miadmin readline set-up"
         thread.start()
     }
 
-    /// Readline's one-time set-up: our settings, then `rl_initialize` (the terminal's terminfo
-    /// entry, `/etc/inputrc` and `~/.inputrc`, the key maps), which `readline()` would otherwise
-    /// do at the first prompt: a millisecond or two of the start-up (docs/benchmarks.md). It reads
-    /// files and the terminal's size, and changes neither the terminal's modes nor any signal
-    /// handler. Runs once; a second caller waits until the first is done.
-    static func prepareOnce() {
-        prepared.withLock { done in
-            guard !done else { return }
-            done = true
-            rl_readline_name = UnsafePointer(strdup("miadmin")!)  // lives as long as the process
-            rl_completer_quote_characters = UnsafePointer(strdup("'\"")!)
-            rl_basic_word_break_characters = UnsafePointer(strdup(" \t\n")!)
-            rl_completer_word_break_characters = UnsafePointer(strdup(" \t\n")!)
-            rl_attempted_completion_function = attemptCompletion
-            rl_initialize()
+    /// Readline's one-time set-up: the library loaded, our settings, then `rl_initialize` (the
+    /// terminal's terminfo entry, `/etc/inputrc` and `~/.inputrc`, the key maps), which
+    /// `readline()` would otherwise do at the first prompt: together a millisecond or two of
+    /// the start-up (docs/benchmarks.md). It reads files and the terminal's size, and changes
+    /// neither the terminal's modes nor any signal handler. Runs once; a second caller waits
+    /// until the first is done, and gets the same outcome.
+    static func prepareOnce() throws {
+        try preparation.withLock { outcome in
+            if outcome == nil { outcome = prepare() }
+            return try outcome!.get()
         }
     }
+
+    private static func prepare() -> Result<Void, Unavailable> {
+        var error: UnsafePointer<CChar>?
+        guard miadmin_readline_open(&error) == 1 else {
+            return .failure(Unavailable(reason: error.map { String(cString: $0) } ?? "unknown error"))
+        }
+        rl.readline_name.pointee = UnsafePointer(strdup("miadmin")!)  // lives as long as the process
+        rl.completer_quote_characters.pointee = UnsafePointer(strdup("'\"")!)
+        rl.basic_word_break_characters.pointee = UnsafePointer(strdup(" \t\n")!)
+        rl.completer_word_break_characters.pointee = UnsafePointer(strdup(" \t\n")!)
+        rl.attempted_completion_function.pointee = attemptCompletion
+        rl_initialize()
+        return .success(())
+    }
 }
+
+/// Readline's variables, in the loaded library (only once ``ReadlineSource/prepareOnce()``
+/// succeeded).
+private var rl: miadmin_readline_variables { miadmin_readline_variables_get().pointee }
 
 private let interrupted = Atomic<Bool>(false)
 
@@ -152,15 +179,15 @@ private struct CompletionState: ~Copyable {
 private let completionState = Mutex(CompletionState())
 
 private let attemptCompletion: @convention(c) (UnsafePointer<CChar>?, Int32, Int32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = { text, start, end in
-    rl_attempted_completion_over = 1  // never fall back to file names unless we say so
+    rl.attempted_completion_over.pointee = 1  // never fall back to file names unless we say so
     let word = text.map { String(cString: $0) } ?? ""
-    let bytes = UnsafeRawBufferPointer(start: rl_line_buffer, count: Int(end))
+    let bytes = UnsafeRawBufferPointer(start: rl.line_buffer.pointee, count: Int(end))
     let line = String(decoding: bytes, as: UTF8.self)
-    let quoted = rl_completion_quote_character != 0
+    let quoted = rl.completion_quote_character.pointee != 0
     let result = completionState.withLock { $0.engine?.complete(line: line, word: word) } ?? .words([])
     switch result {
     case .files:
-        rl_attempted_completion_over = 0
+        rl.attempted_completion_over.pointee = 0
         return nil  // readline's own file-name completion
     case .words(let words):
         // Without an opening quote, candidates with spaces or quotes are offered quoted so
@@ -172,7 +199,7 @@ private let attemptCompletion: @convention(c) (UnsafePointer<CChar>?, Int32, Int
         }
         // `jdoe/` is half a reference: no space after it, so the name can follow.
         if !words.isEmpty && words.allSatisfy({ $0.hasSuffix("/") }) {
-            rl_completion_suppress_append = 1
+            rl.completion_suppress_append.pointee = 1
         }
         return rl_completion_matches(text, nextMatch)
     }

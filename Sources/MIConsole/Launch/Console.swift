@@ -129,10 +129,16 @@ public enum Console {
                           + "store's write lock until you quit; at the prompt use import, expire or purge --dry-run\n")
                 return .failure
             }
+            let readline: ReadlineSource
+            do {
+                readline = try prompt(for: session, environment: environment)
+            } catch {
+                err.write("miadmin: \(error)\n")
+                return .failure
+            }
             err.write(banner(session) + "\n")
             showUnreadNotices(session, err: err)
             err.flush()
-            let readline = prompt(for: session, environment: environment)
             // What the command listed so far must be on the screen before the question.
             session.confirmer = { question in
                 runner.sink.finish()
@@ -291,7 +297,7 @@ public enum Console {
     }
 
     /// The readline prompt `uid@role> ` with history and completion for this user.
-    static func prompt(for session: Session, environment: [String: String]) -> ReadlineSource {
+    static func prompt(for session: Session, environment: [String: String]) throws -> ReadlineSource {
         let role = session.user.roles.first?.rawValue ?? "?"
         var sources = CompletionEngine.Sources()
         // User ids complete only for the roles that may list users: Tab must not list the
@@ -312,7 +318,7 @@ public enum Console {
         }
         let engine = CompletionEngine(catalog: .shared, sources: sources)
         let history = HistoryFile(path: HistoryFile.path(for: session.user.uid, environment: environment))
-        return ReadlineSource(prompt: "\(TerminalText.escape(session.user.uid, keepNewlines: false))@\(role)> ",
+        return try ReadlineSource(prompt: "\(TerminalText.escape(session.user.uid, keepNewlines: false))@\(role)> ",
                               history: history, completion: engine)
     }
 
