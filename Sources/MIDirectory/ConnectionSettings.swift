@@ -2,7 +2,7 @@ import CLDAP
 import Foundation
 
 /// How to reach the directory securely. Built from the console's config (`ldap.*` keys).
-public struct ConnectionSettings: Sendable {
+public struct ConnectionSettings: Sendable, Equatable {
     public var uri: String
     public var startTLS: Bool
     public var caFile: String?

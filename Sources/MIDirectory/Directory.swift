@@ -32,10 +32,16 @@ public final class Directory {
         self.logger = logger
     }
 
+    /// A connection opened for this session ahead of time (the console opens one while it parses
+    /// its command line): `connect()` takes it, or its error, instead of opening one.
+    public var openedAhead: (() throws -> LDAPConnection)?
+
     /// The session's read connection, opened and bound as the service account on first use.
     func connect() throws -> LDAPConnection {
         if let connection { return connection }
-        let opened = try LDAPConnection(settings: settings.connection, logger: logger)
+        let ahead = openedAhead
+        openedAhead = nil
+        let opened = try ahead?() ?? LDAPConnection(settings: settings.connection, logger: logger)
         try bindService(opened)
         connection = opened
         return opened

@@ -73,9 +73,17 @@ struct MIAdminCommand: ParsableCommand {
     /// Runs like ArgumentParser's own `main()`, except that usage errors exit 1 (our contract,
     /// docs/exit-codes.md) rather than sysexits' 64.
     static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        // The directory connection starts now, on a thread of its own, while the command line is
+        // parsed (about 3 ms) and the session set up: see EarlyDirectoryConnection.
+        let early = EarlyDirectoryConnection.start(arguments: arguments)
         do {
-            var command = try parseCommandLine(Array(CommandLine.arguments.dropFirst()))
-            try command.run()
+            var command = try parseCommandLine(arguments)
+            if let console = command as? MIAdminCommand {
+                try console.launch(earlyConnection: early)
+            } else {
+                try command.run()
+            }
         } catch {
             let code = exitCode(for: error)
             if code == .success || error is ExitCode {
@@ -109,6 +117,10 @@ struct MIAdminCommand: ParsableCommand {
     }
 
     func run() throws {
+        try launch(earlyConnection: nil)
+    }
+
+    private func launch(earlyConnection: EarlyDirectoryConnection?) throws {
         if generateManual {
             print(ManualPage.render(), terminator: "")
             return
@@ -128,6 +140,7 @@ struct MIAdminCommand: ParsableCommand {
         options.expanded = expanded
         options.noPager = noPager
         options.initStore = initStore
+        options.earlyConnection = earlyConnection
         let status = Console.launch(options)
         if status != .success { throw ExitCode(status.rawValue) }
     }

@@ -245,14 +245,19 @@ public struct AppConfig: Sendable {
     /// line only). `privileged`: the run holds the store group's rights, so the file must not be
     /// readable by other users nor by a group other than the one the process runs as (0640
     /// root:miadmin is right); otherwise a file readable by group or others only gets a warning.
-    public func directorySettings(privileged: Bool = false, warn: (String) -> Void = { _ in }) throws -> DirectorySettings {
-        // Kept for the session: the service account re-binds.
-        let password = try ldap.bindPasswordFile.map { try readSecret("ldap.bindPasswordFile", $0, privileged: privileged, warn: warn) }
+    /// How to reach the directory (`ldap.uri`, TLS, timeouts, page size); no secrets.
+    public var connectionSettings: ConnectionSettings {
         var connection = ConnectionSettings(uri: ldap.uri, startTLS: ldap.startTLS, caFile: ldap.caFile,
                                             verifyCertificate: ldap.tlsVerify, allowCleartext: ldap.allowCleartext,
                                             timeoutSeconds: ldap.timeoutSeconds)
         connection.pageSize = Int32(ldap.pageSize)
-        return DirectorySettings(connection: connection, baseDN: ldap.baseDN, userBase: ldap.userBase,
+        return connection
+    }
+
+    public func directorySettings(privileged: Bool = false, warn: (String) -> Void = { _ in }) throws -> DirectorySettings {
+        // Kept for the session: the service account re-binds.
+        let password = try ldap.bindPasswordFile.map { try readSecret("ldap.bindPasswordFile", $0, privileged: privileged, warn: warn) }
+        return DirectorySettings(connection: connectionSettings, baseDN: ldap.baseDN, userBase: ldap.userBase,
                                  userAttribute: ldap.userAttribute, bindDN: ldap.bindDN, bindPassword: password,
                                  groups: ldap.groups, roleSource: ldap.roleSource, nestedGroups: ldap.nestedGroups,
                                  userFilter: ldap.userFilter, userPrincipalSuffix: ldap.userPrincipalSuffix)

@@ -40,7 +40,7 @@ public enum Console {
             if privileged, let reason = InstallLayout.untrustedReason(path) {
                 throw Privilege.Refusal(description: "the system config \(path) cannot be trusted: \(reason) (docs/install.md)")
             }
-            config = try AppConfig.load(path: path)
+            config = try options.earlyConnection?.config(ifLoadedFrom: path) ?? AppConfig.load(path: path)
             directorySettings = try config.directorySettings(privileged: privileged) { warning in
                 err.write("miadmin: warning: \(warning)\n")
             }
@@ -81,6 +81,7 @@ public enum Console {
                 err.write("miadmin: warning: \(warning)\n")
             }
             let directory = Directory(settings: directorySettings, logger: logger)
+            directory.openedAhead = options.earlyConnection?.connection(for: directorySettings.connection)
             let authenticated = Result { try directory.authenticate(uid: uid, password: password) }
             SecretFile.wipe(&password)
             let user = try authenticated.get()

@@ -21,6 +21,8 @@ public struct LaunchOptions: Sendable {
     public var noPager = false
     /// `--init-store`: create the store the config names if missing (schema only), then exit.
     public var initStore = false
+    /// The directory connection started before the command line was parsed, if any.
+    public var earlyConnection: EarlyDirectoryConnection?
 
     public init() {}
 }

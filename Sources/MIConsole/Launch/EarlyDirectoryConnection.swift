@@ -1,0 +1,117 @@
+import Foundation
+import Logging
+import MICommands
+import MIDirectory
+
+/// The directory connection started at the very start of the process, on a thread of its own:
+/// the config read, then TCP, StartTLS and the TLS handshake (about 5 ms on this machine), while
+/// the main thread parses the command line (about 3 ms: argument-parser's reflection) and sets
+/// the session up. The login then goes on over this connection instead of opening its own.
+///
+/// It is a guess at the config the command line names, made before the command line is
+/// parsed: `--config FILE` or `--config=FILE` if the arguments hold one, else the usual places
+/// (``AppConfig/resolvePath(explicit:environment:systemPath:)``). Once the command line is
+/// parsed, the console uses the connection, and the config read with it, only when the parsed
+/// command line names the same file (``config(ifLoadedFrom:)``); otherwise both are dropped
+/// unused and the console connects as it would have. Nothing is reported from here: a config
+/// the thread could not read is read again, and its error reported, by the console; a
+/// connection that failed fails the login with the same error it would have had.
+///
+/// Not started for a privileged (setgid) run: libldap reads the user's `~/.ldaprc` when first
+/// used, which must not happen with the store group's rights; such a run connects after it
+/// gave the group up, as before. Nor for runs that do not log in (help, version, completion
+/// scripts, `--init-store`).
+public final class EarlyDirectoryConnection: @unchecked Sendable {
+    /// The config file the guess was made for.
+    let configPath: String
+    // Each written once by the thread before its semaphore is signalled; read after waiting.
+    private var config: Result<AppConfig, Error>?
+    private var connection: Result<LDAPConnection, Error>?
+    private let configRead = DispatchSemaphore(value: 0)
+    private let connected = DispatchSemaphore(value: 0)
+
+    /// Starts the guess for a process run with `arguments` (without the program name), or nil
+    /// when this run gets none (see above).
+    public static func start(arguments: [String]) -> EarlyDirectoryConnection? {
+        guard !Privilege.isPrivileged, logsIn(arguments) else { return nil }
+        let environment = ProcessInfo.processInfo.environment
+        let path = AppConfig.resolvePath(explicit: configArgument(arguments), environment: environment,
+                                         systemPath: InstallLayout.systemConfigPath(executable: InstallLayout.executable))
+        return EarlyDirectoryConnection(configPath: path, logger: Console.makeLogger(environment))
+    }
+
+    init(configPath: String, logger: Logger) {
+        self.configPath = configPath
+        let work = Work(logger: logger)
+        let thread = Thread { [self] in
+            let loaded = Result { try AppConfig.load(path: configPath) }
+            config = loaded
+            configRead.signal()
+            connection = loaded.flatMap { config in
+                Result { try LDAPConnection(settings: config.connectionSettings, logger: work.logger) }
+            }
+            connected.signal()
+        }
+        thread.name = "miadmin directory connection"
+        thread.start()
+    }
+
+    /// What the thread needs; handed over once, never shared while in use.
+    private struct Work: @unchecked Sendable {
+        let logger: Logger
+    }
+
+    /// The config the thread read, when `path` is the file it guessed and reading it worked;
+    /// nil otherwise (the console reads the file itself). Waits for the read.
+    func config(ifLoadedFrom path: String) -> AppConfig? {
+        guard path == configPath else { return nil }
+        configRead.wait()
+        configRead.signal()  // a second wait returns at once
+        return try? config?.get()
+    }
+
+    /// The connection, for a session on `settings` (those of the config the thread read); the
+    /// error opening it threw, if it failed. Waits for the thread. Call only after
+    /// ``config(ifLoadedFrom:)`` gave the config these settings come from.
+    func connection(for settings: ConnectionSettings) -> (() throws -> LDAPConnection)? {
+        configRead.wait()
+        configRead.signal()
+        guard let read = try? config?.get(), read.connectionSettings == settings else { return nil }
+        return { [self] in
+            connected.wait()
+            connected.signal()
+            return try connection!.get()
+        }
+    }
+
+    /// The value of `--config` in `arguments`, read as argument-parser reads it (a separate
+    /// value or `=`), up to a `--` that ends the options; nil when there is none. Only a guess:
+    /// the parsed command line decides.
+    static func configArgument(_ arguments: [String]) -> String? {
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            if argument == "--" { return nil }
+            if argument == "--config" {
+                return index + 1 < arguments.endIndex ? arguments[index + 1] : nil
+            }
+            if argument.hasPrefix("--config=") { return String(argument.dropFirst("--config=".count)) }
+            // The value of an option that takes one is not an option, even if it looks like one.
+            if Self.optionsWithValue.contains(argument) { index += 1 }
+            index += 1
+        }
+        return nil
+    }
+
+    /// miadmin's options that take a value as the next argument.
+    static let optionsWithValue: Set<String> = ["--user", "--password-file", "-c", "-f", "--format", "--on-error"]
+
+    /// Whether a run with these arguments logs in (not help, version, a completion script or
+    /// `--init-store`): a guess too, to spare the directory a connection nobody uses.
+    static func logsIn(_ arguments: [String]) -> Bool {
+        !arguments.contains { argument in
+            ["-h", "--help", "--version", "--init-store", "--generate-manual"].contains(argument)
+                || argument.hasPrefix("--generate-completion-script") || argument.hasPrefix("--experimental")
+        }
+    }
+}
