@@ -32,8 +32,9 @@ public final class Directory {
         self.logger = logger
     }
 
-    /// A connection opened for this session ahead of time (the console opens one while it parses
-    /// its command line): `connect()` takes it, or its error, instead of opening one.
+    /// A connection opened for this session ahead of time, as ``openConnection(_:logger:)``
+    /// opens one (the console starts one while it parses its command line): `connect()` takes
+    /// it, or its error, instead of opening one.
     public var openedAhead: (() throws -> LDAPConnection)?
 
     /// The session's read connection, opened and bound as the service account on first use.
@@ -41,28 +42,30 @@ public final class Directory {
         if let connection { return connection }
         let ahead = openedAhead
         openedAhead = nil
-        let opened = try ahead?() ?? LDAPConnection(settings: settings.connection, logger: logger)
-        try bindService(opened)
+        let opened = try ahead?() ?? Self.openConnection(settings, logger: logger)
         connection = opened
         return opened
     }
 
-    /// Binds as the service account, or stays anonymous when none is configured.
-    private func bindService(_ ldap: LDAPConnection) throws {
-        guard settings.hasServiceAccount, let bindDN = settings.bindDN else { return }
-        let code = try ldap.simpleBind(dn: bindDN, password: try servicePassword())
-        try ldap.checkReachable(code)
-        guard code == .success else { throw Self.serviceAccountRefused(bindDN, code) }
+    /// A read connection for `settings`: opened (TLS negotiated), then bound as the service
+    /// account, or left anonymous when none is configured.
+    public static func openConnection(_ settings: DirectorySettings, logger: Logger) throws -> LDAPConnection {
+        let opened = try LDAPConnection(settings: settings.connection, logger: logger)
+        guard settings.hasServiceAccount, let bindDN = settings.bindDN else { return opened }
+        let code = try opened.simpleBind(dn: bindDN, password: try servicePassword(settings))
+        try opened.checkReachable(code)
+        guard code == .success else { throw serviceAccountRefused(bindDN, code) }
+        return opened
     }
 
     /// The service account's re-bind after a user's bind: sent at once, its answer read before
     /// the connection's next request (`LDAPConnection.sendSimpleBind`).
     private func rebindService(_ ldap: LDAPConnection) throws {
         guard settings.hasServiceAccount, let bindDN = settings.bindDN else { return }
-        try ldap.sendSimpleBind(dn: bindDN, password: try servicePassword()) { Self.serviceAccountRefused(bindDN, $0) }
+        try ldap.sendSimpleBind(dn: bindDN, password: try Self.servicePassword(settings)) { Self.serviceAccountRefused(bindDN, $0) }
     }
 
-    private func servicePassword() throws -> [UInt8] {
+    private static func servicePassword(_ settings: DirectorySettings) throws -> [UInt8] {
         guard let password = settings.bindPassword, !password.isEmpty else {
             throw DirectoryError(.configuration, "ldap.bindDN is set but its password file is empty")
         }

@@ -47,11 +47,15 @@ struct EarlyConnectionTests {
         let config = try #require(early.config(ifLoadedFrom: path))
         #expect(config.ldap.uri == "ldap://127.0.0.1:1")
 
-        var other = config.connectionSettings
-        other.uri = "ldap://127.0.0.1:2"
+        let settings = try config.directorySettings()
+        var other = settings
+        other.connection.uri = "ldap://127.0.0.1:2"
+        #expect(early.connection(for: other) == nil)
+        other = settings
+        other.bindDN = "cn=someone-else,dc=example,dc=com"
         #expect(early.connection(for: other) == nil)
 
-        let opening = try #require(early.connection(for: config.connectionSettings))
+        let opening = try #require(early.connection(for: settings))
         #expect {
             _ = try opening()
         } throws: { error in

@@ -81,7 +81,7 @@ public enum Console {
                 err.write("miadmin: warning: \(warning)\n")
             }
             let directory = Directory(settings: directorySettings, logger: logger)
-            directory.openedAhead = options.earlyConnection?.connection(for: directorySettings.connection)
+            directory.openedAhead = options.earlyConnection?.connection(for: directorySettings)
             let authenticated = Result { try directory.authenticate(uid: uid, password: password) }
             SecretFile.wipe(&password)
             let user = try authenticated.get()

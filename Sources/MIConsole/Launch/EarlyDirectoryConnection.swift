@@ -4,7 +4,8 @@ import MICommands
 import MIDirectory
 
 /// The directory connection started at the very start of the process, on a thread of its own:
-/// the config read, then TCP, StartTLS and the TLS handshake (about 5 ms on this machine), while
+/// the config read, then TCP, StartTLS, the TLS handshake and the service account's bind (about
+/// 6 ms on this machine), while
 /// the main thread parses the command line (about 3 ms: argument-parser's reflection) and sets
 /// the session up. The login then goes on over this connection instead of opening its own.
 ///
@@ -48,7 +49,12 @@ public final class EarlyDirectoryConnection: @unchecked Sendable {
             config = loaded
             configRead.signal()
             connection = loaded.flatMap { config in
-                Result { try LDAPConnection(settings: config.connectionSettings, logger: work.logger) }
+                Result {
+                    // The console reads the password file again, and says what is wrong with it.
+                    var settings = try config.directorySettings()
+                    defer { if settings.bindPassword != nil { SecretBytes.wipe(&settings.bindPassword!) } }
+                    return try Directory.openConnection(settings, logger: work.logger)
+                }
             }
             connected.signal()
         }
@@ -70,13 +76,14 @@ public final class EarlyDirectoryConnection: @unchecked Sendable {
         return try? config?.get()
     }
 
-    /// The connection, for a session on `settings` (those of the config the thread read); the
-    /// error opening it threw, if it failed. Waits for the thread. Call only after
-    /// ``config(ifLoadedFrom:)`` gave the config these settings come from.
-    func connection(for settings: ConnectionSettings) -> (() throws -> LDAPConnection)? {
+    /// The connection, for a session on `settings` (those of the config the thread read), or
+    /// the error opening it threw. Waits for the thread. Nil when the thread's config was not
+    /// read or names another directory or service account.
+    func connection(for settings: DirectorySettings) -> (() throws -> LDAPConnection)? {
         configRead.wait()
         configRead.signal()
-        guard let read = try? config?.get(), read.connectionSettings == settings else { return nil }
+        guard let read = try? config?.get(), read.connectionSettings == settings.connection,
+              read.ldap.bindDN == settings.bindDN else { return nil }
         return { [self] in
             connected.wait()
             connected.signal()
