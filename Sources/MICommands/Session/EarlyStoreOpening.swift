@@ -15,12 +15,10 @@ public final class EarlyStoreOpening: @unchecked Sendable {
     /// Starts opening the store `config` names (``Session/openStore(_:clock:logger:)``).
     public init(_ config: AppConfig, clock: any StoreClock, logger: Logger) {
         let work = Work(config: config, clock: clock, logger: logger)
-        let thread = Thread { [self] in
+        HelperThread.start(yielding: true) { [self] in
             result = Result { try Session.openStore(work.config, clock: work.clock, logger: work.logger) }
             done.signal()
         }
-        thread.name = "miadmin store opening"
-        thread.start()
     }
 
     /// The opened store, or the error opening it threw; waits for the opening thread.

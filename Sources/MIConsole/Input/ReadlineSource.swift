@@ -1,5 +1,6 @@
 @preconcurrency import CReadlineLazy
 import Foundation
+import MICommands
 import Synchronization
 
 /// The prompt: GNU readline with line editing, history (per-user file, appended per line) and
@@ -117,9 +118,7 @@ final class ReadlineSource: LineSource {
     /// will prompt, while the login waits on the directory; the prompt's own call then finds
     /// readline ready, or waits for the thread to finish.
     static func prepareInBackground() {
-        let thread = Thread { _ = try? ReadlineSource.prepareOnce() }
-        thread.name = "miadmin readline set-up"
-        thread.start()
+        HelperThread.start(yielding: true) { _ = try? ReadlineSource.prepareOnce() }
     }
 
     /// Readline's one-time set-up: the library loaded, our settings, then `rl_initialize` (the

@@ -130,6 +130,9 @@ public enum Console {
                           + "store's write lock until you quit; at the prompt use import, expire or purge --dry-run\n")
                 return .failure
             }
+            err.write(banner(session) + "\n")
+            showUnreadNotices(session, err: err)
+            err.flush()
             let readline: ReadlineSource
             do {
                 readline = try prompt(for: session, environment: environment)
@@ -137,9 +140,6 @@ public enum Console {
                 err.write("miadmin: \(error)\n")
                 return .failure
             }
-            err.write(banner(session) + "\n")
-            showUnreadNotices(session, err: err)
-            err.flush()
             // What the command listed so far must be on the screen before the question.
             session.confirmer = { question in
                 runner.sink.finish()

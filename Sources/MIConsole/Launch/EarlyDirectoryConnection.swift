@@ -44,7 +44,7 @@ public final class EarlyDirectoryConnection: @unchecked Sendable {
     init(configPath: String, logger: Logger) {
         self.configPath = configPath
         let work = Work(logger: logger)
-        let thread = Thread { [self] in
+        HelperThread.start(yielding: false) { [self] in
             let loaded = Result { try AppConfig.load(path: configPath) }
             config = loaded
             configRead.signal()
@@ -58,8 +58,6 @@ public final class EarlyDirectoryConnection: @unchecked Sendable {
             }
             connected.signal()
         }
-        thread.name = "miadmin directory connection"
-        thread.start()
     }
 
     /// What the thread needs; handed over once, never shared while in use.
