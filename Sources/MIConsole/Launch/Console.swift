@@ -76,12 +76,17 @@ public enum Console {
         }
         let session: Session
         do {
+            // A password typed at the terminal takes seconds: the connection opened meanwhile
+            // could have been closed as idle by then, so it is not used after a typed one.
+            let typesPassword = options.passwordFile == nil && getenv("MIADMIN_PASSWORD") == nil
             var password = try PasswordSource.read(passwordFile: options.passwordFile, user: uid,
                                                     interactive: stdinIsTerminal) { warning in
                 err.write("miadmin: warning: \(warning)\n")
             }
             let directory = Directory(settings: directorySettings, logger: logger)
-            directory.openedAhead = options.earlyConnection?.connection(for: directorySettings)
+            if !typesPassword {
+                directory.openedAhead = options.earlyConnection?.connection(for: directorySettings)
+            }
             let authenticated = Result { try directory.authenticate(uid: uid, password: password) }
             SecretFile.wipe(&password)
             let user = try authenticated.get()

@@ -18,6 +18,9 @@ import MIDirectory
 /// the thread could not read is read again, and its error reported, by the console; a
 /// connection that failed fails the login with the same error it would have had.
 ///
+/// Not used after a password typed at the terminal (the connection may have been closed as
+/// idle meanwhile; the typing takes longer than connecting anyway).
+///
 /// Not started for a privileged (setgid) run: libldap reads the user's `~/.ldaprc` when first
 /// used, which must not happen with the store group's rights; such a run connects after it
 /// gave the group up, as before. Nor for runs that do not log in (help, version, completion
