@@ -101,6 +101,10 @@ public final class Directory {
                 + (settings.userPrincipalSuffix.map { ", or as '\(name)@\($0)'" } ?? ""))
         }
         let ldap = try connect()
+        // With a service account the roles are read before the password is checked (below);
+        // their queries go out with the user look-up when the user's DN can be expected.
+        var expectedRoles = settings.hasServiceAccount ? try sendExpectedRoleQueries(loginName: uid, on: ldap) : nil
+        defer { if let expectedRoles { ldap.abandon(expectedRoles.sent) } }
         let candidates: [LDAPEntry]
         do {
             candidates = try findEntries(loginName: uid, on: ldap, limit: 2)
@@ -120,7 +124,8 @@ public final class Directory {
         // service account, whatever the outcome), so that after the user's bind only the
         // re-bind is left, and nothing waits for its answer. They are used, and a missing role
         // reported, only once the password was right.
-        let readEarly = settings.hasServiceAccount ? try makeUser(entry, on: ldap, deciding: true) : nil
+        let readEarly = settings.hasServiceAccount
+            ? try makeUser(entry, on: ldap, deciding: true, expectedRoles: &expectedRoles) : nil
         let (code, diagnostic) = try bindAsUser(dn: entry.dn, password: password, readConnection: ldap)
         guard code == .success else {
             if code == .invalidCredentials, let state = AccountState(diagnostic: diagnostic) {
@@ -266,7 +271,13 @@ public final class Directory {
     }
 
     func makeUser(_ entry: LDAPEntry, on ldap: LDAPConnection, deciding: Bool) throws -> DirectoryUser {
-        user(from: entry, roles: try roles(of: entry, on: ldap, deciding: deciding))
+        var none: ExpectedRoleQueries?
+        return try makeUser(entry, on: ldap, deciding: deciding, expectedRoles: &none)
+    }
+
+    func makeUser(_ entry: LDAPEntry, on ldap: LDAPConnection, deciding: Bool,
+                  expectedRoles: inout ExpectedRoleQueries?) throws -> DirectoryUser {
+        user(from: entry, roles: try roles(of: entry, on: ldap, deciding: deciding, expected: &expectedRoles))
     }
 
     func user(from entry: LDAPEntry, roles: [Role]) -> DirectoryUser {

@@ -23,9 +23,38 @@ extension Directory {
         return made
     }
 
+    /// Role queries the login sends together with its user look-up, for the DN the user has in
+    /// the usual layout (`uid=<user id>,<ldap.userBase>`), before it knows the entry: one round
+    /// trip fewer. They answer for the entry found only if it has that DN and that user id;
+    /// otherwise (another layout, roles from `memberOf`) they are abandoned and, where the
+    /// groups decide, the queries sent again for the real entry.
+    struct ExpectedRoleQueries {
+        let dn: String
+        let uid: String
+        let sent: LDAPConnection.SentBaseMatches
+
+        func answer(for entry: LDAPEntry, userAttribute: String) -> Bool {
+            entry.first(userAttribute) == uid && DistinguishedName.normalized(entry.dn) == DistinguishedName.normalized(dn)
+        }
+    }
+
+    /// The login's role queries sent ahead (see ``ExpectedRoleQueries``), or nil where they
+    /// would not be used: roles from `memberOf`, group members already read, or a login name
+    /// that is not a plain user id (a DN would need escaping; a `name@suffix` is looked up by
+    /// another attribute).
+    func sendExpectedRoleQueries(loginName: String, on ldap: LDAPConnection) throws -> ExpectedRoleQueries? {
+        guard settings.roleSource != .memberOf, usesMemberOf != true, membership == nil,
+              !loginName.isEmpty, loginName.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }),
+              loginName.first != "-" else { return nil }
+        let dn = "\(settings.userAttribute)=\(loginName),\(settings.userBase)"
+        return ExpectedRoleQueries(dn: dn, uid: loginName, sent: try sendRoleQueries(dn: dn, uid: loginName, on: ldap))
+    }
+
     /// The roles of one user entry. `deciding` (the login) lets `roleSource: auto` settle on the
-    /// groups when the entry carries no `memberOf` but the groups name the user.
-    func roles(of entry: LDAPEntry, on ldap: LDAPConnection, deciding: Bool) throws -> [Role] {
+    /// groups when the entry carries no `memberOf` but the groups name the user. `expected`:
+    /// the login's role queries sent ahead; set to nil when their answers were used.
+    func roles(of entry: LDAPEntry, on ldap: LDAPConnection, deciding: Bool,
+               expected: inout ExpectedRoleQueries?) throws -> [Role] {
         let memberOf = entry.values("memberOf")
         switch settings.roleSource {
         case .memberOf:
@@ -37,7 +66,13 @@ extension Directory {
             break
         }
         if let membership { return membership.roles(dn: entry.dn, uid: entry.first(settings.userAttribute)) }
-        let roles = try rolesByQuery(entry, on: ldap)
+        let roles: [Role]
+        if let sent = expected, sent.answer(for: entry, userAttribute: settings.userAttribute) {
+            expected = nil
+            roles = try receiveRoles(sent.sent, on: ldap)
+        } else {
+            roles = try rolesByQuery(entry, on: ldap)
+        }
         if deciding, settings.roleSource == .auto, usesMemberOf == nil, !roles.isEmpty { usesMemberOf = false }
         return roles
     }
@@ -110,17 +145,27 @@ extension Directory {
     /// included), one base-scope search per group. With nested groups, `member` matches
     /// through the chain (Active Directory's in-chain rule evaluates it on the group).
     func rolesByQuery(_ entry: LDAPEntry, on ldap: LDAPConnection) throws -> [Role] {
-        let dn = FilterEscaping.escape(entry.dn)
+        try receiveRoles(sendRoleQueries(dn: entry.dn, uid: entry.first(settings.userAttribute), on: ldap), on: ldap)
+    }
+
+    /// The role queries for the user at `dn` (with user id `uid`), sent: read them with
+    /// ``receiveRoles(_:on:)``. The login sends them before it has the user's entry, for the DN
+    /// it expects (``ExpectedRoleQueries``).
+    func sendRoleQueries(dn: String, uid: String?, on ldap: LDAPConnection) throws -> LDAPConnection.SentBaseMatches {
+        let escaped = FilterEscaping.escape(dn)
         let chain = settings.nestedGroups ? ":\(Self.inChain):" : ""
-        var parts = ["(member\(chain)=\(dn))", "(uniqueMember=\(dn))"]
-        if let uid = entry.first(settings.userAttribute) { parts.append("(memberUid=\(FilterEscaping.escape(uid)))") }
-        let memberFilter = "(|\(parts.joined()))"
+        var parts = ["(member\(chain)=\(escaped))", "(uniqueMember=\(escaped))"]
+        if let uid { parts.append("(memberUid=\(FilterEscaping.escape(uid)))") }
         // Each role group on its own (base scope), all asked at once: the server tests three
         // entries, where a subtree search under the base tested every entry of the directory
         // (no index on member is needed; 3.5 ms at 3,000 users, growing with the directory).
-        let groups = Role.allCases.compactMap { role in settings.groups[role].map { (role, $0) } }
+        return try ldap.sendBaseMatches(roleGroups.map(\.1), filter: "(|\(parts.joined()))")
+    }
+
+    func receiveRoles(_ sent: LDAPConnection.SentBaseMatches, on ldap: LDAPConnection) throws -> [Role] {
+        let groups = roleGroups
         var roles: Set<Role> = []
-        for (index, answer) in try ldap.baseMatches(groups.map(\.1), filter: memberFilter).enumerated() {
+        for (index, answer) in try ldap.receive(sent).enumerated() {
             switch answer {
             case .matches: roles.insert(groups[index].0)
             case .doesNotMatch: break
@@ -128,6 +173,11 @@ extension Directory {
             }
         }
         return Role.allCases.filter(roles.contains)
+    }
+
+    /// The configured role groups, in the order of `Role.allCases`.
+    private var roleGroups: [(Role, String)] {
+        Role.allCases.compactMap { role in settings.groups[role].map { (role, $0) } }
     }
 
     /// Reads every role group's members once: `member` and `uniqueMember` DNs (normalized) and

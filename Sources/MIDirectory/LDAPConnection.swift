@@ -220,6 +220,17 @@ public final class LDAPConnection {
     /// any answer is read (one round trip for all). An entry that does not exist is `missing`
     /// rather than an error; any other failure throws.
     public func baseMatches(_ dns: [String], filter: String) throws -> [BaseMatch] {
+        try receive(sendBaseMatches(dns, filter: filter))
+    }
+
+    /// The searches of ``baseMatches(_:filter:)``, sent; read their answers with
+    /// ``receive(_:)-(SentBaseMatches)`` or drop them with ``abandon(_:)-(SentBaseMatches)``.
+    public struct SentBaseMatches {
+        fileprivate let dns: [String]
+        fileprivate let msgids: [Int32]
+    }
+
+    public func sendBaseMatches(_ dns: [String], filter: String) throws -> SentBaseMatches {
         var sent: [Int32] = []
         do {
             for dn in dns {
@@ -230,25 +241,34 @@ public final class LDAPConnection {
             sent.forEach { ldap_abandon_ext(handle, $0, nil, nil) }
             throw error
         }
+        return SentBaseMatches(dns: dns, msgids: sent)
+    }
+
+    public func receive(_ sent: SentBaseMatches) throws -> [BaseMatch] {
         var answers: [BaseMatch] = []
-        for (index, msgid) in sent.enumerated() {
+        for (index, msgid) in sent.msgids.enumerated() {
             var found = false
             do {
-                let result = try receive(msgid, base: dns[index]) { message in
+                let result = try receive(msgid, base: sent.dns[index]) { message in
                     ldap_msgfree(message)
                     found = true
                 }
                 defer { ldap_msgfree(result) }
-                _ = try finishPage(result, base: dns[index])
+                _ = try finishPage(result, base: sent.dns[index])
                 answers.append(found ? .matches : .doesNotMatch)
             } catch let error as DirectoryError where error.code == .noSuchObject {
                 answers.append(.missing)
             } catch {
-                sent[(index + 1)...].forEach { ldap_abandon_ext(handle, $0, nil, nil) }
+                sent.msgids[(index + 1)...].forEach { ldap_abandon_ext(handle, $0, nil, nil) }
                 throw error
             }
         }
         return answers
+    }
+
+    /// Tells the server the answers are no longer wanted (nothing is waited for).
+    public func abandon(_ sent: SentBaseMatches) {
+        sent.msgids.forEach { ldap_abandon_ext(handle, $0, nil, nil) }
     }
 
     public enum BaseMatch: Sendable, Equatable { case matches, doesNotMatch, missing }

@@ -35,6 +35,37 @@ import Testing
         #expect(user.name == "O'Brien, Seán (night shift)")
     }
 
+    /// The login sends its role queries with the user look-up for `uid=<id>,<userBase>`; an
+    /// entry with another DN (a `cn=` RDN) or another spelling of the id is asked about again.
+    @Test func rolesAskedAheadAnswerOnlyForTheDNTheyWereAskedFor() throws {
+        let directory = try directory()
+        let ldap = try directory.connect()
+        let ahead = try #require(try directory.sendExpectedRoleQueries(loginName: "tpatel", on: ldap))
+        #expect(ahead.dn == "uid=tpatel,ou=people,\(fixture["LDAP_BASE"])")
+        var expected: Directory.ExpectedRoleQueries? = ahead
+        let tpatel = try #require(try directory.user(uid: "tpatel"))
+        let entry = LDAPEntry(dn: tpatel.dn, names: ["uid"], valueLists: [["tpatel"]])
+        #expect(try directory.roles(of: entry, on: ldap, deciding: false, expected: &expected) == [.foreman, .technician])
+        #expect(expected == nil)  // the answers sent ahead were used
+
+        // Another DN, or the same DN with the id spelled otherwise: the queries are not used.
+        for (name, found) in [("sobrien", LDAPEntry(dn: "cn=O'Brien\\, Seán (night shift),ou=people,\(fixture["LDAP_BASE"])",
+                                                    names: ["uid"], valueLists: [["sobrien"]])),
+                              ("TPATEL", entry)] {
+            var unused = try directory.sendExpectedRoleQueries(loginName: name, on: ldap)
+            #expect(unused != nil)
+            let roles = try directory.roles(of: found, on: ldap, deciding: false, expected: &unused)
+            #expect(roles == (name == "sobrien" ? [.technician] : [.foreman, .technician]))
+            #expect(unused != nil)  // asked again for the entry itself
+            if let unused { ldap.abandon(unused.sent) }
+        }
+        // A login name that is not a plain user id sends nothing ahead.
+        #expect(try directory.sendExpectedRoleQueries(loginName: "a,b", on: ldap) == nil)
+        #expect(try directory.sendExpectedRoleQueries(loginName: "mkhan@example.com", on: ldap) == nil)
+        #expect(try directory.authenticate(uid: "sobrien", password: Array(fixture.password("sobrien").utf8)).roles
+            == [.technician])
+    }
+
     @Test func wrongPasswordKeepsResultCode49() throws {
         let error = #expect(throws: DirectoryError.self) {
             try directory().authenticate(uid: "mkhan", password: Array("nope".utf8))
