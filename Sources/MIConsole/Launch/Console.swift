@@ -60,15 +60,8 @@ public enum Console {
             return .success
         }
         let stdinIsTerminal = isatty(0) == 1
-        // The prompt reads the store right after login (unread notices): open it meanwhile, on a
-        // thread of its own, while the login waits on the directory.
         let willPrompt = stdinIsTerminal && options.commands.isEmpty && options.scriptFile == nil
             && !options.atomic && !options.dryRun
-        let storeOpening = willPrompt && openedStore == nil
-            ? (try? clock(environment)).map { EarlyStoreOpening(config, clock: $0, logger: logger) } : nil
-        // Readline's set-up (terminfo, inputrc) likewise; after the group drop, as it reads the
-        // user's ~/.inputrc.
-        if willPrompt { ReadlineSource.prepareInBackground() }
 
         guard let uid = options.user ?? environment["MIADMIN_USER"], !uid.isEmpty else {
             err.write("miadmin: no user: pass --user UID or set MIADMIN_USER\n")
@@ -87,6 +80,14 @@ public enum Console {
             if !typesPassword {
                 directory.openedAhead = options.earlyConnection?.connection(for: directorySettings)
             }
+            // The prompt reads the store right after login (unread notices), then starts readline:
+            // both are set up on threads of their own while the login waits on the directory.
+            // Started only now, when this thread is about to wait: earlier, they took the cores
+            // from the command-line parse and the TLS handshake (docs/benchmarks.md). Readline's
+            // set-up reads the user's ~/.inputrc: a setgid run has given the group up by now.
+            let storeOpening = willPrompt && openedStore == nil
+                ? (try? clock(environment)).map { EarlyStoreOpening(config, clock: $0, logger: logger) } : nil
+            if willPrompt { ReadlineSource.prepareInBackground() }
             let authenticated = Result { try directory.authenticate(uid: uid, password: password) }
             SecretFile.wipe(&password)
             let user = try authenticated.get()
