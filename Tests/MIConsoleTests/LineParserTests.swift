@@ -33,6 +33,8 @@ import Testing
         ["whoami"], ["whoami", "x"], ["users", "--role", "technician"], ["users", "--role", "nosuchrole"],
         ["policy"], ["policy", "set", "--help"], ["policy", "show"], ["expire", "--dry-run"], ["purge", "--yes"],
         ["help"], ["help", "move"], ["set", "format", "json"], ["set", "format", "xml"], ["audit", "--last", "0"],
+        ["move", "12", "asmith", "--help"], ["move", "12", "asmith", "-h"], ["whoami", "--version"],
+        ["move", "12", "--", "--help"], ["move", "-12", "asmith"],
         ["move", "--generate-completion-script", "bash"],
     ]
 
@@ -56,5 +58,20 @@ import Testing
             #expect(outcome(root) { try LineParser.parse(root, ["--help"]) } == outcome(root) { try root.parseAsRoot(["--help"]) },
                     "\(root.name)")
         }
+    }
+}
+
+/// The vendored argument-parser skips its built-in flag check for lines without any option
+/// (Vendor/swift-argument-parser/PATCHES.md): a help flag anywhere still asks for help.
+@Suite struct BuiltInFlagTests {
+    @Test(arguments: [["--help"], ["12", "asmith", "--help"], ["12", "asmith", "-h"], ["jdoe/x", "asmith", "--note", "n", "--help"]])
+    func helpIsFoundWhereverItStands(_ arguments: [String]) throws {
+        let parsed = try LineParser.parse(MoveCommand.self, arguments)
+        #expect(!(parsed is MoveCommand), "\(arguments) parsed as a move")
+    }
+
+    @Test func aLineWithoutOptionsParsesAsTheCommand() throws {
+        let parsed = try #require(try LineParser.parse(MoveCommand.self, ["12", "asmith"]) as? MoveCommand)
+        #expect(parsed.uid == "asmith")
     }
 }

@@ -125,6 +125,15 @@ extension CommandParser {
       }
     }
 
+    // miadmin's patch (PATCHES.md): every built-in flag below is an option, so
+    // arguments without any option cannot hold one; skip building the help
+    // names and the command stack for them.
+    guard
+      split.elements.contains(where: {
+        if case .option = $0.value { return true } else { return false }
+      })
+    else { return }
+
     // Look for help flags
     guard
       !split.contains(
