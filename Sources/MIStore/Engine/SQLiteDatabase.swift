@@ -93,14 +93,17 @@ final class SQLiteDatabase: StoreDatabase {
         }
     }
 
+    /// GRDB's arguments for `arguments`. Handed over as optional existentials on purpose: GRDB's
+    /// initialiser for a sequence of concrete values maps it through a key path, which costs more
+    /// than the statement itself in a script of moves (issue 13's profile, docs/benchmarks.md).
     static func bind(_ arguments: StoreArguments) -> StatementArguments {
-        StatementArguments(arguments.map { argument -> DatabaseValue in
+        StatementArguments(arguments.map { argument -> (any DatabaseValueConvertible)? in
             switch argument.storeValue {
-            case .null: .null
-            case .integer(let v): v.databaseValue
-            case .real(let v): v.databaseValue
-            case .text(let v): v.databaseValue
-            case .blob(let v): v.databaseValue
+            case .null: nil
+            case .integer(let v): v
+            case .real(let v): v
+            case .text(let v): v
+            case .blob(let v): v
             }
         })
     }

@@ -1,13 +1,27 @@
 /// The column names of one statement's result, shared by all its rows.
 final class StoreColumns: Sendable {
     let names: [String]
-    let index: [String: Int]
+    /// Name to position, for results wider than `linearSearchLimit` columns; narrower results
+    /// are searched in order. Most statements return one row (a form, an id), and hashing every
+    /// name of each was a tenth of a move's store work (issue 13's profile).
+    private let index: [String: Int]?
+    private static let linearSearchLimit = 24
 
     init(_ names: [String]) {
         self.names = names
-        var index: [String: Int] = [:]
-        for (i, name) in names.enumerated() where index[name] == nil { index[name] = i }
-        self.index = index
+        if names.count > Self.linearSearchLimit {
+            var index: [String: Int] = [:]
+            for (i, name) in names.enumerated() where index[name] == nil { index[name] = i }
+            self.index = index
+        } else {
+            self.index = nil
+        }
+    }
+
+    /// The position of the first column named `name`.
+    func position(of name: String) -> Int? {
+        if let index { return index[name] }
+        return names.firstIndex(of: name)
     }
 }
 
@@ -18,7 +32,7 @@ struct StoreRow: Sendable {
     let values: [StoreValue]
 
     subscript<T: StoreValueConvertible>(_ name: String) -> T {
-        guard let i = columns.index[name] else {
+        guard let i = columns.position(of: name) else {
             fatalError("no column '\(name)' in the result (columns: \(columns.names.joined(separator: ", ")))")
         }
         return self[i, name]
@@ -35,7 +49,7 @@ struct StoreRow: Sendable {
 
     /// Whether the column holds NULL.
     func isNull(_ name: String) -> Bool {
-        guard let i = columns.index[name] else { return true }
+        guard let i = columns.position(of: name) else { return true }
         return values[i] == .null
     }
 }
