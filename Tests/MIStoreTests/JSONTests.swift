@@ -16,6 +16,18 @@ struct JSONTests {
         #expect(try JSONParser.parse(Data(JSONWriter.write(value).utf8)) == value)
     }
 
+    /// Strings without a quote, backslash or control character are written as they are (the
+    /// writer's one-scan path); the rest character by character, and both read back the same.
+    @Test(arguments: [
+        ("plain", #""plain""#), ("Pump station 4 (2)", #""Pump station 4 (2)""#), ("é😀", #""é😀""#), ("", #""""#),
+        (#"say "hi""#, #""say \"hi\"""#), (#"C:\dir"#, #""C:\\dir""#), ("a\nb\tc\r", #""a\nb\tc\r""#),
+        ("bell\u{07}", #""bell\u0007""#), ("\u{1F}é", #""\u001fé""#), ("\u{08}\u{0C}", #""\b\f""#),
+    ])
+    func stringsAreEscapedOnlyWhereJSONNeedsIt(text: String, expected: String) throws {
+        #expect(JSONWriter.compact(.string(text)) == expected)
+        #expect(try JSONParser.parse(Data(expected.utf8)) == .string(text))
+    }
+
     @Test func objectEqualityIgnoresOrder() throws {
         let one = try JSONParser.parse(Data(#"{"a": 1, "b": 2}"#.utf8))
         let two = try JSONParser.parse(Data(#"{"b": 2, "a": 1}"#.utf8))

@@ -53,6 +53,12 @@ public enum JSONWriter {
 
     private static func writeString(_ text: String, into out: inout String) {
         out.append("\"")
+        // Most strings (keys, uids, form names, states) need no escape: one byte scan, one append.
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            out.append(text)
+            out.append("\"")
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out.append("\\\"")
