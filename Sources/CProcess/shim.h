@@ -1,7 +1,9 @@
 #ifndef MIADMIN_CPROCESS_SHIM_H
 #define MIADMIN_CPROCESS_SHIM_H
-// Process controls from glibc that Swift cannot call directly: prctl is variadic, and the
-// setres*id family is declared only under _GNU_SOURCE, which Swift's Glibc module is not built with.
+// Process controls from glibc that Swift cannot call directly: prctl is variadic, the
+// setres*id family is declared only under _GNU_SOURCE, which Swift's Glibc module is not built
+// with, and malloc.h (mallopt) is not part of that module.
+#include <malloc.h>
 #include <sys/prctl.h>
 #include <sys/types.h>
 
@@ -29,4 +31,8 @@ static inline int mi_ids_are(gid_t gid, uid_t uid) {
     if (getresgid(&rg, &eg, &sg) != 0 || getresuid(&ru, &eu, &su) != 0) return 0;
     return rg == gid && eg == gid && sg == gid && ru == uid && eu == uid && su == uid;
 }
+
+/// glibc malloc keeps up to `bytes` free at the top of the heap instead of returning it to the
+/// kernel (M_TRIM_THRESHOLD). 1 on success, 0 otherwise.
+static inline int mi_set_heap_trim_threshold(int bytes) { return mallopt(M_TRIM_THRESHOLD, bytes); }
 #endif

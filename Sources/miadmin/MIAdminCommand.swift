@@ -73,6 +73,7 @@ struct MIAdminCommand: ParsableCommand {
     /// Runs like ArgumentParser's own `main()`, except that usage errors exit 1 (our contract,
     /// docs/exit-codes.md) rather than sysexits' 64.
     static func main() {
+        HeapTuning.apply()
         let arguments = Array(CommandLine.arguments.dropFirst())
         // The directory connection starts now, on a thread of its own, while the command line is
         // parsed (about 3 ms) and the session set up: see EarlyDirectoryConnection.
