@@ -56,17 +56,16 @@ build_miadmin() {
         [[ -x $MIADMIN_BIN ]] || die "MIADMIN_BIN=$MIADMIN_BIN is not an executable"
         MIADMIN=$MIADMIN_BIN
         log "using MIADMIN_BIN=$MIADMIN (no build)"
-        evict_from_page_cache "$MIADMIN"
-        return
+    else
+        command -v swift >/dev/null 2>&1 || die "swift is not on PATH: cannot build miadmin"
+        # The build we recommend for deployment (README): the Swift runtime linked statically,
+        # which saves loading about 14 shared libraries at every start.
+        log "building miadmin (release, static Swift runtime) in $REPO_ROOT"
+        if ! MIADMIN=$("$REPO_ROOT/Scripts/build-release"); then
+            die "release build of miadmin failed (see above)"
+        fi
+        [[ -x $MIADMIN ]] || die "the build succeeded but $MIADMIN does not exist"
     fi
-    command -v swift >/dev/null 2>&1 || die "swift is not on PATH: cannot build miadmin"
-    # The build we recommend for deployment (README): the Swift runtime linked statically, which
-    # saves loading about 14 shared libraries at every start.
-    log "building miadmin (release, static Swift runtime) in $REPO_ROOT"
-    if ! MIADMIN=$("$REPO_ROOT/Scripts/build-release"); then
-        die "release build of miadmin failed (see above)"
-    fi
-    [[ -x $MIADMIN ]] || die "the build succeeded but $MIADMIN does not exist"
     evict_from_page_cache "$MIADMIN"
 }
 
