@@ -59,7 +59,7 @@ let package = Package(
         // The printable review of a form (PDF through cairo and pango); never prints to a terminal.
         .target(name: "MIReport", dependencies: ["MIStore", "CPangoCairo", "CPangoCairoLazy"]),
         .target(name: "MICommands", dependencies: [
-            "MIDirectory", "MIStore", "MIReport",
+            "MIDirectory", "MIStore", "MIReport", "CProcess",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

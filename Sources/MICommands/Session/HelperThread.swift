@@ -1,3 +1,4 @@
+import CProcess
 import Foundation
 
 /// Work started ahead of time on threads of its own while the console logs in: the directory
@@ -14,27 +15,52 @@ public enum HelperThread {
     /// setting readline up only get ahead of time; on a machine with two cores, the command-line
     /// parse, the TLS handshake and slapd's side of it already keep both busy at start-up. A
     /// thread the console waits for takes a core as soon as the waiting thread frees one.
+    ///
+    /// A thread that does not yield starts on another core than the calling thread's, then may
+    /// run on any core again: Linux puts a new thread on its creator's core even when another
+    /// core is idle, and there it waited until its creator was preempted, 1.8 ms (median of 30
+    /// runs) of every start-up (docs/benchmarks.md). A yielding thread starts where Linux puts it:
+    /// it is started when the calling thread is about to wait.
     public static func start(yielding: Bool, _ body: @escaping @Sendable () -> Void) {
-        let work = Unmanaged.passRetained(Work(yielding: yielding, body: body)).toOpaque()
-        var thread = pthread_t()
-        let started = pthread_create(&thread, nil, { context in
+        let work = Work(yielding: yielding, body: body)
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        if !yielding {
+            work.placedElsewhere = mi_attr_start_on_other_cpu(&attributes, &work.cpus) == 1
+        }
+        let context = Unmanaged.passRetained(work).toOpaque()
+        let entry: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { context in
             let work = Unmanaged<Work>.fromOpaque(context!).takeRetainedValue()
             if work.yielding { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10) }
+            if work.placedElsewhere { _ = mi_set_thread_cpus(&work.cpus) }
             work.body()
             return nil
-        }, work)
+        }
+        var thread = pthread_t()
+        var started = pthread_create(&thread, &attributes, entry, context)
+        if started != 0 && work.placedElsewhere {
+            // The other cores may have gone offline meanwhile: start it anywhere.
+            work.placedElsewhere = false
+            started = pthread_create(&thread, nil, entry, context)
+        }
         if started == 0 {
             pthread_detach(thread)
         } else {
             // No thread (the process is out of them): do the work here, as it would be done
             // without getting ahead.
-            Unmanaged<Work>.fromOpaque(work).takeRetainedValue().body()
+            Unmanaged<Work>.fromOpaque(context).takeRetainedValue().body()
         }
     }
 
-    private final class Work: Sendable {
+    /// Handed to the new thread, which alone uses it once started.
+    private final class Work: @unchecked Sendable {
         let yielding: Bool
         let body: @Sendable () -> Void
+        /// Whether the thread was started on another core, and the cores it may then run on
+        /// (those its creator may run on).
+        var placedElsewhere = false
+        var cpus = mi_cpu_mask()
 
         init(yielding: Bool, body: @escaping @Sendable () -> Void) {
             self.yielding = yielding
