@@ -74,10 +74,10 @@ struct MIAdminCommand: ParsableCommand {
     /// docs/exit-codes.md) rather than sysexits' 64.
     static func main() {
         HeapTuning.apply()
-        let arguments = Array(CommandLine.arguments.dropFirst())
         // The directory connection starts now, on a thread of its own, while the command line is
         // parsed (about 3 ms) and the session set up: see EarlyDirectoryConnection.
-        let early = EarlyDirectoryConnection.start(arguments: arguments)
+        let early = EarlyDirectoryConnection.start()
+        let arguments = Array(CommandLine.arguments.dropFirst())
         do {
             var command = try parseCommandLine(arguments)
             if let console = command as? MIAdminCommand {

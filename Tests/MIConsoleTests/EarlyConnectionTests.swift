@@ -25,6 +25,44 @@ struct EarlyConnectionTests {
         }
     }
 
+    /// A run guessed not to log in gets neither a config nor a connection, and asking for them
+    /// does not wait forever; a run that names a config gets that one.
+    @Test func theGuessFollowsTheCommandLineItReads() throws {
+        let helpGuess = EarlyDirectoryConnection.start(arguments: { ["--help"] })
+        let help = try #require(helpGuess)
+        #expect(help.config(ifLoadedFrom: "/etc/miadmin/config.json") == nil)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("early-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/config.json"
+        try Self.configJSON(dir: dir).write(toFile: path, atomically: true, encoding: .utf8)
+        let namedGuess = EarlyDirectoryConnection.start(arguments: { ["--config", path, "-c", "whoami"] })
+        let named = try #require(namedGuess)
+        #expect(named.config(ifLoadedFrom: path)?.ldap.uri == "ldap://127.0.0.1:1")
+        let settings = try #require(named.config(ifLoadedFrom: path)).directorySettings()
+        #expect(help.connection(for: settings) == nil)
+        #expect(named.connection(for: settings) != nil)
+    }
+
+    /// The guess reads only the variables it needs, with the values Foundation gives.
+    @Test func theGuessReadsOnlyItsOwnVariables() {
+        let environment = EarlyDirectoryConnection.guessEnvironment()
+        #expect(Set(environment.keys).isSubset(of: ["MIADMIN_CONFIG", "HOME", "XDG_CONFIG_HOME", "MIADMIN_LOG_LEVEL"]))
+        #expect(environment["HOME"] == ProcessInfo.processInfo.environment["HOME"])
+        #expect(environment["HOME"] != nil)
+    }
+
+    /// A config whose directory is port 1 on the loopback: nothing listens, so a connect fails at once.
+    static func configJSON(dir: String) -> String {
+        """
+        {"ldap": {"uri": "ldap://127.0.0.1:1", "startTLS": true, "baseDN": "dc=example,dc=com",
+                  "userBase": "ou=people,dc=example,dc=com", "timeoutSeconds": 2,
+                  "groups": {"foreman": "cn=f,dc=example,dc=com", "technician": "cn=t,dc=example,dc=com",
+                             "support": "cn=s,dc=example,dc=com"}},
+         "store": {"path": "\(dir)/store.sqlite"}}
+        """
+    }
+
     /// The guess is used only for the file it was made for and the settings read from it; a
     /// connection that failed hands its error to the login.
     @Test func aGuessIsUsedOnlyForItsOwnConfigAndKeepsItsError() throws {
@@ -32,15 +70,7 @@ struct EarlyConnectionTests {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/config.json"
-        // Port 1 on the loopback: nothing listens, so the connect fails at once.
-        let json = """
-            {"ldap": {"uri": "ldap://127.0.0.1:1", "startTLS": true, "baseDN": "dc=example,dc=com",
-                      "userBase": "ou=people,dc=example,dc=com", "timeoutSeconds": 2,
-                      "groups": {"foreman": "cn=f,dc=example,dc=com", "technician": "cn=t,dc=example,dc=com",
-                                 "support": "cn=s,dc=example,dc=com"}},
-             "store": {"path": "\(dir)/store.sqlite"}}
-            """
-        try json.write(toFile: path, atomically: true, encoding: .utf8)
+        try Self.configJSON(dir: dir).write(toFile: path, atomically: true, encoding: .utf8)
         let early = EarlyDirectoryConnection(configPath: path, logger: Logger(label: "test"))
 
         #expect(early.config(ifLoadedFrom: dir + "/other.json") == nil)

@@ -23,44 +23,78 @@ import MIDirectory
 ///
 /// Not started for a privileged (setgid) run: libldap reads the user's `~/.ldaprc` when first
 /// used, which must not happen with the store group's rights; such a run connects after it
-/// gave the group up, as before. Nor for runs that do not log in (help, version, completion
-/// scripts, `--init-store`).
+/// gave the group up, as before. For runs that do not log in (help, version, completion scripts,
+/// `--init-store`), the thread stops once it has read the command line.
 public final class EarlyDirectoryConnection: @unchecked Sendable {
-    /// The config file the guess was made for.
-    let configPath: String
     // Each written once by the thread before its semaphore is signalled; read after waiting.
+    /// The config file the guess was made for (nil: the run was guessed not to log in).
+    private var configPath: String?
     private var config: Result<AppConfig, Error>?
     private var connection: Result<LDAPConnection, Error>?
     private let configRead = DispatchSemaphore(value: 0)
     private let connected = DispatchSemaphore(value: 0)
 
-    /// Starts the guess for a process run with `arguments` (without the program name), or nil
-    /// when this run gets none (see above).
-    public static func start(arguments: [String]) -> EarlyDirectoryConnection? {
-        guard !Privilege.isPrivileged, logsIn(arguments) else { return nil }
-        let environment = ProcessInfo.processInfo.environment
-        let path = AppConfig.resolvePath(explicit: configArgument(arguments), environment: environment,
-                                         systemPath: InstallLayout.systemConfigPath(executable: InstallLayout.executable))
-        return EarlyDirectoryConnection(configPath: path, logger: Console.makeLogger(environment))
+    /// Starts the guess for this process, or nil when it gets none (a privileged run, above).
+    ///
+    /// The thread starts first thing and reads the command line and the environment itself:
+    /// Foundation's environment dictionary (`ProcessInfo.environment`, every variable, with the
+    /// Swift runtime's first generic type look-ups) and the command line's conversion took
+    /// 0.7 ms of the main thread before the thread could start (docs/benchmarks.md).
+    /// `arguments` gives the command line without the program name (called on the thread).
+    public static func start(arguments: @escaping @Sendable () -> [String] = { Array(CommandLine.arguments.dropFirst()) })
+        -> EarlyDirectoryConnection? {
+        guard !Privilege.isPrivileged else { return nil }
+        let early = EarlyDirectoryConnection()
+        HelperThread.start(yielding: false) {
+            let arguments = arguments()
+            guard logsIn(arguments) else {
+                early.configRead.signal()
+                early.connected.signal()
+                return
+            }
+            let environment = guessEnvironment()
+            let path = AppConfig.resolvePath(explicit: configArgument(arguments), environment: environment,
+                                             systemPath: InstallLayout.systemConfigPath(executable: InstallLayout.executable))
+            early.open(configPath: path, logger: Console.makeLogger(environment))
+        }
+        return early
     }
 
-    init(configPath: String, logger: Logger) {
-        self.configPath = configPath
+    private init() {}
+
+    /// A guess for `configPath`, made on a thread started now (for tests).
+    convenience init(configPath: String, logger: Logger) {
+        self.init()
         let work = Work(logger: logger)
-        HelperThread.start(yielding: false) { [self] in
-            let loaded = Result { try AppConfig.load(path: configPath) }
-            config = loaded
-            configRead.signal()
-            connection = loaded.flatMap { config in
-                Result {
-                    // The console reads the password file again, and says what is wrong with it.
-                    var settings = try config.directorySettings()
-                    defer { if settings.bindPassword != nil { SecretBytes.wipe(&settings.bindPassword!) } }
-                    return try Directory.openConnection(settings, logger: work.logger)
-                }
+        HelperThread.start(yielding: false) { [self] in open(configPath: configPath, logger: work.logger) }
+    }
+
+    /// Reads the config at `configPath`, then connects and binds as the service account (on the
+    /// calling thread, the guess's own).
+    private func open(configPath: String, logger: Logger) {
+        self.configPath = configPath
+        let loaded = Result { try AppConfig.load(path: configPath) }
+        config = loaded
+        configRead.signal()
+        connection = loaded.flatMap { config in
+            Result {
+                // The console reads the password file again, and says what is wrong with it.
+                var settings = try config.directorySettings()
+                defer { if settings.bindPassword != nil { SecretBytes.wipe(&settings.bindPassword!) } }
+                return try Directory.openConnection(settings, logger: logger)
             }
-            connected.signal()
         }
+        connected.signal()
+    }
+
+    /// The variables the guess reads (the config's place, the log level), from the C
+    /// environment: all the guess needs, without building Foundation's dictionary of them all.
+    static func guessEnvironment() -> [String: String] {
+        var environment: [String: String] = [:]
+        for name in ["MIADMIN_CONFIG", "HOME", "XDG_CONFIG_HOME", "MIADMIN_LOG_LEVEL"] {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        return environment
     }
 
     /// What the thread needs; handed over once, never shared while in use.
@@ -71,9 +105,9 @@ public final class EarlyDirectoryConnection: @unchecked Sendable {
     /// The config the thread read, when `path` is the file it guessed and reading it worked;
     /// nil otherwise (the console reads the file itself). Waits for the read.
     func config(ifLoadedFrom path: String) -> AppConfig? {
-        guard path == configPath else { return nil }
         configRead.wait()
         configRead.signal()  // a second wait returns at once
+        guard path == configPath else { return nil }
         return try? config?.get()
     }
 
