@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import MICommands
 import MIDirectory
 import Testing
@@ -73,7 +72,8 @@ struct EarlyConnectionTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/config.json"
         try Self.configJSON(dir: dir).write(toFile: path, atomically: true, encoding: .utf8)
-        let early = EarlyDirectoryConnection(configPath: path, logger: Logger(label: "test"))
+        let guess = EarlyDirectoryConnection.start(arguments: { ["--config", path, "--user", "mkhan"] })
+        let early = try #require(guess)
 
         #expect(early.config(ifLoadedFrom: dir + "/other.json") == nil)
         let config = try #require(early.config(ifLoadedFrom: path))

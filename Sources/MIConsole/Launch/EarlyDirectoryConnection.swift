@@ -62,13 +62,6 @@ public final class EarlyDirectoryConnection: @unchecked Sendable {
 
     private init() {}
 
-    /// A guess for `configPath`, made on a thread started now (for tests).
-    convenience init(configPath: String, logger: Logger) {
-        self.init()
-        let work = Work(logger: logger)
-        HelperThread.start(yielding: false) { [self] in open(configPath: configPath, logger: work.logger) }
-    }
-
     /// Reads the config at `configPath`, then connects and binds as the service account (on the
     /// calling thread, the guess's own).
     private func open(configPath: String, logger: Logger) {
@@ -95,11 +88,6 @@ public final class EarlyDirectoryConnection: @unchecked Sendable {
             if let value = getenv(name) { environment[name] = String(cString: value) }
         }
         return environment
-    }
-
-    /// What the thread needs; handed over once, never shared while in use.
-    private struct Work: @unchecked Sendable {
-        let logger: Logger
     }
 
     /// The config the thread read, when `path` is the file it guessed and reading it worked;
