@@ -30,11 +30,9 @@ struct EarlyConnectionTests {
         let helpGuess = EarlyDirectoryConnection.start(arguments: { ["--help"] })
         let help = try #require(helpGuess)
         #expect(help.config(ifLoadedFrom: "/etc/miadmin/config.json") == nil)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("early-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try Self.writeConfig()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/config.json"
-        try Self.configJSON(dir: dir).write(toFile: path, atomically: true, encoding: .utf8)
         let namedGuess = EarlyDirectoryConnection.start(arguments: { ["--config", path, "-c", "whoami"] })
         let named = try #require(namedGuess)
         #expect(named.config(ifLoadedFrom: path)?.ldap.uri == "ldap://127.0.0.1:1")
@@ -53,7 +51,15 @@ struct EarlyConnectionTests {
         }
     }
 
-    /// A config whose directory is port 1 on the loopback: nothing listens, so a connect fails at once.
+    /// A new temporary folder holding `config.json`, a config whose directory is port 1 on the
+    /// loopback (nothing listens, so a connect fails at once); returns the folder.
+    static func writeConfig() throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("early-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try configJSON(dir: dir).write(toFile: dir + "/config.json", atomically: true, encoding: .utf8)
+        return dir
+    }
+
     static func configJSON(dir: String) -> String {
         """
         {"ldap": {"uri": "ldap://127.0.0.1:1", "startTLS": true, "baseDN": "dc=example,dc=com",
@@ -67,11 +73,9 @@ struct EarlyConnectionTests {
     /// The guess is used only for the file it was made for and the settings read from it; a
     /// connection that failed hands its error to the login.
     @Test func aGuessIsUsedOnlyForItsOwnConfigAndKeepsItsError() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("early-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try Self.writeConfig()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/config.json"
-        try Self.configJSON(dir: dir).write(toFile: path, atomically: true, encoding: .utf8)
         let guess = EarlyDirectoryConnection.start(arguments: { ["--config", path, "--user", "mkhan"] })
         let early = try #require(guess)
 
