@@ -5,6 +5,7 @@ import PackageDescription
 //   miadmin (exe) -> MIConsole (REPL, scripts, output) -> MICommands -> MIStore (SQLite via GRDB)
 //                                                                    \-> MIDirectory (LDAP via libldap)
 //                                                                    \-> MIReport (PDF via cairo/pango) -> MIStore
+//                                                                    \-> MIOutbound (HTTPS and SMTP via libcurl)
 // The core modules (MIStore, MIDirectory) never print and never read the terminal.
 let package = Package(
     name: "miadmin",
@@ -44,6 +45,14 @@ let package = Package(
         .target(name: "CPangoCairoLazy", dependencies: ["CPangoCairo", "CLazyLibrary"]),
         // readline too: only the prompt uses it (CReadlineLazy/include/readline_lazy.h).
         .target(name: "CReadlineLazy", dependencies: ["CReadline", "CLazyLibrary"]),
+        // libcurl (OpenSSL flavour), wrapped once for deliver's HTTPS posts and remind's mail, and
+        // opened on first use; CCurlLazy also gives its variadic calls one typed function each.
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "CCurlLazy", dependencies: ["CCurl", "CLazyLibrary"]),
+        // Outbound traffic (issue 23): HTTPS posts to the office and mail through SMTP, over
+        // libcurl. Knows nothing of forms or the store; never prints.
+        .target(name: "MIOutbound", dependencies: ["CCurl", "CCurlLazy"]),
         .target(name: "MIDirectory", dependencies: [
             "CLDAP",
             .product(name: "Logging", package: "swift-log"),
@@ -59,12 +68,12 @@ let package = Package(
         // The printable review of a form (PDF through cairo and pango); never prints to a terminal.
         .target(name: "MIReport", dependencies: ["MIStore", "CPangoCairo", "CPangoCairoLazy"]),
         .target(name: "MICommands", dependencies: [
-            "MIDirectory", "MIStore", "MIReport", "CProcess",
+            "MIDirectory", "MIStore", "MIReport", "MIOutbound", "CProcess",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "MIConsole", dependencies: [
-            "MICommands", "MIStore", "MIDirectory", "CReadline", "CReadlineLazy", "CProcess",
+            "MICommands", "MIStore", "MIDirectory", "MIOutbound", "CReadline", "CReadlineLazy", "CProcess",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -14,6 +14,8 @@ public enum CommandRegistry {
         MoveCommand.self,
         CommentCommand.self,
         SubmitCommand.self,
+        DeliverCommand.self,
+        DeliveriesCommand.self,
         NoticesCommand.self,
         ImportCommand.self,
         ExportCommand.self,

@@ -101,6 +101,9 @@ public struct AppConfig: Sendable {
     public var policy: Policy
     public var display = Display(timeZone: .autoupdatingCurrent)
     public var `import` = Import(maxMediaMiB: ImportLimits.defaults.mediaBytes >> 20)
+    /// `delivery` and `mail` (AppConfig+Outbound.swift); nil when the config has none.
+    public var delivery: Delivery?
+    public var mail: Mail?
 
     /// The system config of a binary installed under the usual prefixes (`/usr/local`, `/usr`).
     public static let defaultSystemPath = "/etc/miadmin/config.json"
@@ -188,6 +191,9 @@ public struct AppConfig: Sendable {
             throw ConfigError(file: path, message: "key import.maxMediaMiB must be a whole number of MiB from 1 to 4096")
         }
 
+        let delivery = try Self.delivery(reader: &reader, file: path, resolve: resolve)
+        let mail = try Self.mail(reader: &reader, file: path, resolve: resolve)
+
         let unknown = reader.unknownKeys()
         guard unknown.isEmpty else {
             throw ConfigError(file: path, message: "unknown key\(unknown.count > 1 ? "s" : "") \(unknown.joined(separator: ", ")) (see docs/configuration.md)")
@@ -196,7 +202,7 @@ public struct AppConfig: Sendable {
             throw ConfigError(file: path, message: "ldap.bindDN is set, so ldap.bindPasswordFile is required")
         }
         return AppConfig(file: path, ldap: ldap, store: store, policy: policy, display: display,
-                         import: Import(maxMediaMiB: Int(maxMedia)))
+                         import: Import(maxMediaMiB: Int(maxMedia)), delivery: delivery, mail: mail)
     }
 
     /// `store.path` or `store.url` (exactly one), `store.passwordFile` and `store.allowCleartext`.

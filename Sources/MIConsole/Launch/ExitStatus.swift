@@ -1,6 +1,7 @@
 import ArgumentParser
 import MICommands
 import MIDirectory
+import MIOutbound
 import MIStore
 
 /// The process exit codes (docs/exit-codes.md). Modelled on psql: distinct codes for a
@@ -36,6 +37,11 @@ enum ErrorReport {
             case .authentication: return .authenticationFailed
             default: return .failure
             }
+        case is OutboundFailure:
+            // deliver / remind: the office or the mail server could not be reached (or said "later").
+            return .unreachable
+        case let error as OutboundError:
+            return error.kind == .unreachable || error.kind == .tls ? .unreachable : .failure
         default:
             return .failure
         }
@@ -47,6 +53,8 @@ enum ErrorReport {
         case let error as CommandError: return error.description
         case let error as ConfigError: return error.description
         case let error as StoreError: return error.description
+        case let error as OutboundFailure: return error.description
+        case let error as OutboundError: return error.description
         case let error as Tokenizer.UnterminatedQuote: return error.description
         case let error as StreamLineSource.CannotRead: return error.description
         default: return String(describing: error)

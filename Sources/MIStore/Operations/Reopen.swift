@@ -8,6 +8,11 @@ public struct ReopenResult: Sendable, Hashable {
     public let version: Int
     /// The notice (carrying the reason) left for the technician.
     public let noticeId: Int64
+    /// When a submitted form had already been delivered to the office (the latest time): the
+    /// office keeps its copy; reopening does not recall it.
+    public let sentAt: Date?
+    /// Deliveries of the form still queued, now held: the office never gets the version taken back.
+    public let withdrawnDeliveries: Int
 }
 
 extension Notice {
@@ -57,8 +62,10 @@ extension FormStore {
                              after: FormRecord.summary(owner: form.owner, name: form.name, state: .incomplete,
                                                        version: form.version + 1),
                              note: reason)
+            let sentAt = try Outbox.lastSent(db, formId: form.id)
+            let withdrawn = try Outbox.withdraw(db, formId: form.id, reason: "reopened by \(actor) before it was delivered")
             return ReopenResult(formId: form.id, owner: form.owner, name: form.name, version: form.version + 1,
-                                noticeId: noticeId)
+                                noticeId: noticeId, sentAt: sentAt, withdrawnDeliveries: withdrawn)
         }
         logger.info("form reopened", metadata: ["form": "\(result.formId)", "actor": "\(actor)"])
         return result

@@ -10,6 +10,7 @@ enum Migrations {
     static let all: [(identifier: String, migrate: @Sendable (Database) throws -> Void)] = [
         ("v1", v1),
         ("v2-expiry-policy", v2),
+        ("v3-outbox", v3),
     ]
 
     static let identifiers = all.map(\.identifier)
@@ -110,6 +111,44 @@ enum Migrations {
                 value TEXT NOT NULL,
                 set_at REAL NOT NULL,
                 set_by TEXT NOT NULL
+            );
+            """)
+    }
+
+    /// Outbound work (issue 23), written in the same transaction as the change that causes it.
+    ///
+    /// - `outbox`: one row per submitted form version to deliver to the office. `idempotency_key`
+    ///   is made when the row is queued and sent on every try, so the office can drop repeats;
+    ///   `state` queued → sent, or held (refused, or out of tries) until `deliveries retry`.
+    ///   No foreign key: the record of what was sent outlives a purged form.
+    /// - `sent_reminders`: each (form, notify day) reminder mailed, at most once.
+    static func v3(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE outbox (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                form_id INTEGER NOT NULL,
+                form_version INTEGER NOT NULL,
+                owner TEXT NOT NULL,
+                name TEXT NOT NULL,
+                idempotency_key TEXT NOT NULL UNIQUE,
+                state TEXT NOT NULL CHECK (state IN ('queued', 'sent', 'held')),
+                attempts INTEGER NOT NULL DEFAULT 0,
+                queued_at REAL NOT NULL,
+                last_try REAL,
+                next_try REAL NOT NULL,
+                sent_at REAL,
+                last_error TEXT,
+                UNIQUE (form_id, form_version)
+            );
+            CREATE INDEX outbox_state_next ON outbox(state, next_try);
+            CREATE INDEX outbox_form ON outbox(form_id, id);
+
+            CREATE TABLE sent_reminders (
+                form_id INTEGER NOT NULL,
+                day INTEGER NOT NULL,
+                uid TEXT NOT NULL,
+                sent_at REAL NOT NULL,
+                PRIMARY KEY (form_id, day)
             );
             """)
     }
