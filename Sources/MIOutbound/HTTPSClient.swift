@@ -169,7 +169,8 @@ final class StreamState {
     }
 }
 
-private let streamRead: curl_read_callback = { buffer, size, count, context in
+/// libcurl's read callback over a ``StreamState`` (a streamed part, a mail in memory).
+let streamRead: curl_read_callback = { buffer, size, count, context in
     let state = Unmanaged<StreamState>.fromOpaque(context!).takeUnretainedValue()
     let wanted = min(size * count, state.size - state.offset)
     guard wanted > 0 else { return 0 }

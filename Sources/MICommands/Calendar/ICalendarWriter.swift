@@ -39,12 +39,7 @@ final class ICalendarWriter {
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         self.handle = handle
         stamp = Self.utc(now)
-        line("BEGIN:VCALENDAR")
-        line("VERSION:2.0")
-        line("PRODID:-//miadmin//MI reminder plan//EN")
-        line("CALSCALE:GREGORIAN")
-        line("METHOD:PUBLISH")
-        line("X-WR-CALNAME:" + Self.escape("MI reminders"))
+        Self.headerLines.forEach(line)
     }
 
     deinit {
@@ -53,14 +48,7 @@ final class ICalendarWriter {
     }
 
     func add(_ event: Event) throws {
-        line("BEGIN:VEVENT")
-        line("UID:" + Self.escape(event.uid))
-        line("DTSTAMP:" + stamp)
-        line("DTSTART:" + Self.utc(event.start))
-        line("DURATION:PT15M")
-        line("SUMMARY:" + Self.escape(event.summary))
-        if let description = event.description { line("DESCRIPTION:" + Self.escape(description)) }
-        line("END:VEVENT")
+        Self.lines(event, stamp: stamp).forEach(line)
         events += 1
         if buffer.count > 64 * 1024 { try flush() }
     }

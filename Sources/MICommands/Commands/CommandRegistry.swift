@@ -16,6 +16,7 @@ public enum CommandRegistry {
         SubmitCommand.self,
         DeliverCommand.self,
         DeliveriesCommand.self,
+        RemindCommand.self,
         NoticesCommand.self,
         ImportCommand.self,
         ExportCommand.self,
