@@ -100,7 +100,7 @@ let package = Package(
         // Unit tests of the console's and the commands' pure logic: tokenizer, completion engine,
         // renderers, command catalog (without slapd, tmux or the binary).
         .testTarget(name: "MIConsoleTests", dependencies: [
-            "MIConsole", "MICommands", "MIStore", "MIDirectory",
+            "MIConsole", "MICommands", "MIStore", "MIDirectory", "MIOutbound",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "MIReportTests", dependencies: ["MIReport", "MIStore", "MITestSupport"]),

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The SQL access every store operation is written against, once, for both engines: a
 /// connection inside a transaction the engine opened (``FormStore/read(_:)``,
 /// ``FormStore/write(_:)``). SQL uses `?` placeholders (or `?1`, `?2` for a value used twice)
@@ -25,11 +27,22 @@ protocol StoreDatabase: AnyObject {
     /// Runs `body` in a savepoint: released when `body` returns (rolled back instead when
     /// `rollback` is true), rolled back when it throws.
     func inSavepoint<T>(rollback: Bool, _ body: () throws -> T) throws -> T
+
+    /// Up to `count` bytes from `offset` of the blob in `column` of row `id` of `table`, without
+    /// reading the rest of it (a media file sent piece by piece). Empty past the end.
+    func blobPiece(table: String, column: String, id: Int64, offset: Int, count: Int) throws -> [UInt8]
 }
 
 extension StoreDatabase {
     @discardableResult
     func execute(_ sql: String) throws -> Int { try execute(sql, []) }
+
+    /// The slice computed by the server (PostgreSQL's `substr` on `bytea` sends only the piece).
+    func blobPiece(table: String, column: String, id: Int64, offset: Int, count: Int) throws -> [UInt8] {
+        let data = try value(Data.self, "SELECT substr(\(column), CAST(? AS integer), CAST(? AS integer)) FROM \(table) WHERE id = ?",
+                             [offset + 1, count, id])
+        return data.map { [UInt8]($0) } ?? []
+    }
 
     func rows(_ sql: String) throws -> [StoreRow] { try rows(sql, []) }
 

@@ -42,13 +42,11 @@ extension FormStore {
     /// - Throws: `.notFound` when the file is gone.
     public func mediaBytes(formId: Int64, fileName: String, offset: Int, count: Int) throws -> [UInt8] {
         try read { db in
-            guard let row = try db.row("""
-                SELECT substr(data, CAST(? AS integer), CAST(? AS integer)) AS piece FROM media WHERE form_id = ? AND file_name = ?
-                """, [offset + 1, count, formId, fileName]) else {
+            guard let id = try db.value(Int64.self, "SELECT id FROM media WHERE form_id = ? AND file_name = ?",
+                                        [formId, fileName]) else {
                 throw StoreError(.notFound, "Form \(formId) has no media file '\(fileName)' any more.")
             }
-            let data: Data? = row.isNull("piece") ? Data() : row["piece"]
-            return [UInt8](data ?? Data())
+            return try db.blobPiece(table: "media", column: "data", id: id, offset: offset, count: count)
         }
     }
 }
