@@ -26,6 +26,20 @@ final class CurlHandle {
         errorBuffer = [CChar](repeating: 0, count: errorBuffer.count)
     }
 
+    /// Starts setting up a transfer to `url`: only `protocols`, no signals, `timeoutSeconds` to
+    /// connect and as the longest silence (no byte either way) before the transfer fails, and
+    /// the TLS settings (the server's certificate always verified).
+    func begin(_ url: String, protocols: String, timeoutSeconds: Int, tls: TLSSettings) throws(OutboundError) {
+        reset()
+        try set(CURLOPT_URL, url)
+        try set(CURLOPT_PROTOCOLS_STR, protocols)
+        try set(CURLOPT_NOSIGNAL, 1)
+        try set(CURLOPT_CONNECTTIMEOUT_MS, timeoutSeconds * 1000)
+        try set(CURLOPT_LOW_SPEED_LIMIT, 1)
+        try set(CURLOPT_LOW_SPEED_TIME, timeoutSeconds)
+        try tls.apply(to: self)
+    }
+
     func set(_ option: CURLoption, _ value: Int) throws(OutboundError) {
         try check(miadmin_curl_setopt_long(raw, option, value), option)
     }

@@ -67,16 +67,10 @@ public final class HTTPSClient {
     /// came: ``OutboundError`` `.unreachable` (refused, timed out, dropped), `.tls` (the
     /// certificate does not verify: nothing was sent), `.source` (reading a part failed).
     public func post(_ url: String, headers: [String: String], parts: [MultipartPart]) throws -> HTTPResponse {
-        handle.reset()
         let server = Self.serverName(url)
-        try handle.set(CURLOPT_URL, url)
-        try handle.set(CURLOPT_PROTOCOLS_STR, settings.allowCleartext ? "https,http" : "https")
-        try handle.set(CURLOPT_NOSIGNAL, 1)
+        try handle.begin(url, protocols: settings.allowCleartext ? "https,http" : "https",
+                         timeoutSeconds: settings.timeoutSeconds, tls: settings.tls)
         try handle.set(CURLOPT_FOLLOWLOCATION, 0)
-        try handle.set(CURLOPT_CONNECTTIMEOUT_MS, settings.timeoutSeconds * 1000)
-        try handle.set(CURLOPT_LOW_SPEED_LIMIT, 1)
-        try handle.set(CURLOPT_LOW_SPEED_TIME, settings.timeoutSeconds)
-        try settings.tls.apply(to: handle)
 
         var list: UnsafeMutablePointer<curl_slist>?
         defer { curl_slist_free_all(list) }

@@ -37,16 +37,9 @@ public final class MailClient {
     /// `.unreachable` or `.tls` when the server cannot be used at all (the caller stops),
     /// `.refused` when it refused this mail (sender, recipient, login).
     public func send(_ message: [UInt8], from: String, to: String) throws(OutboundError) {
-        handle.reset()
         let server = HTTPSClient.serverName(settings.url)
-        try handle.set(CURLOPT_URL, settings.url)
-        try handle.set(CURLOPT_PROTOCOLS_STR, "smtp,smtps")
-        try handle.set(CURLOPT_NOSIGNAL, 1)
-        try handle.set(CURLOPT_CONNECTTIMEOUT_MS, settings.timeoutSeconds * 1000)
-        try handle.set(CURLOPT_LOW_SPEED_LIMIT, 1)
-        try handle.set(CURLOPT_LOW_SPEED_TIME, settings.timeoutSeconds)
+        try handle.begin(settings.url, protocols: "smtp,smtps", timeoutSeconds: settings.timeoutSeconds, tls: settings.tls)
         if settings.startTLS { try handle.set(CURLOPT_USE_SSL, Int(CURLUSESSL_ALL.rawValue)) }
-        try settings.tls.apply(to: handle)
         if let user = settings.user { try handle.set(CURLOPT_USERNAME, user) }
         if let password = settings.password { try handle.set(CURLOPT_PASSWORD, password) }
         try handle.set(CURLOPT_MAIL_FROM, "<\(from)>")

@@ -306,6 +306,8 @@ struct OutboundSetup {
         let cleartext = try setup.config(.sqlite) { setKey(&$0, "delivery.url", "http://127.0.0.1:1/forms") }
         let refused = try setup.run(cleartext, "forms")
         #expect(refused.status == 1 && refused.stderr.contains("key delivery.url must be an https:// URL"))
+        let atomic = try setup.run(try setup.config(.sqlite), extra: ["--dry-run"], ["deliver"])
+        #expect(atomic.status != 0 && atomic.stderr.contains("which no rollback can undo"), "\(atomic.stderr)")
         let technician = try setup.run(try setup.config(.sqlite), as: "jdoe", "deliver")
         #expect(technician.status == 1 && technician.stderr.contains("'deliver' needs the foreman role"))
     }

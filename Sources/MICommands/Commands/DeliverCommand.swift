@@ -39,6 +39,7 @@ public struct DeliverCommand: ConsoleCommand {
             throw CommandError.failed("no delivery configured: set delivery.url in \(session.config.file) (docs/configuration.md)")
         }
         let store = try session.store()
+        try Self.refuseInSessionTransaction(store, "deliver")
         let due = try store.dueDeliveries(ignoringBackoff: now)
         output.beginRows([Column("delivery"), Column("form"), Column("owner"), Column("name"), Column("state"),
                           Column("attempts"), Column("status"), Column("nextTry"), Column("error")])
@@ -78,6 +79,16 @@ public struct DeliverCommand: ConsoleCommand {
             throw OutboundFailure(message: "the office could not take \(later) delivery(ies) now; they stay queued "
                                   + "for their next try ('deliveries --state queued')")
         }
+    }
+}
+
+extension ConsoleCommand {
+    /// What goes to the office or a mailbox cannot be rolled back: `deliver` and `remind` do not
+    /// run inside `--atomic` or `--dry-run` (whose rollback would also forget what was sent).
+    static func refuseInSessionTransaction(_ store: FormStore, _ name: String) throws {
+        guard store.isInSessionTransaction else { return }
+        throw CommandError.failed("'\(name)' sends mail or posts to the office, which no rollback can undo: "
+                                  + "run it without --atomic or --dry-run (remind has its own --dry-run)")
     }
 }
 

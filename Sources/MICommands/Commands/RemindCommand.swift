@@ -46,6 +46,7 @@ public struct RemindCommand: ConsoleCommand {
             throw CommandError.failed("no mail configured: set mail.url and mail.from in \(session.config.file) (docs/configuration.md)")
         }
         let store = try session.store()
+        if !dryRun { try Self.refuseInSessionTransaction(store, "remind") }
         let policy = try session.policy().policy
         let now = session.clock.now()
         let sent = try store.sentReminders()

@@ -94,6 +94,10 @@ enum Outbox {
 }
 
 extension FormStore {
+    /// True inside `--atomic` or `--dry-run` (``withSessionTransaction(end:_:)``): what is
+    /// written may still be rolled back, so nothing should leave the machine on its strength.
+    public var isInSessionTransaction: Bool { SessionConnection.of(self) != nil }
+
     /// The queued deliveries due now (next try at or before the store clock's now), oldest first;
     /// with `ignoringBackoff`, every queued one.
     public func dueDeliveries(ignoringBackoff: Bool = false, limit: Int = 10_000) throws -> [Delivery] {
