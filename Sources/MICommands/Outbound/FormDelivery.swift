@@ -46,20 +46,21 @@ final class FormDelivery {
         case .success(let value):
             review = value
         }
-        var parts = [MultipartPart(name: "form", contentType: "application/json",
-                                   content: .bytes(FormPayload.json(review, delivery: delivery)))]
-        for file in review.media {
-            let formId = delivery.formId
-            let store = self.store
-            parts.append(MultipartPart(name: "media", fileName: file.fileName, contentType: file.contentType,
-                                       content: .stream(size: file.size) { offset, count in
-                try store.mediaBytes(formId: formId, fileName: file.fileName, offset: offset,
-                                     count: min(count, Self.pieceBytes))
-            }))
-        }
         let response: HTTPResponse
         do {
-            response = try client.post(settings.url, headers: ["Idempotency-Key": delivery.idempotencyKey], parts: parts)
+            // One read transaction for the whole post: the media come from one snapshot, each
+            // file read in one pass as libcurl sends it.
+            response = try store.withMediaReader(formId: delivery.formId) { media in
+                var parts = [MultipartPart(name: "form", contentType: "application/json",
+                                           content: .bytes(FormPayload.json(review, delivery: delivery)))]
+                for file in review.media {
+                    parts.append(MultipartPart(name: "media", fileName: file.fileName, contentType: file.contentType,
+                                               content: .stream(size: file.size) { offset, count in
+                        try media.bytes(file.fileName, offset: offset, count: min(count, Self.pieceBytes))
+                    }))
+                }
+                return try client.post(settings.url, headers: ["Idempotency-Key": delivery.idempotencyKey], parts: parts)
+            }
         } catch let error as OutboundError {
             switch error.kind {
             case .unreachable, .tls:

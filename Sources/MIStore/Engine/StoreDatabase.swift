@@ -28,20 +28,42 @@ protocol StoreDatabase: AnyObject {
     /// `rollback` is true), rolled back when it throws.
     func inSavepoint<T>(rollback: Bool, _ body: () throws -> T) throws -> T
 
-    /// Up to `count` bytes from `offset` of the blob in `column` of row `id` of `table`, without
-    /// reading the rest of it (a media file sent piece by piece). Empty past the end.
-    func blobPiece(table: String, column: String, id: Int64, offset: Int, count: Int) throws -> [UInt8]
+    /// A reader of the blob in `column` of row `id` of `table` that reads pieces without the
+    /// rest of the value (a media file sent piece by piece), valid inside this transaction.
+    func blobReader(table: String, column: String, id: Int64) throws -> any BlobReader
+}
+
+/// Pieces of one blob (``StoreDatabase/blobReader(table:column:id:)``); closed when released.
+protocol BlobReader: AnyObject {
+    /// Up to `count` bytes from `offset`; empty past the end.
+    func piece(offset: Int, count: Int) throws -> [UInt8]
+}
+
+/// The slice computed by the server: PostgreSQL's `substr` on `bytea` fetches only the piece's
+/// chunks of a value stored uncompressed (JPEGs and videos do not compress).
+final class SQLBlobReader: BlobReader {
+    let db: any StoreDatabase
+    let table: String, column: String, id: Int64
+    init(db: any StoreDatabase, table: String, column: String, id: Int64) {
+        self.db = db
+        self.table = table
+        self.column = column
+        self.id = id
+    }
+
+    func piece(offset: Int, count: Int) throws -> [UInt8] {
+        let data = try db.value(Data.self, "SELECT substr(\(column), CAST(? AS integer), CAST(? AS integer)) FROM \(table) WHERE id = ?",
+                                [offset + 1, count, id])
+        return data.map { [UInt8]($0) } ?? []
+    }
 }
 
 extension StoreDatabase {
     @discardableResult
     func execute(_ sql: String) throws -> Int { try execute(sql, []) }
 
-    /// The slice computed by the server (PostgreSQL's `substr` on `bytea` sends only the piece).
-    func blobPiece(table: String, column: String, id: Int64, offset: Int, count: Int) throws -> [UInt8] {
-        let data = try value(Data.self, "SELECT substr(\(column), CAST(? AS integer), CAST(? AS integer)) FROM \(table) WHERE id = ?",
-                             [offset + 1, count, id])
-        return data.map { [UInt8]($0) } ?? []
+    func blobReader(table: String, column: String, id: Int64) throws -> any BlobReader {
+        SQLBlobReader(db: self, table: table, column: column, id: id)
     }
 
     func rows(_ sql: String) throws -> [StoreRow] { try rows(sql, []) }

@@ -35,18 +35,38 @@ extension FormStore {
         return .success(try Self.review(of: form))
     }
 
-    /// Up to `count` bytes of a media file from `offset`: a file is sent piece by piece, never
-    /// held whole (one short read transaction per piece). The bytes are the file's at the time
-    /// of the read; media of a submitted form do not change.
+    /// Runs `body` with a reader of the form's media files, inside one read transaction (one
+    /// snapshot): a file is sent piece by piece as `body` asks, never held whole.
+    public func withMediaReader<T>(formId: Int64, _ body: (MediaReader) throws -> T) throws -> T {
+        try read { db in try body(MediaReader(db: db, formId: formId)) }
+    }
+}
+
+/// Pieces of one form's media files (``FormStore/withMediaReader(formId:_:)``); valid only
+/// inside that call. Each file keeps one open reader, so reading it in order costs one pass.
+public final class MediaReader {
+    private let db: any StoreDatabase
+    private let formId: Int64
+    private var readers: [String: any BlobReader] = [:]
+
+    init(db: any StoreDatabase, formId: Int64) {
+        self.db = db
+        self.formId = formId
+    }
+
+    /// Up to `count` bytes of `fileName` from `offset`; empty past the end.
     ///
-    /// - Throws: `.notFound` when the file is gone.
-    public func mediaBytes(formId: Int64, fileName: String, offset: Int, count: Int) throws -> [UInt8] {
-        try read { db in
-            guard let id = try db.value(Int64.self, "SELECT id FROM media WHERE form_id = ? AND file_name = ?",
-                                        [formId, fileName]) else {
-                throw StoreError(.notFound, "Form \(formId) has no media file '\(fileName)' any more.")
-            }
-            return try db.blobPiece(table: "media", column: "data", id: id, offset: offset, count: count)
+    /// - Throws: `.notFound` when the form has no such file.
+    public func bytes(_ fileName: String, offset: Int, count: Int) throws -> [UInt8] {
+        if let reader = readers[fileName] { return try reader.piece(offset: offset, count: count) }
+        guard let id = try db.value(Int64.self, "SELECT id FROM media WHERE form_id = ? AND file_name = ?",
+                                    [formId, fileName]) else {
+            throw StoreError(.notFound, "Form \(formId) has no media file '\(fileName)' any more.")
         }
+        // One open file at a time: the parts are sent in order.
+        readers.removeAll()
+        let reader = try db.blobReader(table: "media", column: "data", id: id)
+        readers[fileName] = reader
+        return try reader.piece(offset: offset, count: count)
     }
 }
