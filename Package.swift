@@ -44,12 +44,15 @@ let package = Package(
         .target(name: "CPangoCairoLazy", dependencies: ["CPangoCairo", "CLazyLibrary"]),
         // readline too: only the prompt uses it (CReadlineLazy/include/readline_lazy.h).
         .target(name: "CReadlineLazy", dependencies: ["CReadline", "CLazyLibrary"]),
+        // Files the console creates and trees it reads on the user's behalf, by folder descriptor
+        // (openat, O_EXCL | O_NOFOLLOW, renameat): no planted link or swap redirects them.
+        .target(name: "MIFiles"),
         .target(name: "MIDirectory", dependencies: [
             "CLDAP",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "MIStore", dependencies: [
-            "CPostgres", "CPostgresLazy",
+            "CPostgres", "CPostgresLazy", "MIFiles",
             .product(name: "GRDB", package: "GRDB.swift"),
             // sqlite3_file_control (persistent WAL), which GRDB does not wrap.
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -57,14 +60,14 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The printable review of a form (PDF through cairo and pango); never prints to a terminal.
-        .target(name: "MIReport", dependencies: ["MIStore", "CPangoCairo", "CPangoCairoLazy"]),
+        .target(name: "MIReport", dependencies: ["MIStore", "MIFiles", "CPangoCairo", "CPangoCairoLazy"]),
         .target(name: "MICommands", dependencies: [
-            "MIDirectory", "MIStore", "MIReport", "CProcess",
+            "MIDirectory", "MIStore", "MIReport", "MIFiles", "CProcess",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "MIConsole", dependencies: [
-            "MICommands", "MIStore", "MIDirectory", "CReadline", "CReadlineLazy", "CProcess",
+            "MICommands", "MIStore", "MIDirectory", "MIFiles", "CReadline", "CReadlineLazy", "CProcess",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

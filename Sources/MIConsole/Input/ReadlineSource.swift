@@ -29,9 +29,8 @@ final class ReadlineSource: LineSource {
         // prompt, not in the preparation: until the prompt shows, Ctrl-C ends the process.
         signal(SIGINT, onInterrupt)
         rl.signal_event_hook.pointee = afterSignal
-        history.prepare()
         stifle_history(HistoryFile.limit)
-        read_history(history.path)
+        for line in history.load() { add_history(line) }
     }
 
     func nextLine() -> String? {
@@ -43,8 +42,7 @@ final class ReadlineSource: LineSource {
         free(raw)
         if HistoryFile.shouldRecord(line) {
             add_history(line)
-            append_history(1, history.path)
-            history_truncate_file(history.path, HistoryFile.limit)
+            history.append(line)
         }
         return line
     }
