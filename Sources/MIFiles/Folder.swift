@@ -165,7 +165,7 @@ public final class Folder: @unchecked Sendable {
     }
 
     /// `.<name>.<16 random hex digits><suffix>`, the name cut so the whole stays within NAME_MAX.
-    static func temporaryName(for name: String, suffix: String) -> String {
+    public static func temporaryName(for name: String, suffix: String) -> String {
         var generator = SystemRandomNumberGenerator()
         let random = String(generator.next() as UInt64, radix: 16)
         var stem = name
