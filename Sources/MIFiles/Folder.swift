@@ -78,6 +78,14 @@ public final class Folder: @unchecked Sendable {
         return Folder(fd: fd, path: pathOf(name))
     }
 
+    /// True when the entry `name` (not followed if a link) is the file or folder open as `fd`:
+    /// in a folder others may write, a name can be renamed away and replaced between two steps.
+    public func holds(_ name: String, sameAs fd: Int32) -> Bool {
+        var open = stat(), named = stat()
+        return fstat(fd, &open) == 0 && fstatat(self.fd, name, &named, AT_SYMLINK_NOFOLLOW) == 0
+            && open.st_dev == named.st_dev && open.st_ino == named.st_ino
+    }
+
     /// The folder reached by opening each of `parts` in turn with ``folder(_:)``: a link or a
     /// swap at any level fails instead of leading elsewhere.
     public func walk<Parts: Collection<String>>(_ parts: Parts) throws(FileError) -> Folder {

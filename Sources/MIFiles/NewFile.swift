@@ -81,6 +81,11 @@ public final class NewFile {
     public func commit(as name: String, existing: Existing) throws(FileError) {
         try Folder.checkName(name, in: folder)
         guard fsync(fd) == 0 else { throw FileError(temporaryPath, errno, doing: "cannot write") }
+        // The temporary name must still be this file: in a folder others may write, it could
+        // have been renamed away and replaced (by a link, say), and that is not moved into place.
+        guard folder.holds(temporaryName, sameAs: fd) else {
+            throw FileError(temporaryPath, ESTALE, doing: "the temporary file was replaced by somebody else; nothing written")
+        }
         closed = true
         guard close(fd) == 0 else { throw FileError(temporaryPath, errno, doing: "cannot write") }
         let target = folder.pathOf(name)

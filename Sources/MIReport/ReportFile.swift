@@ -34,7 +34,7 @@ enum ReportFile {
             let result = try produce(file)
             try file.commit(as: name, existing: replace ? .replaceFile : .keep)
             return result
-        } catch let error as FileError where error.code == EEXIST {
+        } catch let error as FileError where error.code == EEXIST && error.doing == "exists" {
             throw ReportError("cannot write \(path): it exists; add --force to replace it")
         } catch let error as FileError {
             throw ReportError("cannot write \(path): \(error.doing.map { "\($0): " } ?? "")\(error.reason)")

@@ -38,7 +38,11 @@ public enum StoreCompanionFiles {
     /// Returns the files it made; anything unexpected is left for the check to report.
     @discardableResult
     public static func repairVanished(_ path: String) -> [String] {
-        let missing = suffixes.filter { access(path + $0, F_OK) != 0 && errno == ENOENT }
+        // lstat, not access(2): access checks the real ids, which cannot enter the store's folder.
+        let missing = suffixes.filter { suffix in
+            var info = stat()
+            return lstat(path + suffix, &info) != 0 && errno == ENOENT
+        }
         guard !missing.isEmpty, !isHeld(path) else { return [] }
         var repaired: [String] = []
         for suffix in missing {

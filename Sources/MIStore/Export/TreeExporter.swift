@@ -49,7 +49,12 @@ extension FormStore {
         }
         do {
             var report = try read { db in try TreeWriter(root: temporary, db: db).write() }
+            // The temporary name must still be the folder written (others may write the parent);
             // renameat onto an empty folder replaces it; onto anything else it fails.
+            guard parent.holds(temporaryName, sameAs: temporary.fd) else {
+                throw StoreError(.io, "Cannot move the export into place at \(target.path): its temporary folder "
+                                 + "was replaced by somebody else; nothing was written there.", path: target.path)
+            }
             if renameat(parent.fd, temporaryName, parent.fd, name) != 0 {
                 let reason = String(cString: strerror(errno))
                 throw StoreError(.io, "Cannot move the export into place at \(target.path): \(reason)", path: target.path)
@@ -59,7 +64,7 @@ extension FormStore {
                                                     "forms": "\(report.incompleteForms + report.completedForms)"])
             return report
         } catch {
-            try? FileManager.default.removeItem(atPath: temporary.path)
+            if parent.holds(temporaryName, sameAs: temporary.fd) { try? FileManager.default.removeItem(atPath: temporary.path) }
             throw error
         }
     }
