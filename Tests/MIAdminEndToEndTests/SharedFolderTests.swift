@@ -265,7 +265,7 @@ struct Scene {
     }
 
     static func record(_ what: String, trials: Int, swaps: Int) {
-        print("race \(what): \(trials) trial(s), \(swaps) swap(s) by the attacker, victim's files unchanged")
+        print("race \(what): \(trials) trial(s), \(swaps) swap(s) by the attacker")
     }
 
     static func kind(_ path: String) -> mode_t {
