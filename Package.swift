@@ -97,6 +97,8 @@ let package = Package(
             "MIConsole", "MICommands", "MIStore", "MIDirectory",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // The one helper for files made and trees read on the user's behalf (issue 27).
+        .testTarget(name: "MIFilesTests", dependencies: ["MIFiles"]),
         .testTarget(name: "MIReportTests", dependencies: ["MIReport", "MIStore", "MITestSupport"]),
         // Depends on the executable so `swift test` builds the binary these tests run.
         .testTarget(name: "MIAdminEndToEndTests", dependencies: ["MIConsole", "miadmin", "MITestSupport"]),

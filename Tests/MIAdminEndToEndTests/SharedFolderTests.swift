@@ -171,11 +171,8 @@ struct SharedFolderTests {
     /// and `-shm`, and every console then refused to start until root ran `--init-store`.
     /// `store backup` keeps them; a store whose files vanished is repaired by the next console.
     @Test func aStoreWhoseWalVanishedIsRepairedAndStoreBackupKeepsIt() throws {
-        let second = try Installation(tag: "w", groupOf: install)
+        let second = try Installation.configured(tag: "w", groupOf: install)
         defer { second.remove() }
-        _ = try second.runInstall([])
-        try second.writeConfig()
-        _ = try second.runInstall([])
         #expect(try second.run(.foreman, ["--yes", "-c", "import \(try second.sampleTree(for: .foreman))"]).status == 0)
         let backup = try Shell.run("/usr/bin/sqlite3", [second.storePath, ".backup \(second.prefix)/by-sqlite3.sqlite"])
         #expect(backup.status == 0, "\(backup.stderr)")

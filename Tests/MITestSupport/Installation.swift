@@ -60,6 +60,16 @@ public final class Installation: @unchecked Sendable {
         atexit { Installation.removeAll() }
     }
 
+    /// A second installation sharing `other`'s group and accounts: installed, configured, store
+    /// created (Scripts/install, the config, Scripts/install again). Remove it with ``remove()``.
+    public static func configured(tag: String, groupOf other: Installation) throws -> Installation {
+        let installation = try Installation(tag: tag, groupOf: other)
+        _ = try installation.runInstall([])
+        try installation.writeConfig()
+        _ = try installation.runInstall([])
+        return installation
+    }
+
     /// Removes this prefix (the accounts and group stay for the others).
     public func remove() { try? FileManager.default.removeItem(atPath: prefix) }
 
