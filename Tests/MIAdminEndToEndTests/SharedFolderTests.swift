@@ -270,11 +270,13 @@ struct Scene {
         return lstat(path, &info) == 0 ? info.st_mode & S_IFMT : 0
     }
 
-    /// A form.json of `name` from `template`.
-    static func form(name: String, template: String) -> String {
+    /// A form.json of `name` from `template`. The victim's forms are modified later than the
+    /// attacker's decoys of the same names, so a decoy imported by one trial does not keep a
+    /// later trial from importing the victim's form over it: every trial is a fresh chance.
+    static func form(name: String, template: String, modified: String = "2026-11-16T08:15:00Z") -> String {
         """
         {"name": "\(name)", "template": "\(template)", "templateId": "T-1", "created": "2026-11-16T08:15:00Z",
-         "modified": "2026-11-16T08:15:00Z", "questions": []}
+         "modified": "\(modified)", "questions": []}
         """
     }
 }
@@ -304,7 +306,7 @@ struct VictimFiles {
         for n in 0..<20 {
             let form = "\(privateFolder)/Secret form \(n)"
             try FileManager.default.createDirectory(atPath: form, withIntermediateDirectories: true)
-            try Scene.form(name: "Secret form \(n)", template: "victim only").write(toFile: form + "/form.json",
+            try Scene.form(name: "Secret form \(n)", template: "victim only", modified: "2026-11-20T08:15:00Z").write(toFile: form + "/form.json",
                                                                                     atomically: false, encoding: .utf8)
         }
         for path in [profile, emptyFile, folder, privateFolder] { try install.chown(path, to: .foreman) }
