@@ -18,13 +18,13 @@ public final class TechnicianRoster {
     /// A role larger than this is not held in memory: the run goes on with single lookups.
     public static let maximumSize = 200_000
 
-    private let directory: Directory
+    private let directory: any DirectoryService
     private let logger: Logger
     private var asked = Set<String>()
     private var technicians: [String: DirectoryUser]?
     private var unusable = false
 
-    public init(directory: Directory, logger: Logger) {
+    public init(directory: any DirectoryService, logger: Logger) {
         self.directory = directory
         self.logger = logger
     }

@@ -94,8 +94,7 @@ final class CommandRunner {
         }
         let type = Swift.type(of: command)
         // A nested command is named with its parent (`policy set`).
-        try session.require(type.roles, for: type.name == name ? name : "\(name) \(type.name)")
-        try command.run(in: session, output: sink)
+        try session.run(command, named: type.name == name ? name : "\(name) \(type.name)", output: sink)
     }
 
     /// `show jdoe/Pump station 4` splits the name into three words and the parser refuses the
