@@ -7,10 +7,21 @@ import MICommands
 /// The string escaper is hand-written because `JSONEncoder` encodes whole values; a streamed
 /// listing needs to write each element as it comes.
 final class JSONRenderer: RenderingSink {
+    let out: OutputStream
+    let err: OutputStream
+    var expanded = false
+    var times = TimeText(zone: .autoupdatingCurrent)
+    var unsaved = false
+
+    init(out: OutputStream, err: OutputStream) {
+        self.out = out
+        self.err = err
+    }
+
     private var columns: [Column] = []
     private var first = true
 
-    override func record(_ columns: [Column], _ values: [Value]) {
+    func record(_ columns: [Column], _ values: [Value]) {
         guard unsaved else {
             out.write(object(columns, values) + "\n")
             return
@@ -18,13 +29,13 @@ final class JSONRenderer: RenderingSink {
         out.write(object(columns + [Column("saved")], values + [.bool(false)]) + "\n")
     }
 
-    override func beginRows(_ columns: [Column]) {
+    func beginRows(_ columns: [Column]) {
         self.columns = columns
         first = true
         out.write("[")
     }
 
-    override func row(_ values: [Value]) {
+    func row(_ values: [Value]) {
         out.append { bytes in
             bytes.append(contentsOf: (first ? "\n" : ",\n").utf8)
             appendObject(columns, values, to: &bytes)
@@ -32,16 +43,16 @@ final class JSONRenderer: RenderingSink {
         first = false
     }
 
-    override func endRows() {
+    func endRows() {
         out.write(first ? "]\n" : "\n]\n")
     }
 
-    override func message(_ text: String) {
+    func message(_ text: String) {
         out.write("{\"message\":" + JSONRenderer.string(text) + "}\n")
     }
 
-    override func closing(saved: Bool, _ text: String) {
-        out.write("{\"saved\":\(saved),\"message\":" + JSONRenderer.string(text) + "}\n")
+    func closingUnsaved(_ text: String) {
+        out.write("{\"saved\":false,\"message\":" + JSONRenderer.string(text) + "}\n")
         finish()
     }
 

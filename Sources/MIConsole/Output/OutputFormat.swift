@@ -7,8 +7,8 @@ public typealias OutputFormat = DisplayFormat
 
 extension DisplaySettings {
     /// The renderer for these settings.
-    func makeSink(stdout: OutputStream, stderr: OutputStream) -> RenderingSink {
-        let sink: RenderingSink
+    func makeSink(stdout: OutputStream, stderr: OutputStream) -> any RenderingSink {
+        let sink: any RenderingSink
         switch format {
         case .table: sink = TableRenderer(out: stdout, err: stderr)
         case .csv: sink = CSVRenderer(out: stdout, err: stderr, neutraliseFormulas: !csvRaw)
@@ -20,22 +20,26 @@ extension DisplaySettings {
     }
 }
 
-/// An output sink that writes to the console's streams.
-class RenderingSink: OutputSink {
-    let out: OutputStream
-    let err: OutputStream
+/// An output sink that writes to the console's streams: the table, CSV and JSON renderers
+/// each implement `record`, `beginRows`, `row`, `endRows` and `message`; what they share is
+/// below.
+protocol RenderingSink: OutputSink {
+    var out: OutputStream { get }
+    var err: OutputStream { get }
     /// One record per block instead of a grid (tables only).
-    var expanded = false
+    var expanded: Bool { get set }
     /// Writes times in the site's zone.
-    var times = TimeText(zone: .autoupdatingCurrent)
+    var times: TimeText { get set }
     /// A run whose changes are not saved (`--dry-run`): JSON records carry `"saved": false`.
-    var unsaved = false
+    var unsaved: Bool { get set }
+    /// The last line of a run that saved nothing (`--dry-run`, a failed `--atomic` run).
+    func closingUnsaved(_ text: String)
+}
 
-    init(out: OutputStream, err: OutputStream) {
-        self.out = out
-        self.err = err
-    }
+/// Whether stderr is a terminal, where progress bars are drawn (asked once).
+private let progressOnTerminal = isatty(2) == 1
 
+extension RenderingSink {
     /// A value as table or CSV text: times in the site's zone, lists joined with ", ".
     func text(_ value: Value, forTable: Bool) -> String {
         switch value {
@@ -46,14 +50,7 @@ class RenderingSink: OutputSink {
         }
     }
 
-    func record(_ columns: [Column], _ values: [Value]) { fatalError("subclass") }
-    func beginRows(_ columns: [Column]) { fatalError("subclass") }
-    func row(_ values: [Value]) { fatalError("subclass") }
-    func endRows() { fatalError("subclass") }
-    func message(_ text: String) { fatalError("subclass") }
-
-    /// The last line of a run that saved nothing (`--dry-run`, a failed `--atomic` run).
-    func closing(saved: Bool, _ text: String) {
+    func closingUnsaved(_ text: String) {
         message(text)
         finish()
     }
@@ -63,8 +60,6 @@ class RenderingSink: OutputSink {
         err.write("warning: " + TerminalText.escape(text, keepNewlines: false) + "\n")
         err.flush()
     }
-
-    private let progressOnTerminal = isatty(2) == 1
 
     func progress(_ label: String, done: Int, total: Int) {
         guard progressOnTerminal, total > 0 else { return }

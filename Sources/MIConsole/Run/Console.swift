@@ -113,11 +113,11 @@ public enum Console {
                 if options.atomic, outcome != .finished(failures: 0), outcome != .quit(failures: 0) { throw AbortAtomicRun() }
             }
             if options.dryRun {
-                runner.sink.closing(saved: false, "dry run: nothing was saved")
+                runner.sink.closingUnsaved("dry run: nothing was saved")
                 err.write("dry run: nothing was saved\n")
             }
         } catch is AbortAtomicRun {
-            runner.sink.closing(saved: false, "atomic run: a command failed, so nothing was saved")
+            runner.sink.closingUnsaved("atomic run: a command failed, so nothing was saved")
             err.write("atomic run: a command failed, so nothing was saved\n")
         } catch {
             err.write("miadmin: " + TerminalText.escape(ErrorReport.message(for: error), keepNewlines: false) + "\n")

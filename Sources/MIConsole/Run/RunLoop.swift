@@ -71,8 +71,8 @@ final class RunLoop {
             return report(error, interactive: interactive)
         }
         guard let first = words.first else { return .ok }
-        switch first {
-        case "quit", "exit", "\\q":
+        switch CommandRegistry.builtin(named: first) {
+        case "quit":
             return .quit(failures: 0)
         case "source":
             return source(Array(words.dropFirst()), interactive: interactive)
