@@ -4,10 +4,9 @@ import MICommands
 import MIDirectory
 
 /// The directory connection started at the very start of the process, on a thread of its own:
-/// the config read, then TCP, StartTLS, the TLS handshake and the service account's bind (about
-/// 6 ms on this machine), while
-/// the main thread parses the command line (about 3 ms: argument-parser's reflection) and sets
-/// the session up. The login then goes on over this connection instead of opening its own.
+/// the config read, then TCP, StartTLS, the TLS handshake and the service account's bind, while
+/// the main thread parses the command line (argument-parser's reflection) and sets the session
+/// up (the timeline: docs/benchmarks.md). The login then goes on over this connection instead of opening its own.
 ///
 /// It is a guess at the config the command line names, made before the command line is
 /// parsed: `--config FILE` or `--config=FILE` if the arguments hold one, else the usual places
@@ -36,8 +35,8 @@ public final class EarlyDirectoryConnection: Sendable {
     ///
     /// The thread starts first thing and reads the command line and the environment itself:
     /// Foundation's environment dictionary (`ProcessInfo.environment`, every variable, with the
-    /// Swift runtime's first generic type look-ups) and the command line's conversion took
-    /// 0.7 ms of the main thread before the thread could start (docs/benchmarks.md).
+    /// Swift runtime's first generic type look-ups) and the command line's conversion kept the
+    /// main thread from starting it sooner (docs/benchmarks.md).
     /// `arguments` gives the command line without the program name (called on the thread).
     public static func start(arguments: @escaping @Sendable () -> [String] = { Array(CommandLine.arguments.dropFirst()) })
         -> EarlyDirectoryConnection? {

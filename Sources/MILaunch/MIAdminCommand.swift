@@ -78,7 +78,7 @@ public struct MIAdminCommand: ParsableCommand {
     public static func main() {
         HeapTuning.apply()
         // The directory connection starts now, on a thread of its own, while the command line is
-        // parsed (about 3 ms) and the session set up: see EarlyDirectoryConnection.
+        // parsed and the session set up: see EarlyDirectoryConnection.
         let early = EarlyDirectoryConnection.start()
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {

@@ -22,8 +22,8 @@ struct CompletionEngine: @unchecked Sendable {
         case files
     }
 
-    /// Built on the first Tab, not at start-up: reading every command's definitions took
-    /// about 6 ms, a fifth of the time to the first prompt.
+    /// Built on the first Tab, not at start-up: reading every command's definitions was a
+    /// fifth of the time to the first prompt (docs/benchmarks.md, "Figures behind the code").
     private let makeCatalog: () -> CommandCatalog
     var catalog: CommandCatalog { makeCatalog() }
     let sources: Sources
