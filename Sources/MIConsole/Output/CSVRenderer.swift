@@ -17,16 +17,11 @@ import MICommands
 /// million-row listing made about eight `String`s per row before (escaped text, quoted text,
 /// two times built from a dozen pieces each), which was a third of its CPU time.
 final class CSVRenderer: RenderingSink {
-    let out: OutputStream
-    let err: OutputStream
-    var expanded = false
-    var times = TimeText(zone: .autoupdatingCurrent)
-    var unsaved = false
+    var state: RenderingState
     let neutraliseFormulas: Bool
 
     init(out: OutputStream, err: OutputStream, neutraliseFormulas: Bool = true) {
-        self.out = out
-        self.err = err
+        state = RenderingState(out: out, err: err)
         self.neutraliseFormulas = neutraliseFormulas
     }
 

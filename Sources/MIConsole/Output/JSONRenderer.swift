@@ -7,15 +7,10 @@ import MICommands
 /// The string escaper is hand-written because `JSONEncoder` encodes whole values; a streamed
 /// listing needs to write each element as it comes.
 final class JSONRenderer: RenderingSink {
-    let out: OutputStream
-    let err: OutputStream
-    var expanded = false
-    var times = TimeText(zone: .autoupdatingCurrent)
-    var unsaved = false
+    var state: RenderingState
 
     init(out: OutputStream, err: OutputStream) {
-        self.out = out
-        self.err = err
+        state = RenderingState(out: out, err: err)
     }
 
     private var columns: [Column] = []

@@ -14,8 +14,8 @@ extension DisplaySettings {
         case .csv: sink = CSVRenderer(out: stdout, err: stderr, neutraliseFormulas: !csvRaw)
         case .json: sink = JSONRenderer(out: stdout, err: stderr)
         }
-        sink.expanded = expanded
-        sink.times = TimeText(zone: timeZone)
+        sink.state.expanded = expanded
+        sink.state.times = TimeText(zone: timeZone)
         return sink
     }
 }
@@ -24,22 +24,39 @@ extension DisplaySettings {
 /// each implement `record`, `beginRows`, `row`, `endRows` and `message`; what they share is
 /// below.
 protocol RenderingSink: OutputSink {
-    var out: OutputStream { get }
-    var err: OutputStream { get }
-    /// One record per block instead of a grid (tables only).
-    var expanded: Bool { get set }
-    /// Writes times in the site's zone.
-    var times: TimeText { get set }
-    /// A run whose changes are not saved (`--dry-run`): JSON records carry `"saved": false`.
-    var unsaved: Bool { get set }
+    var state: RenderingState { get set }
     /// The last line of a run that saved nothing (`--dry-run`, a failed `--atomic` run).
     func closingUnsaved(_ text: String)
+}
+
+/// What every renderer holds: its streams and how this command's output is shown.
+struct RenderingState {
+    let out: OutputStream
+    let err: OutputStream
+    /// One record per block instead of a grid (tables only).
+    var expanded = false
+    /// Writes times in the site's zone.
+    var times = TimeText(zone: .autoupdatingCurrent)
+    /// A run whose changes are not saved (`--dry-run`): JSON records carry `"saved": false`.
+    var unsaved = false
 }
 
 /// Whether stderr is a terminal, where progress bars are drawn (asked once).
 private let progressOnTerminal = isatty(2) == 1
 
 extension RenderingSink {
+    var out: OutputStream { state.out }
+    var err: OutputStream { state.err }
+    var expanded: Bool {
+        get { state.expanded }
+        set { state.expanded = newValue }
+    }
+    var times: TimeText { state.times }
+    var unsaved: Bool {
+        get { state.unsaved }
+        set { state.unsaved = newValue }
+    }
+
     /// A value as table or CSV text: times in the site's zone, lists joined with ", ".
     func text(_ value: Value, forTable: Bool) -> String {
         switch value {

@@ -5,15 +5,10 @@ import MICommands
 /// huge listing still runs in bounded memory (a longer cell then pushes its line out of line).
 /// Multi-line cells (a table answer's grid) take several lines; control characters are escaped.
 final class TableRenderer: RenderingSink {
-    let out: OutputStream
-    let err: OutputStream
-    var expanded = false
-    var times = TimeText(zone: .autoupdatingCurrent)
-    var unsaved = false
+    var state: RenderingState
 
     init(out: OutputStream, err: OutputStream) {
-        self.out = out
-        self.err = err
+        state = RenderingState(out: out, err: err)
     }
 
     private let sizingRows = 1_000
