@@ -1,6 +1,8 @@
-# Shared helpers for the throwaway server fixtures (Scripts/ad-fixture, Scripts/pg-fixture;
-# Scripts/ldap-fixture uses the Python twin, lib/fixture_common.py, and the same lib/make-tls).
-# Sourced, not run. The sourcing script sets FIXTURE_NAME (for messages) first.
+# Shared helpers for the throwaway server fixtures written in bash (Scripts/ad-fixture; its
+# make_tls, port_in_use and pick_port mean what Scripts/pg-fixture's own copies mean, so that one
+# can source this file instead). Scripts/ldap-fixture uses the Python twin, lib/fixture_common.py,
+# and the same lib/make-tls. Sourced, not run. The sourcing script sets FIXTURE_NAME (for
+# messages) first.
 #
 #   die, log                       messages prefixed "FIXTURE_NAME: "
 #   ensure_tools TOOL...           runs Scripts/install-deps when one is missing
@@ -10,7 +12,7 @@
 #   port_in_use PORT, pick_port [N]  ports on 127.0.0.1
 #   running_pid PIDFILE EXE [ARG]  the pid in PIDFILE if that process runs EXE (with ARG)
 #   wait_for SECONDS PID CMD...    until CMD succeeds, PID dies or time runs out
-#   stop_pid PID                   SIGTERM, wait 10 s, then SIGKILL
+#   pid_alive PID, stop_pid PID     running (not a zombie)?; SIGTERM, wait 10 s, then SIGKILL
 #   lock_fd FD FILE SECONDS        an exclusive flock held on FD
 #   remove_generated DIR NAME...   clean-up of what an earlier run generated in DIR
 
@@ -113,7 +115,7 @@ running_pid() {
     [[ -f $pidfile ]] || return 1
     pid=$(<"$pidfile") || return 1
     [[ $pid =~ ^[0-9]+$ ]] || return 1
-    kill -0 "$pid" 2>/dev/null || return 1
+    pid_alive "$pid" || return 1
     [[ $(readlink "/proc/$pid/exe" 2>/dev/null) == */"$exe" ]] || return 1
     if [[ -n $arg ]]; then
         local -a argv=()
@@ -126,6 +128,14 @@ running_pid() {
     printf '%s\n' "$pid"
 }
 
+# pid_alive PID: is PID running? A zombie (exited, not yet reaped by its parent) is not.
+pid_alive() {
+    local stat
+    { stat=$(<"/proc/$1/stat"); } 2>/dev/null || return 1
+    stat=${stat##*) }
+    [[ ${stat%% *} != Z ]]
+}
+
 # wait_for SECONDS PID CMD...: run CMD every 0.05 s until it succeeds (0), the process PID has
 # exited (2), or SECONDS have passed (1). PID may be empty (nothing to watch).
 wait_for() {
@@ -136,7 +146,7 @@ wait_for() {
     local rounds=$((seconds * 20)) i
     for ((i = 0; i < rounds && SECONDS <= deadline; i++)); do
         if "$@"; then return 0; fi
-        if [[ -n $pid ]] && ! kill -0 "$pid" 2>/dev/null; then return 2; fi
+        if [[ -n $pid ]] && ! pid_alive "$pid"; then return 2; fi
         sleep 0.05
     done
     return 1
@@ -148,13 +158,13 @@ stop_pid() {
     local pid=$1 i
     kill -TERM "$pid" 2>/dev/null || return 0
     for i in $(seq 1 200); do
-        kill -0 "$pid" 2>/dev/null || return 0
+        pid_alive "$pid" || return 0
         sleep 0.05
     done
     log "pid $pid ignored SIGTERM for 10 s; killing it"
     kill -KILL "$pid" 2>/dev/null || true
     for i in $(seq 1 40); do
-        kill -0 "$pid" 2>/dev/null || return 0
+        pid_alive "$pid" || return 0
         sleep 0.05
     done
     die "could not stop pid $pid"
