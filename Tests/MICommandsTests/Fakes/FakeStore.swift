@@ -20,6 +20,10 @@ final class FakeStore: StoreService {
         FakeStore.summary(3, "asmith", "Generator monthly", .submitted),
     ]
     var storedNotices: [Notice] = []
+    /// What `move` answers for the moved form's new expiry.
+    var movedFormExpires = Date(timeIntervalSince1970: 1_796_000_000)
+    /// The policy defaults the last `move` passed (the config's).
+    private(set) var lastMovePolicy: ExpiryPolicy?
 
     static func summary(_ id: Int64, _ owner: String, _ name: String, _ state: FormState) -> FormSummary {
         let created = Timestamp(storedText: "2026-11-20 08:00:00", date: Date(timeIntervalSince1970: 1_795_600_000))
@@ -47,13 +51,15 @@ final class FakeStore: StoreService {
     }
 
     func move(_ ref: FormReference, to uid: String, actor: String, actorRole: String, note: String?,
-              expectedVersion: Int?) throws -> MoveResult {
+              expectedVersion: Int?, policyDefaults: ExpiryPolicy) throws -> MoveResult {
         calls.append("move \(ref) \(uid) \(actorRole)")
+        lastMovePolicy = policyDefaults
         guard case .id(let id) = ref, let form = forms.first(where: { $0.id == id }) else {
             throw StoreError(.notFound, "no form \(ref)")
         }
         return MoveResult(formId: id, fromOwner: form.owner, toOwner: uid, oldName: form.name, newName: form.name + " (2)",
-                          version: form.version + 1, moved: true, noticeId: 1, receiverNoticeId: 2)
+                          version: form.version + 1, moved: true, noticeId: 1, receiverNoticeId: 2,
+                          expires: movedFormExpires)
     }
 
     func countForms(_ filter: FormFilter) throws -> Int {
