@@ -30,9 +30,11 @@ public struct CheckCommand: ConsoleCommand {
             output.row([.string(check), formId.map(Value.int) ?? .null, .string(object), .string(problem), .string(fix)])
         }
         try store.check { finding in
+            try session.checkpointRow()
             emit(finding.kind.rawValue, finding.formId, finding.object, finding.message, Self.fix(for: finding))
         }
         try OrphansCommand.forEachOrphan(store: store, session: session) { form, reason in
+            try session.checkpointRow()
             let fix = form.state == .incomplete
                 ? "move \(form.id) <technician>"
                 : "review it ('show \(form.id)') and 'submit \(form.id)', or reopen and move it"

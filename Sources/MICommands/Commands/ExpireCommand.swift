@@ -48,9 +48,9 @@ public struct ExpireCommand: ConsoleCommand {
         try BatchRemoval<FormSummary>(
             name: "expire", columns: Self.columns, row: { Self.values($0, now: cutoff.now) },
             count: { try store.countExpirable(cutoff) },
-            forEachCandidate: { each in try store.forEachExpirable(cutoff) { each($0) } },
+            forEachCandidate: { each in try store.forEachExpirable(cutoff) { try each($0) } },
             perform: { each, progress in
-                try store.expire(cutoff, actor: actor, note: note, { each($0.form) }, progress: progress)
+                try store.expire(cutoff, actor: actor, note: note, { try each($0.form) }, progress: progress)
             },
             question: { "move \($0) incomplete form(s) created more than \(days) day(s) ago to the trash?" },
             nothingToDo: "nothing to expire: no incomplete form was created more than \(days) day(s) ago",

@@ -49,7 +49,10 @@ public struct FormsCommand: ConsoleCommand {
             return
         }
         output.beginRows(FormColumns.columns)
-        try session.store().forEachForm(filter) { output.row(FormColumns.values($0)) }
+        try session.store().forEachForm(filter) {
+            try session.checkpointRow()
+            output.row(FormColumns.values($0))
+        }
         output.endRows()
     }
 }

@@ -27,6 +27,9 @@ public final class Session {
     /// The store once opened, and how to open it until then.
     private var openedStore: (any StoreService)?
     private let openStore: () throws -> any StoreService
+    /// Whether Ctrl-C asked the running command to stop (``checkpoint(_:)``); the console's
+    /// signal flag, a stand-in in unit tests.
+    public var interruptionRequested: () -> Bool = { Interruption.isRequested }
     /// The technicians as the running script sees them; nil at the prompt (see TechnicianRoster).
     public private(set) var roster: TechnicianRoster?
 

@@ -92,6 +92,8 @@ final class CommandRunner {
         }
         let type = Swift.type(of: command)
         // A nested command is named with its parent (`policy set`).
+        Interruption.commandStarts()
+        defer { Interruption.commandEnded() }
         try session.run(command, named: type.name == name ? name : "\(name) \(type.name)", output: sink)
     }
 
