@@ -52,6 +52,26 @@ import Testing
         #expect(split.stderr.contains("must be quoted, as in: show 'jdoe/Pump station 4'"), "\(split.stderr)")
     }
 
+    /// Issue 26: hints that say what to type.
+    @Test func hintsForHelpTyposForgottenNotesUnquotedTextAndUnknownOwners() throws {
+        let config = try fixture.store(importing: try Paths.copyOfSampleTree())
+        let help = try MIAdmin.as_("mkhan", config: config, ["help mvoe"])
+        #expect(help.status == 1 && help.stderr.contains("unknown command 'mvoe'; did you mean 'move'?"), "\(help.stderr)")
+        let note = try MIAdmin.as_("mkhan", config: config, ["move 'jdoe/Valve check – north' asmith 'on leave'"])
+        #expect(note.status == 1)
+        #expect(note.stderr.contains("to give a reason use --note, as in: move 'jdoe/Valve check – north' asmith --note 'on leave'"),
+                "\(note.stderr)")
+        let comment = try MIAdmin.as_("mkhan", config: config, ["comment 13 Looks fine"])
+        #expect(comment.stderr.contains("the comment's text must be quoted, as in: comment 13 'Looks fine'"), "\(comment.stderr)")
+        let glob = try MIAdmin.as_("mkhan", config: config, format: "csv", ["forms --owner 'as*'"])
+        #expect(glob.status == 0 && glob.stdout.contains("asmith") && !glob.stdout.contains(",jdoe,"), "\(glob.stdout)")
+        let typo = try MIAdmin.as_("mkhan", config: config, format: "csv", ["forms --owner jdo"])
+        #expect(typo.status == 0, "a warning, not an error")
+        #expect(typo.stderr.contains("warning: no form in the store belongs to 'jdo'; did you mean 'jdoe'?"), "\(typo.stderr)")
+        let technicianHelp = try MIAdmin.as_("jdoe", config: config, format: "csv", ["help"])
+        #expect(technicianHelp.stdout.contains("forms,") && !technicianHelp.stdout.contains("expire,"), "\(technicianHelp.stdout)")
+    }
+
     @Test func cannotReadAScriptSaysWhy() throws {
         let dir = try TempDir.make()
         let missing = try MIAdmin.as_("mkhan", ["source \(dir)/nope.mi"])

@@ -51,6 +51,9 @@ public enum ErrorReport {
         case let error as CommandError: return error.description
         case let error as Interrupted: return error.description
         case let error as ConfigError: return error.description
+        case let error as StoreError where error.kind == .busy:
+            // "raise the busy timeout" named no setting (issue 26); the store knows no config keys.
+            return error.description + " The setting is store.busyTimeoutSeconds in the config file."
         case let error as StoreError: return error.description
         case let error as Tokenizer.UnterminatedQuote: return error.description
         case let error as StreamLineSource.CannotRead: return error.description

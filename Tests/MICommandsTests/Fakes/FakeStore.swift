@@ -67,7 +67,18 @@ final class FakeStore: StoreService {
     }
 
     func countForms(by field: FormField, _ filter: FormFilter) throws -> [(value: String, count: Int)] {
-        throw reached("countForms")
+        calls.append("countForms by \(field)")
+        var counts: [(value: String, count: Int)] = []
+        for form in forms where filter.owner.map({ $0 == form.owner }) ?? true {
+            if let state = filter.state, state != form.state { continue }
+            let value = switch field {
+            case .owner: form.owner
+            case .state: form.state.rawValue
+            case .template: form.template
+            }
+            if let index = counts.firstIndex(where: { $0.value == value }) { counts[index].count += 1 } else { counts.append((value, 1)) }
+        }
+        return counts.sorted { $0.count > $1.count }
     }
 
     func form(_ ref: FormReference, owner: String?) throws -> Form {
