@@ -117,9 +117,13 @@ import Testing
 
     @Test func expireAndPurgeNeedTheForemanRole() throws {
         let config = try config()
-        let result = try run(config, as: "lchen", "expire --dry-run")
+        // Support may look (read-only), not expire.
+        let look = try run(config, as: "lchen", "expire --dry-run")
+        #expect(look.status == 0, "\(look.stderr)")
+        let result = try run(config, as: "lchen", "expire --yes")
         #expect(result.status == 1)
-        #expect(result.stderr.contains("'expire' needs the foreman role"))
+        #expect(result.stderr.contains("'expire without --dry-run' needs the foreman role; you are support"), "\(result.stderr)")
+        #expect(try run(config, as: "jdoe", "expire --dry-run").status == 1)
         #expect(try run(config, as: "jdoe", "purge --dry-run").status == 1)
     }
 
@@ -194,6 +198,17 @@ import Testing
         #expect(table.status == 0 && table.stdout.contains("2026-11-08"), "\(table.stdout)\(table.stderr)")
         let again = try run(config, now: "2026-11-21T23:00:00Z", "expire --dry-run")
         #expect(try rows(again).map { $0["id"] as! Int } == [old["jdoe/Boiler"]!])
+    }
+
+    /// `-c expire` with nothing to expire once asked to confirm "0 forms"; a clean `check`
+    /// printed only "(0 rows)".
+    @Test func nothingToExpireNeedsNoConfirmationAndACleanCheckSaysSo() throws {
+        let config = try config()
+        let expire = try run(config, format: "table", "expire")
+        #expect(expire.status == 0 && expire.stdout.contains("nothing to expire"), "\(expire.stdout)\(expire.stderr)")
+        let check = try run(config, "check")
+        #expect(check.status == 0 && check.stderr.contains("note: no problems found"), "\(check.stderr)")
+        #expect(try rows(check).isEmpty, "stdout stays one JSON value")
     }
 
     @Test func aConfigWhoseRemindersWouldNeverFireIsRefused() throws {

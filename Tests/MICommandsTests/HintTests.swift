@@ -3,7 +3,7 @@ import MIStore
 import Testing
 
 /// Hints that help (issue 26): "did you mean" after `help`, a technician's `help` listing what
-/// they may run, `forms --owner` with a glob, and a warning when no form belongs to the owner.
+/// they may run, `forms --owner` with a glob, and a note when no form belongs to the owner.
 @Suite("Hints")
 struct HintTests {
     @Test func helpOfATypoSuggestsTheCommand() throws {
@@ -32,23 +32,23 @@ struct HintTests {
         let harness = try CommandHarness(user: "mkhan")
         try harness.run(["forms", "--owner", "j*"])
         #expect(harness.output.rows.map { $0[2] } == [.string("jdoe"), .string("jdoe")])
-        #expect(harness.output.warnings.isEmpty)
+        #expect(harness.output.notes.isEmpty)
         let counted = try CommandHarness(user: "mkhan")
         try counted.run(["forms", "--owner", "*", "--count-by", "owner"])
         #expect(counted.output.rows == [[.string("jdoe"), .int(2)], [.string("asmith"), .int(1)]])
     }
 
-    @Test func anOwnerWithoutFormsGetsAWarningNotAnError() throws {
+    @Test func anOwnerWithoutFormsGetsANoteNotAnError() throws {
         let typo = try CommandHarness(user: "mkhan")
         try typo.run(["forms", "--owner", "jdo"])
         #expect(typo.output.rows.isEmpty)
-        #expect(typo.output.warnings == ["no form in the store belongs to 'jdo'; did you mean 'jdoe'?"])
+        #expect(typo.output.notes == ["no form in the store belongs to 'jdo'; did you mean 'jdoe'?"])
         let glob = try CommandHarness(user: "mkhan")
         try glob.run(["forms", "--owner", "u0000*"])
-        #expect(glob.output.warnings == ["no owner of a form in the store matches 'u0000*'"])
+        #expect(glob.output.notes == ["no owner of a form in the store matches 'u0000*'"])
         // An owner whose forms the other filters leave out is known: no warning.
         let filtered = try CommandHarness(user: "mkhan")
         try filtered.run(["forms", "--owner", "asmith", "--state", "incomplete"])
-        #expect(filtered.output.rows.isEmpty && filtered.output.warnings.isEmpty)
+        #expect(filtered.output.rows.isEmpty && filtered.output.notes.isEmpty)
     }
 }

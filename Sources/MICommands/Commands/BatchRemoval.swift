@@ -42,11 +42,12 @@ struct BatchRemoval<Item> {
                 try session.checkpoint("\(summary(committed)); the rest were left as they were")
             }
         }
+        if total == 0 && !(yes || session.assumeYes) {
+            // Nothing to confirm: `-c expire` once failed asking to confirm "0 forms".
+            output.message(nothingToDo)
+            return
+        }
         if try session.needsPreview(yes, question: question(total)) {
-            guard total > 0 else {
-                output.message(nothingToDo)
-                return
-            }
             try Self.preview(total: total, limit: session.previewRows, columns: columns, output: output) { emit in
                 try forEachCandidate { emit(row($0)) }
             }

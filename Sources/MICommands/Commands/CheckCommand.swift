@@ -41,6 +41,11 @@ public struct CheckCommand: ConsoleCommand {
             emit("owner", form.id, "form \(form.id) \(form.owner)/\(form.name)", reason, fix)
         }
         output.endRows()
+        if findings == 0 {
+            // "(0 rows)" alone did not say whether anything was checked.
+            output.note("no problems found: the store's integrity, every media file, every form's content and rules, "
+                        + "path rules and owners were checked")
+        }
         if findings > 0 {
             throw CommandError.failed("check found \(findings) problem(s); see the fix column")
         }

@@ -17,7 +17,7 @@ public struct FormsCommand: ConsoleCommand {
 
             --owner takes a user id or a glob, as 'users' does (* any run of characters, ? one, \\ \
             makes the next literal). When no form in the store belongs to the owner named, a \
-            warning says so (with a "did you mean" for a typo). --count-by prints one row per \
+            note on stderr says so (with a "did you mean" for a typo). --count-by prints one row per \
             owner, state or template with its number of forms (most first), with the same filters.
             """)
     public static let roles: Set<Role> = Set(Role.allCases)
@@ -85,22 +85,23 @@ public struct FormsCommand: ConsoleCommand {
             output.endRows()
         }
         if listed == 0, let asked = self.owner, !session.isTechnicianOnly {
-            try Self.warnIfNoSuchOwner(asked, store: store, output: output)
+            try Self.noteIfNoSuchOwner(asked, store: store, output: output)
         }
     }
 
     /// `forms --owner jdo` gave 0 rows and no word why: say when no form in the store belongs
-    /// to that owner (or to any owner the glob matches), with the nearest owner for a typo.
-    static func warnIfNoSuchOwner(_ asked: String, store: any StoreService, output: OutputSink) throws {
+    /// to that owner (or to any owner the glob matches), with the nearest owner for a typo: a
+    /// note on stderr, not an error.
+    static func noteIfNoSuchOwner(_ asked: String, store: any StoreService, output: OutputSink) throws {
         let glob = Glob(asked)
         let owners = try store.countForms(by: .owner).map(\.value)
         guard !owners.contains(where: { glob.isLiteral ? $0 == asked : glob.matches($0) }) else { return }
         if !glob.isLiteral {
-            output.warning("no owner of a form in the store matches '\(asked)'")
+            output.note("no owner of a form in the store matches '\(asked)'")
         } else if let guess = Spelling.closest(to: asked, among: owners) {
-            output.warning("no form in the store belongs to '\(asked)'; did you mean '\(guess)'?")
+            output.note("no form in the store belongs to '\(asked)'; did you mean '\(guess)'?")
         } else {
-            output.warning("no form in the store belongs to '\(asked)'")
+            output.note("no form in the store belongs to '\(asked)'")
         }
     }
 }

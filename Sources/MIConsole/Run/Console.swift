@@ -148,6 +148,8 @@ public enum Console {
                 err.write("  \(TimeText(zone: session.display.timeZone).table(notice.created))  " + TerminalText.escape(notice.text, keepNewlines: false) + "\n")
             }
             _ = try store.markRead(ids: notices.map(\.id), actor: session.user.uid)
+            session.noticesShownAtLogin = notices.count
+            err.write("  (now marked read; 'notices --all' lists them again)\n")
         } catch {
             err.write("miadmin: could not read your notices: "
                       + TerminalText.escape(ErrorReport.message(for: error), keepNewlines: false) + "\n")
