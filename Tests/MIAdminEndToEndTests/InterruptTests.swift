@@ -33,16 +33,13 @@ import Testing
                                        environment: ["PAGER": "echo PAGER WAITS; sleep 600"])
         let prompt = "mkhan@foreman> "
         try term.waitFor(prompt)
-        try term.type("set format csv")
-        try term.press("Enter")
-        try term.type("audit")
-        try term.press("Enter")
+        try term.enter("set format csv")
+        try term.enter("audit")
         try term.waitFor("PAGER WAITS")
         try term.press("C-c")
         let screen = try term.waitFor("interrupted: the listing stopped early; the rows above are not all")
         #expect(!screen.contains("[exited"), "the console is still there")
-        try term.type("whoami")
-        try term.press("Enter")
+        try term.enter("whoami")
         try term.waitFor("mkhan,")
     }
 

@@ -183,8 +183,7 @@ import Testing
             #expect(screen.contains("Form 'Boiler room' was reassigned to asmith by foreman mkhan."))
             #expect(screen.contains("(now marked read; 'notices --all' lists them again)"))
             // Right after the banner, an empty `notices` says why.
-            try term.type("notices")
-            try term.press("Enter")
+            try term.enter("notices")
             try term.waitFor("note: no unread notices: the 1 shown at login is marked read; 'notices --all' lists it")
         }
         let later = try MIAdmin.as_("jdoe", config: config, format: "json", ["notices", "notices --all"])
