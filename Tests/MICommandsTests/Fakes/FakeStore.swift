@@ -22,6 +22,10 @@ final class FakeStore: StoreService {
     var storedNotices: [Notice] = []
     /// What `move` answers for the moved form's new expiry.
     var movedFormExpires = Date(timeIntervalSince1970: 1_796_000_000)
+    /// What `expire` takes, how many it takes per batch, and how many it took.
+    var expirable: [FormSummary] = []
+    var expiryBatchSize = 2
+    private(set) var expired = 0
     /// The policy defaults the last `move` passed (the config's).
     private(set) var lastMovePolicy: ExpiryPolicy?
 
@@ -122,19 +126,31 @@ final class FakeStore: StoreService {
     }
 
     func expiryCutoff(days: Int) throws -> ExpiryCutoff {
-        throw reached("expiryCutoff")
+        calls.append("expiryCutoff")
+        return ExpiryCutoff(days: days, now: Date(timeIntervalSince1970: 1_796_000_000))
     }
 
     func countExpirable(_ cutoff: ExpiryCutoff) throws -> Int {
-        throw reached("countExpirable")
+        calls.append("countExpirable")
+        return expirable.count
     }
 
     func forEachExpirable(_ cutoff: ExpiryCutoff, _ body: (FormSummary) throws -> Void) throws {
         throw reached("forEachExpirable")
     }
 
+    /// Expires ``expirable`` in batches of ``expiryBatchSize`` (whatever the command asks), as
+    /// the store does: each batch "committed" (counted in ``expired``), then `progress`, then
+    /// `body` for each of its forms.
     func expire(_ cutoff: ExpiryCutoff, actor: String, note: String?, batchSize: Int, _ body: (ExpiredForm) throws -> Void, progress: (Int) -> Void) throws -> Int {
-        throw reached("expire")
+        calls.append("expire")
+        for start in stride(from: 0, to: expirable.count, by: expiryBatchSize) {
+            let batch = expirable[start..<min(start + expiryBatchSize, expirable.count)]
+            expired += batch.count
+            progress(expired)
+            for form in batch { try body(ExpiredForm(form: form, trashedAt: cutoff.now, noticeId: 1)) }
+        }
+        return expired
     }
 
     func purgeCutoff(days: Int) throws -> PurgeCutoff {
