@@ -36,6 +36,7 @@ struct PermissionMatrixTests {
         (["comment", "1", "fine"], [.foreman]),
         (["submit", "1"], [.foreman]),
         (["expire", "--yes"], [.foreman]),
+        (["expire", "--dry-run"], [.foreman, .support]),
         (["purge", "--yes"], [.foreman]),
         (["policy", "set", "expiry-days", "30"], [.foreman]),
     ]

@@ -53,6 +53,16 @@ public enum CommandRegistry {
         return text + "\n\nROLES: " + type.roles.sorted().map(\.rawValue).joined(separator: ", ")
     }
 
+    /// What an unknown command word gets, at the prompt and after `help`: a "did you mean" for a
+    /// typo of a command or a builtin (`mvoe` → `move`).
+    public static func unknownCommandMessage(_ typed: String) -> String {
+        let known = commands.map { $0.name } + builtins.map(\.name)
+        if let guess = Spelling.closest(to: typed, among: known) {
+            return "unknown command '\(typed)'; did you mean '\(guess)'? (type 'help' for the list)"
+        }
+        return "unknown command '\(typed)' (type 'help' for the list)"
+    }
+
     public static func command(named name: String) -> (any ConsoleCommand.Type)? {
         commands.first { $0.name == name }
     }

@@ -29,7 +29,7 @@ public protocol StoreService: AnyObject {
 
     // MARK: Forms: changes
     func move(_ ref: FormReference, to uid: String, actor: String, actorRole: String, note: String?,
-              expectedVersion: Int?) throws -> MoveResult
+              expectedVersion: Int?, policyDefaults: ExpiryPolicy) throws -> MoveResult
     func comment(_ ref: FormReference, text: String, author: String, note: String?, expectedVersion: Int?) throws
         -> ForemanComment
     func submit(_ ref: FormReference, actor: String, note: String?, expectedVersion: Int?) throws -> SubmitResult
@@ -88,8 +88,9 @@ extension StoreService {
         try formReferenceSuggestions(prefix: prefix, owner: owner, scope: scope, limit: 200)
     }
     public func move(_ ref: FormReference, to uid: String, actor: String, actorRole: String = "foreman",
-                     note: String? = nil) throws -> MoveResult {
-        try move(ref, to: uid, actor: actor, actorRole: actorRole, note: note, expectedVersion: nil)
+                     note: String? = nil, policyDefaults: ExpiryPolicy) throws -> MoveResult {
+        try move(ref, to: uid, actor: actor, actorRole: actorRole, note: note, expectedVersion: nil,
+                 policyDefaults: policyDefaults)
     }
     public func comment(_ ref: FormReference, text: String, author: String, note: String? = nil) throws -> ForemanComment {
         try comment(ref, text: text, author: author, note: note, expectedVersion: nil)

@@ -27,6 +27,12 @@ public final class Session {
     /// The store once opened, and how to open it until then.
     private var openedStore: (any StoreService)?
     private let openStore: () throws -> any StoreService
+    /// Whether Ctrl-C asked the running command to stop (``checkpoint(_:)``); the console's
+    /// signal flag, a stand-in in unit tests.
+    public var interruptionRequested: () -> Bool = { Interruption.isRequested }
+    /// How many unread notices the login banner showed (and marked read): `notices` right after
+    /// it would otherwise be empty without a word why.
+    public var noticesShownAtLogin = 0
     /// The technicians as the running script sees them; nil at the prompt (see TechnicianRoster).
     public private(set) var roster: TechnicianRoster?
 
