@@ -44,7 +44,7 @@ public struct MediaCommand: ConsoleCommand {
                                       : "cannot write into '\(out)': \(error.reason)")
         }
         let visibleOwner = try session.visibleOwner(), ref = target.form
-        output.beginRows([Column("form"), Column("file"), Column("size"), Column("path")])
+        output.beginRows([Column("form"), Column("file"), Column("bytes"), Column("path")])
         // Another's form answers as a missing one (Session.visibleOwner).
         try session.store().forEachMediaFile(of: ref, fileName: file, owner: visibleOwner) { form, media, data in
             guard !media.fileName.contains("/"), !media.fileName.hasPrefix(".") else { return }

@@ -82,6 +82,7 @@ public struct ReportCommand: ConsoleCommand {
         var failures = 0
         output.beginRows([Column("id"), Column("owner"), Column("name"), Column("file"), Column("pages")])
         for (done, form) in forms.enumerated() {
+            try session.checkpoint("\(done - failures) of \(forms.count) report(s) written to \(dir); the rest were not started")
             output.progress("report", done: done, total: forms.count)
             var fileName = Self.fileName(owner: form.owner, name: form.name)
             if usedNames.contains(fileName) { fileName = Self.fileName(owner: form.owner, name: "\(form.name) (\(form.id))") }

@@ -99,8 +99,9 @@ public struct StoreCopyCommand: ConsoleCommand {
             // SQLite never gets the path the user named (SQLiteFileTarget): a link planted there is refused.
             let file = try SQLiteFileTarget(URL(fileURLWithPath: target).standardizedFileURL.path, existing: true)
             report = try {
-                let destination = try FormStore(path: file.sqlitePath, busyTimeout: session.config.store.busyTimeoutSeconds,
-                                                clock: session.clock, logger: session.logger, opening: .existingOnly)
+                let destination = try StoreOpening.open(.sqlite(path: file.sqlitePath), password: nil, privileged: false,
+                                                        sqlite: .existingOnly, busyTimeout: session.config.store.busyTimeoutSeconds,
+                                                        clock: session.clock, logger: session.logger)
                 return try source.copy(to: destination, append: append, actor: session.user.uid)
             }()
             try file.finish()
@@ -119,28 +120,27 @@ public struct StoreCopyCommand: ConsoleCommand {
 
     /// The PostgreSQL target, or nil when `--to` names a SQLite file.
     private func openPostgresTarget(_ session: Session) throws -> FormStore? {
-        if target.hasPrefix("postgresql://") || target.hasPrefix("postgres://") {
-            let url: PostgresTarget
-            do {
-                url = try PostgresTarget(uri: target, allowCleartext: session.config.store.allowCleartext)
-            } catch {
-                throw CommandError.failed("--to: \("\(error)")")
-            }
-            var password: String?
-            if let passwordFile {
-                do {
-                    var secret = try SecretFile.read(passwordFile)
-                    password = String(decoding: secret.bytes, as: UTF8.self)
-                    secret.wipe()
-                } catch {
-                    throw CommandError.failed("--password-file: \(error.description)")
-                }
-            }
-            // The console runs with the user's own rights by now: libpq's conventions are theirs.
-            return try FormStore(postgres: url, password: password, busyTimeout: session.config.store.busyTimeoutSeconds,
-                                 clock: session.clock, logger: session.logger)
+        guard target.hasPrefix("postgresql://") || target.hasPrefix("postgres://") else { return nil }
+        let location: AppConfig.Store.Location
+        var password: String?
+        do {
+            location = .postgres(try PostgresTarget(uri: target, allowCleartext: session.config.store.allowCleartext))
+        } catch {
+            throw CommandError.failed("--to: \("\(error)")")
         }
-        return nil
+        if let passwordFile {
+            do {
+                var secret = try SecretFile.read(passwordFile)
+                password = String(decoding: secret.bytes, as: UTF8.self)
+                secret.wipe()
+            } catch {
+                throw CommandError.failed("--password-file: \(error.description)")
+            }
+        }
+        // The console runs with the user's own rights by now: libpq's conventions are theirs.
+        return try StoreOpening.open(location, password: password, privileged: false, sqlite: .createIfMissing,
+                                     busyTimeout: session.config.store.busyTimeoutSeconds, clock: session.clock,
+                                     logger: session.logger)
     }
 }
 

@@ -32,8 +32,10 @@ extension FormStore {
                 throw StoreError(.invalidState, "Form \(form.id) '\(form.name)' of \(form.owner) is \(form.state); "
                     + "only completed forms can be submitted.")
             }
-            try db.execute("UPDATE forms SET state = 'submitted', version = version + 1 WHERE id = ?", [form.id])
-            try Audit.record(db, at: nowSeconds(), actor: actor, command: "submit", formId: form.id, object: form.label,
+            let now = nowSeconds()
+            try db.execute("UPDATE forms SET state = 'submitted', version = version + 1, \(FormRecord.touched) WHERE id = ?",
+                           FormRecord.touchedArguments(now) + [form.id])
+            try Audit.record(db, at: now, actor: actor, command: "submit", formId: form.id, object: form.label,
                              before: form.summaryJSON,
                              after: FormRecord.summary(owner: form.owner, name: form.name, state: .submitted, version: form.version + 1),
                              note: note)
