@@ -34,6 +34,18 @@ public enum CommandRegistry {
         SetCommand.self,
     ]
 
+    /// Words the console's run loop handles itself, besides the commands: `help` lists them,
+    /// completion offers them, a typo is matched against them. `aliases` run the same.
+    public static let builtins: [(name: String, aliases: [String], abstract: String)] = [
+        ("source", [], "Run the commands in a script file (nests up to 16 deep)."),
+        ("quit", ["exit", "\\q"], "Leave the console (also Ctrl-D)."),
+    ]
+
+    /// The builtin `word` names (by its name or an alias), or nil.
+    public static func builtin(named word: String) -> String? {
+        builtins.first { $0.name == word || $0.aliases.contains(word) }?.name
+    }
+
     /// A command's help: usage, options and examples from its definition, and the roles that may
     /// run it. The one text both `help CMD` and `CMD --help` show; nil when the words name no
     /// command. Words after the deepest command named are ignored (`policy set --help`).
@@ -42,6 +54,16 @@ public enum CommandRegistry {
         var text = root.helpMessage(for: type)
         while text.hasSuffix("\n") { text.removeLast() }
         return text + "\n\nROLES: " + type.roles.sorted().map(\.rawValue).joined(separator: ", ")
+    }
+
+    /// What an unknown command word gets, at the prompt and after `help`: a "did you mean" for a
+    /// typo of a command or a builtin (`mvoe` → `move`).
+    public static func unknownCommandMessage(_ typed: String) -> String {
+        let known = commands.map { $0.name } + builtins.map(\.name)
+        if let guess = Spelling.closest(to: typed, among: known) {
+            return "unknown command '\(typed)'; did you mean '\(guess)'? (type 'help' for the list)"
+        }
+        return "unknown command '\(typed)' (type 'help' for the list)"
     }
 
     public static func command(named name: String) -> (any ConsoleCommand.Type)? {

@@ -85,7 +85,7 @@ public struct DeliverCommand: ConsoleCommand {
 extension ConsoleCommand {
     /// What goes to the office or a mailbox cannot be rolled back: `deliver` and `remind` do not
     /// run inside `--atomic` or `--dry-run` (whose rollback would also forget what was sent).
-    static func refuseInSessionTransaction(_ store: FormStore, _ name: String) throws {
+    static func refuseInSessionTransaction(_ store: any StoreService, _ name: String) throws {
         guard store.isInSessionTransaction else { return }
         throw CommandError.failed("'\(name)' sends mail or posts to the office, which no rollback can undo: "
                                   + "run it without --atomic or --dry-run (remind has its own --dry-run)")

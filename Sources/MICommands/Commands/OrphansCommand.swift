@@ -24,6 +24,7 @@ public struct OrphansCommand: ConsoleCommand {
         let store = try session.store()
         output.beginRows(FormColumns.columns + [Column("reason")])
         try Self.forEachOrphan(store: store, session: session) { form, reason in
+            try session.checkpointRow()
             output.row(FormColumns.values(form) + [.string(reason)])
         }
         output.endRows()
@@ -31,7 +32,7 @@ public struct OrphansCommand: ConsoleCommand {
 
     /// Each live incomplete or completed form whose owner cannot keep it, with the reason; owners
     /// looked up once each.
-    static func forEachOrphan(store: FormStore, session: Session,
+    static func forEachOrphan(store: any StoreService, session: Session,
                               _ body: (FormSummary, String) throws -> Void) throws {
         var gone: [(String, String)] = []
         try store.forEachOwner { uid, _ in

@@ -73,10 +73,13 @@ public struct AppConfig: Sendable {
         public var notifyDays: [Int]
         /// Days a form stays in the trash before `purge` destroys it.
         public var retentionDays: Int
+        /// Whether a `move` restarts the moved form's expiry clock (`assigned`, the default).
+        public var expiryFrom: ExpiryStart = .assigned
 
         /// These values as the store's policy type (the defaults `policy set` overrides).
         public var expiryPolicy: ExpiryPolicy {
-            ExpiryPolicy(expiryDays: expiryDays, notifyDays: notifyDays, retentionDays: retentionDays)
+            ExpiryPolicy(expiryDays: expiryDays, notifyDays: notifyDays, retentionDays: retentionDays,
+                         expiryFrom: expiryFrom)
         }
     }
 
@@ -128,6 +131,12 @@ public struct AppConfig: Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ConfigError(file: path, message: "cannot read the config file (use --config FILE or $MIADMIN_CONFIG)")
         }
+        return try parse(data, path: path)
+    }
+
+    /// Validates a config's JSON, as if read from `path` (relative paths inside it are taken
+    /// relative to that file's folder; messages name it).
+    public static func parse(_ data: Data, path: String) throws -> AppConfig {
         var reader = try ConfigReader(file: path, data: data)
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         func resolve(_ value: String?) -> String? {
@@ -171,7 +180,14 @@ public struct AppConfig: Sendable {
             throw ConfigError(file: path, message: "key policy.notifyDays must hold whole numbers of days from \(Bounds.days.lowerBound) to \(Bounds.days.upperBound) (not \(outside))")
         }
         let retention = try reader.integer("policy.retentionDays", in: Bounds.days, unit: "days") ?? 30
-        let policy = Policy(expiryDays: expiry, notifyDays: notify, retentionDays: retention)
+        var expiryFrom = ExpiryStart.assigned
+        if let text = try reader.string("policy.expiryFrom") {
+            guard let start = ExpiryStart(rawValue: text) else {
+                throw ConfigError(file: path, message: "key policy.expiryFrom must be 'created' or 'assigned', not '\(text)'")
+            }
+            expiryFrom = start
+        }
+        let policy = Policy(expiryDays: expiry, notifyDays: notify, retentionDays: retention, expiryFrom: expiryFrom)
         if let problem = policy.expiryPolicy.problems.first {
             // The rules `policy set` enforces (a reminder that would never fire, duplicates, …).
             throw ConfigError(file: path, message: "keys policy.*: \(problem)")

@@ -4,14 +4,15 @@ import MICommands
 import Synchronization
 
 /// The prompt: GNU readline with line editing, history (per-user file, appended per line) and
-/// completion from the command catalog. Ctrl-C abandons the line being typed; Ctrl-D ends input.
+/// completion from the command catalog. Ctrl-C abandons the line being typed (and stops a
+/// running command at its next safe point); Ctrl-D ends input.
 ///
 /// Readline's callbacks are C function pointers that cannot capture, so the completion engine
 /// and the current matches live in globals guarded by a `Mutex`.
 ///
 /// The library is opened when the console is about to prompt, not at start-up (CReadlineLazy):
 /// its functions are trampolines, and its variables are reached through `rl`.
-final class ReadlineSource: LineSource {
+public final class ReadlineSource: LineSource {
     private let prompt: String
     private let history: HistoryFile
     var isInteractive: Bool { true }
@@ -29,9 +30,8 @@ final class ReadlineSource: LineSource {
         // prompt, not in the preparation: until the prompt shows, Ctrl-C ends the process.
         signal(SIGINT, onInterrupt)
         rl.signal_event_hook.pointee = afterSignal
-        history.prepare()
         stifle_history(HistoryFile.limit)
-        read_history(history.path)
+        for line in history.load() { add_history(line) }
     }
 
     func nextLine() -> String? {
@@ -43,8 +43,7 @@ final class ReadlineSource: LineSource {
         free(raw)
         if HistoryFile.shouldRecord(line) {
             add_history(line)
-            append_history(1, history.path)
-            history_truncate_file(history.path, HistoryFile.limit)
+            history.append(line)
         }
         return line
     }
@@ -114,20 +113,15 @@ final class ReadlineSource: LineSource {
     /// Not yet, done, or the reason it failed.
     private static let preparation = Mutex<Result<Void, Unavailable>?>(nil)
 
-    /// Starts ``prepareOnce()`` on a thread of its own. The console calls it once it knows it
-    /// will prompt, while the login waits on the directory; the prompt's own call then finds
-    /// readline ready, or waits for the thread to finish.
-    static func prepareInBackground() {
-        HelperThread.start(yielding: true) { _ = try? ReadlineSource.prepareOnce() }
-    }
-
     /// Readline's one-time set-up: the library loaded, our settings, then `rl_initialize` (the
     /// terminal's terminfo entry, `/etc/inputrc` and `~/.inputrc`, the key maps), which
     /// `readline()` would otherwise do at the first prompt: together a millisecond or two of
     /// the start-up (docs/benchmarks.md). It reads files and the terminal's size, and changes
     /// neither the terminal's modes nor any signal handler. Runs once; a second caller waits
-    /// until the first is done, and gets the same outcome.
-    static func prepareOnce() throws {
+    /// until the first is done, and gets the same outcome. The launch layer calls it on a
+    /// thread of its own once it knows the console will prompt, while the login waits on the
+    /// directory; the prompt's own call then finds readline ready, or waits for that thread.
+    public static func prepareOnce() throws {
         try preparation.withLock { outcome in
             if outcome == nil { outcome = prepare() }
             return try outcome!.get()
@@ -155,8 +149,14 @@ private var rl: miadmin_readline_variables { miadmin_readline_variables_get().po
 
 private let interrupted = Atomic<Bool>(false)
 
-private let onInterrupt: @convention(c) (Int32) -> Void = { _ in
+/// At the prompt Ctrl-C clears the line; while a command runs it asks the command to stop at
+/// its next safe point (``Interruption``), and a second one ends the process.
+private let onInterrupt: @convention(c) (Int32) -> Void = { number in
     interrupted.store(true, ordering: .relaxed)
+    if Interruption.request() {
+        signal(number, SIG_DFL)
+        raise(number)
+    }
 }
 
 private let afterSignal: @convention(c) () -> Int32 = {

@@ -52,8 +52,9 @@ extension FormStore {
             }
             let now = nowSeconds()
             try db.execute("""
-                UPDATE forms SET state = 'incomplete', version = version + 1, expiry_reset_at = ? WHERE id = ?
-                """, [now, form.id])
+                UPDATE forms SET state = 'incomplete', version = version + 1, expiry_reset_at = ?, \(FormRecord.touched)
+                WHERE id = ?
+                """, [now] + FormRecord.touchedArguments(now) + [form.id])
             let noticeId = try Notices.add(db, uid: form.owner,
                                            text: Notices.reopened(formName: form.name, by: actor, role: actorRole, reason: reason),
                                            source: Notice.sourceReopen, formId: form.id, at: now)

@@ -33,12 +33,13 @@ extension FormStore {
                 throw StoreError(.invalidState, "Form \(form.id) '\(form.name)' of \(form.owner) is \(form.state); "
                     + "only completed forms can be submitted.")
             }
-            try db.execute("UPDATE forms SET state = 'submitted', version = version + 1 WHERE id = ?", [form.id])
+            let now = nowSeconds()
+            try db.execute("UPDATE forms SET state = 'submitted', version = version + 1, \(FormRecord.touched) WHERE id = ?",
+                           FormRecord.touchedArguments(now) + [form.id])
             // Queued for the office in this same transaction: a rolled-back submit queues nothing,
             // a committed one cannot lose its delivery (`deliver` sends it).
-            try Outbox.enqueue(db, formId: form.id, version: form.version + 1, owner: form.owner, name: form.name,
-                               at: nowSeconds())
-            try Audit.record(db, at: nowSeconds(), actor: actor, command: "submit", formId: form.id, object: form.label,
+            try Outbox.enqueue(db, formId: form.id, version: form.version + 1, owner: form.owner, name: form.name, at: now)
+            try Audit.record(db, at: now, actor: actor, command: "submit", formId: form.id, object: form.label,
                              before: form.summaryJSON,
                              after: FormRecord.summary(owner: form.owner, name: form.name, state: .submitted, version: form.version + 1),
                              note: note)

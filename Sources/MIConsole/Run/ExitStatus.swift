@@ -16,11 +16,13 @@ public enum ExitStatus: Int32, Sendable {
     case scriptStopped = 3
     /// Authentication failed: wrong or empty password, unknown user, or no role.
     case authenticationFailed = 4
+    /// Ctrl-C (SIGINT) ended a script: 128 + 2, as shells report it.
+    case interrupted = 130
 }
 
 /// Turns any error into the message to print and the exit status it means.
-enum ErrorReport {
-    static func status(for error: Error) -> ExitStatus {
+public enum ErrorReport {
+    public static func status(for error: Error) -> ExitStatus {
         switch error {
         case let error as DirectoryError:
             switch error.kind {
@@ -28,6 +30,8 @@ enum ErrorReport {
             case .authenticationFailed, .accountUnusable, .noRole: return .authenticationFailed
             case .configuration, .operationFailed: return .failure
             }
+        case is Interrupted:
+            return .interrupted
         case let error as StoreError:
             // A busy store, or one that cannot be opened or reached (a PostgreSQL server down,
             // TLS failure, database missing), is "unreachable" like a dead directory; the store
@@ -47,11 +51,15 @@ enum ErrorReport {
         }
     }
 
-    static func message(for error: Error) -> String {
+    public static func message(for error: Error) -> String {
         switch error {
         case let error as DirectoryError: return error.description
         case let error as CommandError: return error.description
+        case let error as Interrupted: return error.description
         case let error as ConfigError: return error.description
+        case let error as StoreError where error.kind == .busy:
+            // "raise the busy timeout" named no setting (issue 26); the store knows no config keys.
+            return error.description + " The setting is store.busyTimeoutSeconds in the config file."
         case let error as StoreError: return error.description
         case let error as OutboundFailure: return error.description
         case let error as OutboundError: return error.description
