@@ -40,6 +40,11 @@ struct PermissionMatrixTests {
         (["expire", "--dry-run"], [.foreman, .support]),
         (["purge", "--yes"], [.foreman]),
         (["policy", "set", "expiry-days", "30"], [.foreman]),
+        (["deliver"], [.foreman]),
+        (["deliveries"], [.foreman, .support]),
+        (["deliveries", "list"], [.foreman, .support]),
+        (["deliveries", "retry", "--held"], [.foreman]),
+        (["remind", "--dry-run"], [.foreman]),
     ]
 
     static let usersByRole: [(uid: String, role: Role)] = [("mkhan", .foreman), ("lchen", .support), ("jdoe", .technician)]
