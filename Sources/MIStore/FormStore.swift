@@ -64,10 +64,14 @@ public final class FormStore: Sendable {
     ///   - conventions: `.ignored` in a privileged console (`PG*` variables, `~/.pgpass`,
     ///     `~/.postgresql/` are the invoking user's, not the store's).
     ///   - busyTimeout: seconds to wait for another console's row lock (`lock_timeout`).
+    ///   - pooler: `store.pooler`; nil finds out whether a pooler answers (``PostgresPooler``).
+    ///   - reconnectSeconds: `store.reconnectSeconds`, how long a lost connection is tried again
+    ///     before a command fails (``PostgresEngine``).
     /// - Throws: ``StoreError`` `.unreachable`, `.authentication`, `.configuration` or
     ///   `.newerSchema`, with messages that name the host and never the password.
     public init(postgres target: PostgresTarget, password: String?,
                 conventions: PostgresConnection.UserConventions = .honoured, busyTimeout: TimeInterval = 5,
+                pooler: PostgresPooler? = nil, reconnectSeconds: TimeInterval = 30,
                 clock: any StoreClock = SystemClock(), logger: Logger = FormStore.silentLogger) throws {
         try Self.checkBusyTimeout(busyTimeout)
         self.path = target.description
@@ -75,7 +79,8 @@ public final class FormStore: Sendable {
         self.clock = clock
         self.logger = logger
         engine = try PostgresEngine(target: target, password: password, conventions: conventions,
-                                    busyTimeout: busyTimeout)
+                                    busyTimeout: busyTimeout,
+                                    options: .init(pooler: pooler, reconnectSeconds: reconnectSeconds))
         logger.debug("store opened", metadata: ["postgres": "\(target)"])
     }
 
@@ -93,6 +98,13 @@ public final class FormStore: Sendable {
     /// with its `-wal` and `-shm` files; afterwards reads and writes use these connections only.
     /// On PostgreSQL the one connection is open already.
     public func openAllConnections() throws { try engine.openAllConnections() }
+
+    /// The times the store lost its connection and opened it again (PostgreSQL: a restart, a
+    /// failover), since the last call; the console says so after the command.
+    public func takeReconnections() -> [StoreReconnection] { engine.takeReconnections() }
+
+    /// The pooler mode the PostgreSQL connection works in (configured or found); nil on SQLite.
+    public var postgresPooler: PostgresPooler? { (engine as? PostgresEngine)?.pooler }
 
     /// Runs `body` in one write transaction (IMMEDIATE on SQLite, SERIALIZABLE with bounded
     /// retries on PostgreSQL); errors are ``StoreError``s.

@@ -17,6 +17,7 @@ extension AppConfig {
         defer { if bytes != nil { for i in bytes!.indices { bytes![i] = 0 } } }
         let password = bytes.map { String(decoding: $0, as: UTF8.self) }
         return try FormStore(postgres: target, password: password, conventions: privileged ? .ignored : .honoured,
-                             busyTimeout: store.busyTimeoutSeconds, clock: clock, logger: logger)
+                             busyTimeout: store.busyTimeoutSeconds, pooler: store.pooler,
+                             reconnectSeconds: store.reconnectSeconds, clock: clock, logger: logger)
     }
 }

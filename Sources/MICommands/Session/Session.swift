@@ -20,7 +20,8 @@ public final class Session {
     public var previewRows: Int?
     /// How results are shown (format, expanded, pager, time zone); `set` changes it.
     public var display = DisplaySettings()
-    private var openedStore: FormStore?
+    /// The store once a command opened it (nil before): the run loop asks it for reconnections.
+    public private(set) var openedStore: FormStore?
     /// The technicians as the running script sees them; nil at the prompt (see TechnicianRoster).
     public private(set) var roster: TechnicianRoster?
 

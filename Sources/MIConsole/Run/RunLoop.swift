@@ -42,6 +42,7 @@ final class RunLoop {
         while let line = source.nextLine() {
             stack[stack.count - 1].line += 1
             let outcome = runLine(line, interactive: source.isInteractive)
+            reportReconnections()
             switch outcome {
             case .ok: continue
             case .quit(let nestedFailures):
@@ -113,6 +114,17 @@ final class RunLoop {
         case .stopped(let status): return .nestedStopped(status)
         case .quit(let failures): return .quit(failures: failures)
         }
+    }
+
+    /// After a line during which the store lost its connection and opened it again (a PostgreSQL
+    /// failover): which server it works with now.
+    private func reportReconnections() {
+        guard let store = runner.session.openedStore else { return }
+        for reconnection in store.takeReconnections() {
+            err.write("Reconnected to the PostgreSQL store at \(reconnection.host) after "
+                      + String(format: "%.1f", reconnection.seconds) + " s.\n")
+        }
+        err.flush()
     }
 
     /// Prints `FILE:LINE: message` (plain `error: message` at the prompt) and classifies it.

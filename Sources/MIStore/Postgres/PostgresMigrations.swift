@@ -18,6 +18,7 @@ enum PostgresMigrations {
     static let all: [(id: String, sql: String)] = [
         ("v1", v1),
         ("v2-expiry-policy", v2),
+        ("v4-write-ids", v4),
     ]
 
     /// Applies the missing migrations, once, even when several consoles start at the same moment:
@@ -144,5 +145,17 @@ enum PostgresMigrations {
             set_at double precision NOT NULL,
             set_by text COLLATE "C" NOT NULL
         );
+        """
+
+    /// The write ids of ``PostgresEngine`` (see ``Migrations/v4(_:)``): every write transaction
+    /// inserts its id first, so a retry after a COMMIT whose answer was lost finds the id taken
+    /// (it was applied) or waits for a transaction still holding it. Rows older than a day are
+    /// deleted when a console connects.
+    static let v4 = """
+        CREATE TABLE write_ids (
+            id text COLLATE "C" PRIMARY KEY,
+            at double precision NOT NULL DEFAULT extract(epoch FROM now())
+        );
+        CREATE INDEX write_ids_at ON write_ids(at);
         """
 }

@@ -10,6 +10,7 @@ enum Migrations {
     static let all: [(identifier: String, migrate: @Sendable (Database) throws -> Void)] = [
         ("v1", v1),
         ("v2-expiry-policy", v2),
+        ("v4-write-ids", v4),
     ]
 
     static let identifiers = all.map(\.identifier)
@@ -111,6 +112,20 @@ enum Migrations {
                 set_at REAL NOT NULL,
                 set_by TEXT NOT NULL
             );
+            """)
+    }
+
+    /// `write_ids`: the id each PostgreSQL write transaction records, so that after a connection
+    /// lost while its COMMIT was under way the console can find out whether it happened
+    /// (``PostgresEngine``). The SQLite engine has no such doubt and writes none; the table is
+    /// here so both engines have one schema and one version.
+    static func v4(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE write_ids (
+                id TEXT PRIMARY KEY,
+                at REAL NOT NULL
+            );
+            CREATE INDEX write_ids_at ON write_ids(at);
             """)
     }
 }
