@@ -74,7 +74,8 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
         self.options = options
         let connection: PostgresConnection
         do {
-            connection = try PostgresConnection(target: target, password: password, conventions: conventions)
+            connection = try Self.connect(target: target, password: password, conventions: conventions,
+                                          waitingForAPrimary: options.reconnectSeconds)
             pooler = try options.pooler ?? PostgresPooler.detect(on: connection)
             connection.namedStatements = pooler != .transaction
             try Self.configureSession(connection, pooler: pooler, busyTimeout: busyTimeout)
@@ -251,28 +252,59 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
 
     // MARK: - Connecting again
 
+    /// The first connection. When only standbys answer (the console started during a failover),
+    /// tried again as a lost connection is, for up to `seconds`; other failures (a wrong port, a
+    /// wrong password) are reported at once.
+    private static func connect(target: PostgresTarget, password: String?, conventions: PostgresConnection.UserConventions,
+                                waitingForAPrimary seconds: TimeInterval) throws -> PostgresConnection {
+        var backoff = Backoff(seconds: seconds)
+        while true {
+            do {
+                return try PostgresConnection(target: target, password: password, conventions: conventions)
+            } catch let error as PostgresError where error.kind == .noPrimary {
+                guard backoff.pause() else { throw error }
+            }
+        }
+    }
+
+    /// The waits between tries to connect: 50 ms, 100 ms, ... up to 1 s, for `seconds` in all.
+    private struct Backoff {
+        let seconds: TimeInterval
+        let started = Date()
+        private var wait = 0.05
+
+        init(seconds: TimeInterval) { self.seconds = seconds }
+
+        var elapsed: TimeInterval { Date().timeIntervalSince(started) }
+
+        /// Waits before the next try; false when the time is up.
+        mutating func pause() -> Bool {
+            let left = seconds - elapsed
+            guard left > 0 else { return false }
+            Thread.sleep(forTimeInterval: min(wait, left))
+            wait = min(wait * 2, 1)
+            return true
+        }
+    }
+
     /// Connects again through the URL's hosts, waiting 50 ms, 100 ms, ... up to 1 s between
     /// tries, for up to ``Options/reconnectSeconds``; then throws `.unreachable` ending with
     /// `outcome` (what became of the change in progress).
     private func reconnect(orFail outcome: String) throws {
-        let started = Date()
-        var wait = 0.05
+        var backoff = Backoff(seconds: options.reconnectSeconds)
         while true {
             if connection.reset() {
                 do {
                     try database.mapped { try Self.configureSession(connection, pooler: pooler, busyTimeout: busyTimeout) }
-                    let host = connection.connectedHost
-                    reconnections.withLock { $0.append(StoreReconnection(host: host, seconds: Date().timeIntervalSince(started))) }
+                    let reconnection = StoreReconnection(host: connection.connectedHost, seconds: backoff.elapsed)
+                    reconnections.withLock { $0.append(reconnection) }
                     return
                 } catch where connection.lost {}
             }
-            let left = options.reconnectSeconds - Date().timeIntervalSince(started)
-            guard left > 0 else {
+            guard backoff.pause() else {
                 throw StoreError(.unreachable, "Lost the PostgreSQL store at \(target) and could not connect again "
                                  + "within \(Self.seconds(options.reconnectSeconds)) s; \(outcome).")
             }
-            Thread.sleep(forTimeInterval: min(wait, left))
-            wait = min(wait * 2, 1)
         }
     }
 

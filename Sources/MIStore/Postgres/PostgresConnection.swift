@@ -54,8 +54,14 @@ public final class PostgresConnection {
             throw PostgresError(.unreachable, "Cannot connect to the PostgreSQL store at \(target): out of memory.")
         }
         guard PQstatus(connection) == CONNECTION_OK else {
-            let text = Self.firstLine(String(cString: PQerrorMessage(connection)))
+            let whole = String(cString: PQerrorMessage(connection))
             PQfinish(connection)
+            let text = Self.firstLine(whole)
+            // libpq says why each host failed, one per line; a standby says "read-only".
+            if whole.contains("session is read-only") || whole.contains("server is in hot standby mode") {
+                throw PostgresError(.noPrimary, "Cannot connect to the PostgreSQL store at \(target): "
+                                    + "no server accepts writes (a standby, not yet promoted?): \(text)")
+            }
             throw PostgresError(Self.classify(connectionMessage: text),
                                 "Cannot connect to the PostgreSQL store at \(target): \(text)")
         }

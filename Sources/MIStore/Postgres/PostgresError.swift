@@ -14,6 +14,9 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
         public static let configuration = Kind(rawValue: "configuration")
         /// The server could not be reached (refused, timed out, unknown host).
         public static let unreachable = Kind(rawValue: "unreachable")
+        /// A server answered but none of the URL's hosts accepts writes
+        /// (`target_session_attrs=read-write` met only standbys): a failover under way.
+        public static let noPrimary = Kind(rawValue: "noPrimary")
         /// The server refused the credentials (SQLSTATE 28P01 / 28000).
         public static let authentication = Kind(rawValue: "authentication")
         /// The TLS handshake or the certificate check failed.
