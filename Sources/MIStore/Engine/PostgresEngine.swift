@@ -252,16 +252,18 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
 
     // MARK: - Connecting again
 
-    /// The first connection. When only standbys answer (the console started during a failover),
-    /// tried again as a lost connection is, for up to `seconds`; other failures (a wrong port, a
-    /// wrong password) are reported at once.
+    /// The first connection. When only standbys answer, or no host of a URL naming several (a
+    /// primary and its standbys) answers, the console started during a failover: tried again as
+    /// a lost connection is, for up to `seconds`. Other failures (one host that does not answer,
+    /// a wrong password, a TLS failure) are reported at once.
     private static func connect(target: PostgresTarget, password: String?, conventions: PostgresConnection.UserConventions,
                                 waitingForAPrimary seconds: TimeInterval) throws -> PostgresConnection {
         var backoff = Backoff(seconds: seconds)
         while true {
             do {
                 return try PostgresConnection(target: target, password: password, conventions: conventions)
-            } catch let error as PostgresError where error.kind == .noPrimary {
+            } catch let error as PostgresError
+                        where error.kind == .noPrimary || (error.kind == .unreachable && target.hostCount > 1) {
                 guard backoff.pause() else { throw error }
             }
         }
