@@ -55,6 +55,10 @@ public struct AppConfig: Sendable {
         public var pooler: PostgresPooler? = nil
         /// `store.reconnectSeconds` (PostgreSQL): how long a lost connection is tried again.
         public var reconnectSeconds: Double = 30
+        /// `store.readUrl` (PostgreSQL): a hot standby for listings, audit, check and report.
+        public var readTarget: PostgresTarget? = nil
+        /// `store.maxLagSeconds`: a standby further behind the primary is said to lag.
+        public var maxLagSeconds: Double = 30
 
         /// The SQLite file, or nil for a PostgreSQL store.
         public var path: String? {

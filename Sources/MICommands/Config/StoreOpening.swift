@@ -18,6 +18,7 @@ extension AppConfig {
         let password = bytes.map { String(decoding: $0, as: UTF8.self) }
         return try FormStore(postgres: target, password: password, conventions: privileged ? .ignored : .honoured,
                              busyTimeout: store.busyTimeoutSeconds, pooler: store.pooler,
-                             reconnectSeconds: store.reconnectSeconds, clock: clock, logger: logger)
+                             reconnectSeconds: store.reconnectSeconds, readTarget: store.readTarget,
+                             maxLagSeconds: store.maxLagSeconds, clock: clock, logger: logger)
     }
 }

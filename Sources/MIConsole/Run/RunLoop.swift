@@ -42,7 +42,7 @@ final class RunLoop {
         while let line = source.nextLine() {
             stack[stack.count - 1].line += 1
             let outcome = runLine(line, interactive: source.isInteractive)
-            reportReconnections()
+            reportStoreEvents()
             switch outcome {
             case .ok: continue
             case .quit(let nestedFailures):
@@ -116,13 +116,20 @@ final class RunLoop {
         }
     }
 
-    /// After a line during which the store lost its connection and opened it again (a PostgreSQL
-    /// failover): which server it works with now.
-    private func reportReconnections() {
+    /// After a line: what the store did that went unsaid (``StoreEvent``), e.g. that it lost its
+    /// connection and opened it again (a PostgreSQL failover), and to which server.
+    private func reportStoreEvents() {
         guard let store = runner.session.openedStore else { return }
-        for reconnection in store.takeReconnections() {
-            err.write("Reconnected to the PostgreSQL store at \(reconnection.host) after "
-                      + String(format: "%.1f", reconnection.seconds) + " s.\n")
+        for event in store.takeEvents() {
+            let text = switch event {
+            case .reconnected(let host, let seconds):
+                "Reconnected to the PostgreSQL store at \(host) after \(String(format: "%.1f", seconds)) s."
+            case .standbyLag(let host, let seconds):
+                "Read from the standby at \(host), which lags \(String(format: "%.0f", seconds)) s behind the primary."
+            case .standbyUnavailable(let reason):
+                "The standby (store.readUrl) is not used: \(reason) Reading from the primary."
+            }
+            err.write(TerminalText.escape(text, keepNewlines: false) + "\n")
         }
         err.flush()
     }

@@ -34,6 +34,9 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
         var pooler: PostgresPooler?
         /// How long a lost connection is tried again before the command fails.
         var reconnectSeconds: TimeInterval = 30
+        /// A standby for reads (`store.readUrl`): nothing is migrated or deleted there; its
+        /// schema must be one this binary knows.
+        var readOnly = false
     }
 
     let target: PostgresTarget
@@ -79,8 +82,12 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
             pooler = try options.pooler ?? PostgresPooler.detect(on: connection)
             connection.namedStatements = pooler != .transaction
             try Self.configureSession(connection, pooler: pooler, busyTimeout: busyTimeout)
-            try PostgresMigrations.migrate(connection)
-            try connection.execute("DELETE FROM write_ids WHERE at < extract(epoch FROM now()) - 86400")
+            if options.readOnly {
+                try PostgresMigrations.checkKnown(connection)
+            } else {
+                try PostgresMigrations.migrate(connection)
+                try connection.execute("DELETE FROM write_ids WHERE at < extract(epoch FROM now()) - 86400")
+            }
         } catch let error as PostgresError {
             throw StoreError.mapping(error)
         }

@@ -49,6 +49,16 @@ enum PostgresMigrations {
         }
     }
 
+    /// For a read-only standby: refuses a store migrated by a newer miadmin, as ``migrate(_:)``
+    /// does, without writing anything.
+    static func checkKnown(_ connection: PostgresConnection) throws {
+        let rows = try connection.execute("SELECT id FROM schema_migrations")
+        let applied = Set((0..<rows.rowCount).compactMap { rows.string($0, 0) })
+        if let unknown = applied.subtracting(all.map(\.id)).sorted().last {
+            throw StoreError.newerSchema(at: connection.target.description, found: unknown, known: all.last!.id)
+        }
+    }
+
     /// The schema version a store is at: the identifier of its newest applied migration in this
     /// binary's order, or nil for an empty database.
     static func version(_ connection: PostgresConnection) throws -> String? {
