@@ -74,14 +74,21 @@ import Testing
         }
     }
 
-    @Test func aScriptRidesOutAFailoverAndAppliesEveryLineOnce() throws {
+    /// A site, a console on it running a script whose first three lines (a move each of `ids`)
+    /// are done: the primary can die now, between line 3 and line 4.
+    func threeMovesDone(reconnectSeconds: Int) throws -> (site: PostgresSiteFixture, ids: [String], run: ScriptRun) {
         let site = try PostgresSiteFixture()
-        defer { site.stop() }
-        let config = try config(site, reconnectSeconds: 30)
+        let config = try config(site, reconnectSeconds: reconnectSeconds)
         let ids = try seed(site, config: config)
         let run = try ScriptRun(config: config, fixture: fixture)
         run.send(["move \(ids[0]) asmith", "move \(ids[1]) jdoe", "move \(ids[2]) asmith"])
         try waitForMoves(3, site, run)
+        return (site, ids, run)
+    }
+
+    @Test func aScriptRidesOutAFailoverAndAppliesEveryLineOnce() throws {
+        let (site, ids, run) = try threeMovesDone(reconnectSeconds: 30)
+        defer { site.stop() }
         try site.failover()
         run.send(["move \(ids[0]) jdoe", "move \(ids[1]) asmith", "move \(ids[2]) jdoe"])
         let result = try run.finish()
@@ -99,13 +106,8 @@ import Testing
     }
 
     @Test func withoutANewPrimaryTheScriptStopsAtItsLineWithExit2() throws {
-        let site = try PostgresSiteFixture()
+        let (site, ids, run) = try threeMovesDone(reconnectSeconds: 2)
         defer { site.stop() }
-        let config = try config(site, reconnectSeconds: 2)
-        let ids = try seed(site, config: config)
-        let run = try ScriptRun(config: config, fixture: fixture)
-        run.send(["move \(ids[0]) asmith", "move \(ids[1]) jdoe", "move \(ids[2]) asmith"])
-        try waitForMoves(3, site, run)
         try site.failover(promote: false)
         run.send(["move \(ids[0]) jdoe", "move \(ids[1]) asmith"])
         let result = try run.finish()
