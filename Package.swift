@@ -2,9 +2,10 @@
 import PackageDescription
 
 // The shape of the house (see docs/architecture.md):
-//   miadmin (exe) -> MIConsole (REPL, scripts, output) -> MICommands -> MIStore (SQLite via GRDB)
-//                                                                    \-> MIDirectory (LDAP via libldap)
-//                                                                    \-> MIReport (PDF via cairo/pango) -> MIStore
+//   miadmin (exe) -> MILaunch (command line, opening, privilege, start-up threads)
+//                    -> MIConsole (REPL, scripts, output) -> MICommands -> MIStore (SQLite via GRDB)
+//                                                                       \-> MIDirectory (LDAP via libldap)
+//                                                                       \-> MIReport (PDF via cairo/pango) -> MIStore
 // The core modules (MIStore, MIDirectory) never print and never read the terminal.
 let package = Package(
     name: "miadmin",
@@ -13,8 +14,9 @@ let package = Package(
         .executable(name: "miadmin", targets: ["miadmin"]),
     ],
     dependencies: [
-        // swift-argument-parser 1.8.2 with one patch (a cache of argument definitions per
-        // command type): Vendor/swift-argument-parser/PATCHES.md says why and what.
+        // swift-argument-parser 1.8.2 with two patches (a cache of argument definitions per
+        // command type; no help-flag search in a line without options):
+        // Vendor/swift-argument-parser/PATCHES.md says why and what.
         .package(path: "Vendor/swift-argument-parser"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -64,14 +66,19 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "MIConsole", dependencies: [
-            "MICommands", "MIStore", "MIDirectory", "CReadline", "CReadlineLazy", "CProcess",
+            "MICommands", "MIStore", "MIDirectory", "CReadline", "CReadlineLazy",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .executableTarget(name: "miadmin", dependencies: [
-            "MIConsole", "MICommands",
+        // How a console process starts: the command line (the one parser), what is opened when
+        // and with which rights (privilege drop, environment scrub, heap tuning, the helper
+        // threads that open the directory, the store and readline ahead of time).
+        .target(name: "MILaunch", dependencies: [
+            "MIConsole", "MICommands", "MIStore", "MIDirectory", "CProcess",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
+        .executableTarget(name: "miadmin", dependencies: ["MILaunch"]),
         // Shared by the test targets: the real slapd fixture and a runner for the built binary.
         .target(name: "MITestSupport", path: "Tests/MITestSupport"),
         .testTarget(name: "MIDirectoryTests", dependencies: [
@@ -94,8 +101,21 @@ let package = Package(
             "MIConsole", "MICommands", "MIStore", "MIDirectory",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // Unit tests of the commands against fake directory and store services: the permission
+        // matrix (every command x role), argument validation, output records. No server, no file.
+        .testTarget(name: "MICommandsTests", dependencies: [
+            "MICommands", "MIStore", "MIDirectory",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // The launch layer's pure parts: the early connection's guess against the parsed command
+        // line, the privileged run's refusals, the install layout.
+        .testTarget(name: "MILaunchTests", dependencies: [
+            "MILaunch", "MICommands", "MIDirectory", "MITestSupport",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
         .testTarget(name: "MIReportTests", dependencies: ["MIReport", "MIStore", "MITestSupport"]),
         // Depends on the executable so `swift test` builds the binary these tests run.
-        .testTarget(name: "MIAdminEndToEndTests", dependencies: ["MIConsole", "miadmin", "MITestSupport"]),
+        .testTarget(name: "MIAdminEndToEndTests", dependencies: ["MIConsole", "MILaunch", "miadmin", "MITestSupport"]),
     ]
 )

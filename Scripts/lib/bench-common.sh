@@ -123,3 +123,34 @@ PY
 machine_line() {
     echo "machine: $(nproc) cores; load average (1, 5, 15 min) $1: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
+
+# parse_options SPEC... -- ARGS...: the benchmarks' command lines. Each SPEC is
+# --option=VARIABLE:KIND, KIND one of count (0, 1, 2, ...), positive (1, 2, ...) or word (any
+# value); each option given sets its VARIABLE (defaults are the script's own assignments). An
+# unknown argument calls the script's usage; a bad or missing value dies naming the option.
+parse_options() {
+    local -A variable=() kind=()
+    local spec option
+    while (($#)) && [[ $1 != -- ]]; do
+        spec=$1
+        option=${spec%%=*}
+        spec=${spec#*=}
+        variable[$option]=${spec%%:*}
+        kind[$option]=${spec#*:}
+        shift
+    done
+    (($#)) && shift
+    while (($#)); do
+        option=$1
+        [[ -n ${variable[$option]:-} ]] || usage
+        (($# >= 2)) || die "$option needs a value"
+        case ${kind[$option]} in
+        count) [[ $2 =~ ^[0-9]+$ ]] || die "$option must be a number, got '$2'" ;;
+        positive) [[ $2 =~ ^[1-9][0-9]*$ ]] || die "$option must be a positive number, got '$2'" ;;
+        word) ;;
+        *) die "parse_options: bad kind '${kind[$option]}' for $option" ;;
+        esac
+        printf -v "${variable[$option]}" '%s' "$2"
+        shift 2
+    done
+}

@@ -17,8 +17,8 @@ static int miadmin_sasl_no_plugin_path(void *context, const char **path) {
 /// the system's plug-in folder: libldap then finds SASL started (sasl_client_init only counts
 /// the second call) and nothing is loaded. miadmin binds with simple binds only (over TLS), so
 /// the plug-ins (GSSAPI, SCRAM, DIGEST-MD5, ... with Kerberos and Berkeley DB behind them) were
-/// dead weight: about 4 ms of every start on this machine, and eight libraries fewer in a
-/// setgid process. Call once, before any other libldap function.
+/// dead weight at every start (docs/benchmarks.md), and eight libraries fewer in a setgid
+/// process. Call once, before any other libldap function.
 static inline int miadmin_sasl_start_without_plugins(void) {
     static const sasl_callback_t callbacks[] = {
         { SASL_CB_GETPATH, (int (*)(void))miadmin_sasl_no_plugin_path, NULL },

@@ -52,8 +52,7 @@ typedef struct { unsigned long bits[1024 / (8 * sizeof(unsigned long))]; } mi_cp
 /// 1 when set; 0 when there is no other CPU to start on or a call failed (`attr` unchanged).
 ///
 /// Why: Linux puts a new thread on its creator's CPU even when another one is idle, and the
-/// new thread then waits there until its creator is preempted (1 to 2 ms at start-up,
-/// docs/benchmarks.md).
+/// new thread then waits there until its creator is preempted (docs/benchmarks.md).
 static inline int mi_attr_start_on_other_cpu(pthread_attr_t *attr, mi_cpu_mask *inherited) {
     const int word_bits = 8 * sizeof(unsigned long);
     memset(inherited, 0, sizeof *inherited);

@@ -112,7 +112,7 @@ extension StoreError {
     /// Maps SQLite errors to `StoreError`; every other error passes unchanged.
     ///
     /// SQLITE_BUSY / SQLITE_LOCKED become `.busy`, a UNIQUE violation becomes `.conflict`.
-    static func mapping(_ error: any Error, busyTimeout: TimeInterval, conflictMessage: String? = nil) -> any Error {
+    static func mapping(_ error: any Error, busyTimeout: TimeInterval) -> any Error {
         if let dbError = error as? DatabaseError {
             let code = dbError.extendedResultCode.rawValue
             switch dbError.resultCode {
@@ -120,9 +120,9 @@ extension StoreError {
                 return StoreError(.busy, "The store is busy: another process held it for more than "
                     + "\(formatSeconds(busyTimeout)) s. Try again, or raise the busy timeout.", sqliteCode: code)
             case .SQLITE_CONSTRAINT where dbError.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE:
-                return StoreError(.conflict, conflictMessage
-                    ?? "Someone else changed the store at the same time (\(dbError.message ?? "unique constraint")).",
-                    sqliteCode: code)
+                return StoreError(.conflict,
+                                  "Someone else changed the store at the same time (\(dbError.message ?? "unique constraint")).",
+                                  sqliteCode: code)
             default:
                 return StoreError(.database, "SQLite error \(code): \(dbError.message ?? "unknown")", sqliteCode: code)
             }

@@ -3,7 +3,7 @@ import MICommands
 @testable import MIConsole
 
 /// Runs a renderer into a temporary file and returns what it wrote (stdout, stderr).
-func rendered(_ format: OutputFormat, csvRaw: Bool = false, _ body: (RenderingSink) -> Void) throws -> (out: String, err: String) {
+func rendered(_ format: OutputFormat, csvRaw: Bool = false, _ body: (any RenderingSink) -> Void) throws -> (out: String, err: String) {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("miconsole-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }

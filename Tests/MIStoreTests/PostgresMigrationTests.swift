@@ -20,10 +20,6 @@ struct PostgresMigrationTests {
                                       password: fixture.password)
     }
 
-    @Test func sameIdentifiersAsTheSQLiteMigrator() {
-        #expect(PostgresMigrations.all.map(\.id) == Migrations.migrator.migrations)
-    }
-
     @Test func appliesOnceWhenSeveralConsolesStartTogether() async throws {
         let first = try freshDatabase()
         let url = fixture.url(database: first.target.options["dbname"]!)
@@ -38,12 +34,12 @@ struct PostgresMigrationTests {
             try await group.waitForAll()
         }
         let rows = try first.execute("SELECT id, count(*) FROM schema_migrations GROUP BY id ORDER BY min(applied_at), id")
-        #expect(rows.rowCount == PostgresMigrations.all.count)
+        #expect(rows.rowCount == Migrations.all.count)
         #expect((0..<rows.rowCount).allSatisfy { rows.int64($0, 1) == 1 })
-        #expect(try PostgresMigrations.version(first) == PostgresMigrations.all.last!.id)
+        #expect(try PostgresMigrations.version(first) == Migrations.all.last!.id)
         // Migrating again is a no-op.
         try PostgresMigrations.migrate(first)
-        #expect(try first.execute("SELECT count(*) FROM schema_migrations").int64(0, 0) == Int64(PostgresMigrations.all.count))
+        #expect(try first.execute("SELECT count(*) FROM schema_migrations").int64(0, 0) == Int64(Migrations.all.count))
     }
 
     @Test func liveOwnerAndNameAreUniqueButTrashIsNot() throws {
@@ -75,7 +71,7 @@ struct PostgresMigrationTests {
         #expect { try PostgresMigrations.migrate(connection) } throws: { error in
             let error = error as! StoreError
             return error.kind == .newerSchema && error.message.contains("v9-from-the-future")
-                && error.message.contains(PostgresMigrations.all.last!.id)
+                && error.message.contains(Migrations.all.last!.id)
         }
     }
 

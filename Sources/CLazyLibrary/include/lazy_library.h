@@ -4,8 +4,8 @@
 //
 // Why hand-written: libpq (PostgreSQL store) and cairo + pango (PDF report) bring 45 of the
 // binary's 66 shared libraries (OpenSSL, Kerberos, glib, harfbuzz, fontconfig, X11, ...). The
-// dynamic loader maps and relocates every one of them before main, about 14 ms of every
-// start-up on this machine, although most sessions use neither (docs/benchmarks.md). GNU ld
+// dynamic loader maps and relocates every one of them before main, a large share of every
+// start-up, although most sessions use neither (figures: docs/benchmarks.md, "Figures behind the code"). GNU ld
 // has no lazy loading of libraries (Solaris' -z lazyload); this is the usual replacement, the
 // technique of tools such as Implib.so: the program defines each function it calls under the
 // library's own name, as a small trampoline that opens the library (dlopen) on the first call,

@@ -3,7 +3,7 @@
 // GNU readline, opened when the console is about to prompt (see lazy_library.h for why): a run
 // from -c, a script or a pipe never loads it, and at the prompt it is loaded on the thread that
 // sets readline up while the login waits on the directory. Loading readline and its terminfo
-// library was about 0.9 ms of every start on this machine (docs/benchmarks.md).
+// library was a measurable part of every start (docs/benchmarks.md).
 #include <stdio.h>
 #include <readline/readline.h>
 #include <readline/history.h>

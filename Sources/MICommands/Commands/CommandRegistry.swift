@@ -31,6 +31,18 @@ public enum CommandRegistry {
         SetCommand.self,
     ]
 
+    /// Words the console's run loop handles itself, besides the commands: `help` lists them,
+    /// completion offers them, a typo is matched against them. `aliases` run the same.
+    public static let builtins: [(name: String, aliases: [String], abstract: String)] = [
+        ("source", [], "Run the commands in a script file (nests up to 16 deep)."),
+        ("quit", ["exit", "\\q"], "Leave the console (also Ctrl-D)."),
+    ]
+
+    /// The builtin `word` names (by its name or an alias), or nil.
+    public static func builtin(named word: String) -> String? {
+        builtins.first { $0.name == word || $0.aliases.contains(word) }?.name
+    }
+
     /// A command's help: usage, options and examples from its definition, and the roles that may
     /// run it. The one text both `help CMD` and `CMD --help` show; nil when the words name no
     /// command. Words after the deepest command named are ignored (`policy set --help`).

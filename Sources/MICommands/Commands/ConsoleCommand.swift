@@ -15,3 +15,14 @@ extension ConsoleCommand {
     /// The word typed to run it.
     public static var name: String { configuration.commandName ?? String(describing: self).lowercased() }
 }
+
+extension Session {
+    /// Runs `command` for the logged-in user: first the role check every command passes (the
+    /// permission matrix, docs/commands.md), then the command, which applies the finer rules
+    /// (``visibleOwner(asked:)``). `name` is the command as typed, with its parent for a nested
+    /// one (`policy set`), for the refusal's message. A refused command touches nothing.
+    public func run(_ command: any ConsoleCommand, named name: String, output: OutputSink) throws {
+        try require(type(of: command).roles, for: name)
+        try command.run(in: self, output: output)
+    }
+}

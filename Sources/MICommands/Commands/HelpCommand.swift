@@ -28,8 +28,9 @@ public struct HelpCommand: ConsoleCommand {
             output.row([.string(type.name), .string(type.configuration.abstract),
                         .list(type.roles.sorted().map { .string($0.rawValue) })])
         }
-        output.row([.string("source"), .string("Run the commands in a script file (nests up to 16 deep)."), .list([])])
-        output.row([.string("quit"), .string("Leave the console (also Ctrl-D)."), .list([])])
+        for builtin in CommandRegistry.builtins {
+            output.row([.string(builtin.name), .string(builtin.abstract), .list([])])
+        }
         output.endRows()
     }
 }

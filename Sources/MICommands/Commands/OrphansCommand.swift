@@ -31,7 +31,7 @@ public struct OrphansCommand: ConsoleCommand {
 
     /// Each live incomplete or completed form whose owner cannot keep it, with the reason; owners
     /// looked up once each.
-    static func forEachOrphan(store: FormStore, session: Session,
+    static func forEachOrphan(store: any StoreService, session: Session,
                               _ body: (FormSummary, String) throws -> Void) throws {
         var gone: [(String, String)] = []
         try store.forEachOwner { uid, _ in

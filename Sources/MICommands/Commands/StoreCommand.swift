@@ -102,14 +102,14 @@ public struct StoreCopyCommand: ConsoleCommand {
     }
 
     private func openTarget(_ session: Session) throws -> FormStore {
+        let location: AppConfig.Store.Location
+        var password: String?
         if target.hasPrefix("postgresql://") || target.hasPrefix("postgres://") {
-            let url: PostgresTarget
             do {
-                url = try PostgresTarget(uri: target, allowCleartext: session.config.store.allowCleartext)
+                location = .postgres(try PostgresTarget(uri: target, allowCleartext: session.config.store.allowCleartext))
             } catch {
                 throw CommandError.failed("--to: \("\(error)")")
             }
-            var password: String?
             if let passwordFile {
                 do {
                     var secret = try SecretFile.read(passwordFile)
@@ -119,15 +119,15 @@ public struct StoreCopyCommand: ConsoleCommand {
                     throw CommandError.failed("--password-file: \(error.description)")
                 }
             }
-            // The console runs with the user's own rights by now: libpq's conventions are theirs.
-            return try FormStore(postgres: url, password: password, busyTimeout: session.config.store.busyTimeoutSeconds,
-                                 clock: session.clock, logger: session.logger)
+        } else {
+            guard passwordFile == nil else {
+                throw CommandError.failed("--password-file is for a postgresql:// target; a SQLite file has no password")
+            }
+            location = .sqlite(path: URL(fileURLWithPath: target).standardizedFileURL.path)
         }
-        guard passwordFile == nil else {
-            throw CommandError.failed("--password-file is for a postgresql:// target; a SQLite file has no password")
-        }
-        let path = URL(fileURLWithPath: target).standardizedFileURL.path
-        return try FormStore(path: path, busyTimeout: session.config.store.busyTimeoutSeconds, clock: session.clock,
-                             logger: session.logger, opening: .createIfMissing)
+        // The console runs with the user's own rights by now: libpq's conventions are theirs.
+        return try StoreOpening.open(location, password: password, privileged: false, sqlite: .createIfMissing,
+                                     busyTimeout: session.config.store.busyTimeoutSeconds, clock: session.clock,
+                                     logger: session.logger)
     }
 }

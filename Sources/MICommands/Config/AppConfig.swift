@@ -133,6 +133,12 @@ public struct AppConfig: Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ConfigError(file: path, message: "cannot read the config file (use --config FILE or $MIADMIN_CONFIG)")
         }
+        return try parse(data, path: path)
+    }
+
+    /// Validates a config's JSON, as if read from `path` (relative paths inside it are taken
+    /// relative to that file's folder; messages name it).
+    public static func parse(_ data: Data, path: String) throws -> AppConfig {
         var reader = try ConfigReader(file: path, data: data)
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         func resolve(_ value: String?) -> String? {

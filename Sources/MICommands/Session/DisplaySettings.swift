@@ -22,4 +22,12 @@ public struct DisplaySettings: Sendable, Equatable {
     public var timeZone: TimeZone = .autoupdatingCurrent
 
     public init() {}
+
+    /// Words any command takes, for that command only (`forms -x`, `audit --no-pager`), and
+    /// what each changes; the first word is the one completion offers. One home for their
+    /// spelling: the console's runner applies them, completion offers them.
+    public static let perCommandOptions: [(words: [String], apply: @Sendable (inout DisplaySettings) -> Void)] = [
+        (["--expanded", "-x"], { $0.expanded = true }),
+        (["--no-pager"], { $0.pager = false }),
+    ]
 }

@@ -5,10 +5,14 @@ import MIStore
 
 /// What every command receives: who is logged in, the configuration, the directory, the store
 /// (opened on first use) and how to ask for confirmation. One per console process.
+///
+/// A session is built on two services (``DirectoryService``, ``StoreService``): the launch
+/// layer (MILaunch) hands it the LDAP directory the user logged in to and a way to the store it
+/// opens; unit tests hand it fakes.
 public final class Session {
     public let config: AppConfig
     public let user: DirectoryUser
-    public let directory: Directory
+    public let directory: any DirectoryService
     public let logger: Logger
     public let clock: any StoreClock
     /// `--yes`: destructive commands do not ask.
@@ -20,50 +24,32 @@ public final class Session {
     public var previewRows: Int?
     /// How results are shown (format, expanded, pager, time zone); `set` changes it.
     public var display = DisplaySettings()
-    /// The store once a command opened it (nil before): the run loop asks it for reconnections.
-    public private(set) var openedStore: FormStore?
+    /// The store once opened, and how to open it until then.
+    private var openedStore: (any StoreService)?
+    /// The store if a command opened it (nil before): the run loop asks it for its events.
+    public var storeIfOpened: (any StoreService)? { openedStore }
+    private let openStore: () throws -> any StoreService
     /// The technicians as the running script sees them; nil at the prompt (see TechnicianRoster).
     public private(set) var roster: TechnicianRoster?
 
-    /// `store`: the store when the console opened it already (a privileged run opens it before
-    /// giving up the group's rights); otherwise it is opened on first use.
-    public init(config: AppConfig, user: DirectoryUser, directory: Directory, logger: Logger,
-                clock: any StoreClock = SystemClock(), store: FormStore? = nil) {
+    /// `store`: opens the store on first use (``store()``); called again after a failure, so a
+    /// store that was unreachable once may be reached by a later command.
+    public init(config: AppConfig, user: DirectoryUser, directory: any DirectoryService, logger: Logger,
+                clock: any StoreClock = SystemClock(), store: @escaping () throws -> any StoreService) {
         self.config = config
         self.user = user
         self.directory = directory
         self.logger = logger
         self.clock = clock
-        self.openedStore = store
+        self.openStore = store
     }
-
-    /// The store being opened in the background since before login (``EarlyStoreOpening``), if the
-    /// console started that; ``store()`` waits for it.
-    public var storeOpening: EarlyStoreOpening?
 
     /// The shared store, opened once per process on first use.
-    public func store() throws -> FormStore {
+    public func store() throws -> any StoreService {
         if let openedStore { return openedStore }
-        let store: FormStore
-        if let opening = storeOpening {
-            // Once: after a failure the next call opens anew, as without the early start.
-            storeOpening = nil
-            store = try opening.wait()
-        } else {
-            store = try Self.openStore(config, clock: clock, logger: logger)
-        }
+        let store = try openStore()
         openedStore = store
         return store
-    }
-
-    /// Opens the store `config` names, for a user's own run (not the privileged one).
-    public static func openStore(_ config: AppConfig, clock: any StoreClock, logger: Logger) throws -> FormStore {
-        switch config.store.location {
-        case .sqlite(let path):
-            try FormStore(path: path, busyTimeout: config.store.busyTimeoutSeconds, clock: clock, logger: logger)
-        case .postgres(let target):
-            try config.openPostgresStore(target, privileged: false, clock: clock, logger: logger)
-        }
     }
 
     /// A script run starts (`-c`, `-f`, a pipe, `source`): move targets are checked against one

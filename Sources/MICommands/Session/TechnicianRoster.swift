@@ -4,7 +4,7 @@ import MIDirectory
 /// The technicians of the directory as one script run sees them, read with one paged search
 /// once the run has asked about enough different users to make that cheaper than one lookup
 /// each (a script moving forms onto 1,200 technicians paid 1,200 searches and 1,200 role
-/// queries, about 0.6 ms each).
+/// queries; docs/benchmarks.md).
 ///
 /// "Now", for a move target, means: when the roster was read, in this script run. A user the
 /// roster lists is accepted as a technician for the rest of the run; a user it does not list is
@@ -18,13 +18,13 @@ public final class TechnicianRoster {
     /// A role larger than this is not held in memory: the run goes on with single lookups.
     public static let maximumSize = 200_000
 
-    private let directory: Directory
+    private let directory: any DirectoryService
     private let logger: Logger
     private var asked = Set<String>()
     private var technicians: [String: DirectoryUser]?
     private var unusable = false
 
-    public init(directory: Directory, logger: Logger) {
+    public init(directory: any DirectoryService, logger: Logger) {
         self.directory = directory
         self.logger = logger
     }

@@ -1,3 +1,5 @@
+import MICommands
+
 /// Decides what the word under the cursor can become, from the command catalog and the
 /// session's dynamic values (user ids, form names). Pure logic; readline glue lives elsewhere.
 ///
@@ -20,11 +22,8 @@ struct CompletionEngine: @unchecked Sendable {
         case files
     }
 
-    /// Words the console understands besides the registry's commands.
-    static let builtins = ["source", "quit"]
-
-    /// Built on the first Tab, not at start-up: reading every command's definitions took
-    /// about 6 ms, a fifth of the time to the first prompt.
+    /// Built on the first Tab, not at start-up: reading every command's definitions was a
+    /// fifth of the time to the first prompt (docs/benchmarks.md, "Figures behind the code").
     private let makeCatalog: () -> CommandCatalog
     var catalog: CommandCatalog { makeCatalog() }
     let sources: Sources
@@ -41,7 +40,7 @@ struct CompletionEngine: @unchecked Sendable {
         if scanned.endsInWord, !before.isEmpty { before.removeLast() }
 
         guard let commandName = before.first else {
-            let names = catalog.commands.map(\.name) + Self.builtins
+            let names = catalog.commands.map(\.name) + CommandRegistry.builtins.map(\.name)
             return .words(names.filter { $0.hasPrefix(word) }.sorted())
         }
         if commandName == "source" { return .files }
@@ -85,8 +84,8 @@ struct CompletionEngine: @unchecked Sendable {
             let names = command.arguments.filter { $0.kind != .positional }
                 .filter { $0.isRepeating || used.isDisjoint(with: $0.names) }
                 .flatMap(\.names).filter { $0.hasPrefix("--") || $0.count == 2 }
-            // The display options every command takes (CommandRunner.displayOptions).
-            let display = ["--expanded", "--no-pager"].filter { !before.contains($0) }
+            // The display options every command takes.
+            let display = DisplaySettings.perCommandOptions.map { $0.words[0] }.filter { !before.contains($0) }
             return .words((names + display).filter { $0.hasPrefix(word) }.sorted())
         }
         let positionals = command.arguments.filter { $0.kind == .positional }

@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// The library is opened when the console is about to prompt, not at start-up (CReadlineLazy):
 /// its functions are trampolines, and its variables are reached through `rl`.
-final class ReadlineSource: LineSource {
+public final class ReadlineSource: LineSource {
     private let prompt: String
     private let history: HistoryFile
     var isInteractive: Bool { true }
@@ -114,20 +114,15 @@ final class ReadlineSource: LineSource {
     /// Not yet, done, or the reason it failed.
     private static let preparation = Mutex<Result<Void, Unavailable>?>(nil)
 
-    /// Starts ``prepareOnce()`` on a thread of its own. The console calls it once it knows it
-    /// will prompt, while the login waits on the directory; the prompt's own call then finds
-    /// readline ready, or waits for the thread to finish.
-    static func prepareInBackground() {
-        HelperThread.start(yielding: true) { _ = try? ReadlineSource.prepareOnce() }
-    }
-
     /// Readline's one-time set-up: the library loaded, our settings, then `rl_initialize` (the
     /// terminal's terminfo entry, `/etc/inputrc` and `~/.inputrc`, the key maps), which
     /// `readline()` would otherwise do at the first prompt: together a millisecond or two of
     /// the start-up (docs/benchmarks.md). It reads files and the terminal's size, and changes
     /// neither the terminal's modes nor any signal handler. Runs once; a second caller waits
-    /// until the first is done, and gets the same outcome.
-    static func prepareOnce() throws {
+    /// until the first is done, and gets the same outcome. The launch layer calls it on a
+    /// thread of its own once it knows the console will prompt, while the login waits on the
+    /// directory; the prompt's own call then finds readline ready, or waits for that thread.
+    public static func prepareOnce() throws {
         try preparation.withLock { outcome in
             if outcome == nil { outcome = prepare() }
             return try outcome!.get()

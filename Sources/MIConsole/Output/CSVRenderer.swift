@@ -17,14 +17,15 @@ import MICommands
 /// million-row listing made about eight `String`s per row before (escaped text, quoted text,
 /// two times built from a dozen pieces each), which was a third of its CPU time.
 final class CSVRenderer: RenderingSink {
+    var state: RenderingState
     let neutraliseFormulas: Bool
 
     init(out: OutputStream, err: OutputStream, neutraliseFormulas: Bool = true) {
+        state = RenderingState(out: out, err: err)
         self.neutraliseFormulas = neutraliseFormulas
-        super.init(out: out, err: err)
     }
 
-    override func record(_ columns: [Column], _ values: [Value]) {
+    func record(_ columns: [Column], _ values: [Value]) {
         if let detail = values.firstIndex(where: { Self.objects($0) != nil }), let objects = Self.objects(values[detail]) {
             let keys = objects[0].map(\.key)
             let outer = columns.indices.filter { $0 != detail }
@@ -50,7 +51,7 @@ final class CSVRenderer: RenderingSink {
         return result
     }
 
-    override func beginRows(_ columns: [Column]) {
+    func beginRows(_ columns: [Column]) {
         out.append { bytes in
             for (index, column) in columns.enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
@@ -60,7 +61,7 @@ final class CSVRenderer: RenderingSink {
         }
     }
 
-    override func row(_ values: [Value]) {
+    func row(_ values: [Value]) {
         out.append { bytes in
             for (index, value) in values.enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
@@ -76,9 +77,9 @@ final class CSVRenderer: RenderingSink {
         }
     }
 
-    override func endRows() {}
+    func endRows() {}
 
-    override func message(_ text: String) {
+    func message(_ text: String) {
         out.append { bytes in
             bytes.append(contentsOf: "message\r\n".utf8)
             Self.appendField(cell(text), to: &bytes)

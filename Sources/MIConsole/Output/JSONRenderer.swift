@@ -7,10 +7,16 @@ import MICommands
 /// The string escaper is hand-written because `JSONEncoder` encodes whole values; a streamed
 /// listing needs to write each element as it comes.
 final class JSONRenderer: RenderingSink {
+    var state: RenderingState
+
+    init(out: OutputStream, err: OutputStream) {
+        state = RenderingState(out: out, err: err)
+    }
+
     private var columns: [Column] = []
     private var first = true
 
-    override func record(_ columns: [Column], _ values: [Value]) {
+    func record(_ columns: [Column], _ values: [Value]) {
         guard unsaved else {
             out.write(object(columns, values) + "\n")
             return
@@ -18,13 +24,13 @@ final class JSONRenderer: RenderingSink {
         out.write(object(columns + [Column("saved")], values + [.bool(false)]) + "\n")
     }
 
-    override func beginRows(_ columns: [Column]) {
+    func beginRows(_ columns: [Column]) {
         self.columns = columns
         first = true
         out.write("[")
     }
 
-    override func row(_ values: [Value]) {
+    func row(_ values: [Value]) {
         out.append { bytes in
             bytes.append(contentsOf: (first ? "\n" : ",\n").utf8)
             appendObject(columns, values, to: &bytes)
@@ -32,16 +38,16 @@ final class JSONRenderer: RenderingSink {
         first = false
     }
 
-    override func endRows() {
+    func endRows() {
         out.write(first ? "]\n" : "\n]\n")
     }
 
-    override func message(_ text: String) {
+    func message(_ text: String) {
         out.write("{\"message\":" + JSONRenderer.string(text) + "}\n")
     }
 
-    override func closing(saved: Bool, _ text: String) {
-        out.write("{\"saved\":\(saved),\"message\":" + JSONRenderer.string(text) + "}\n")
+    func closingUnsaved(_ text: String) {
+        out.write("{\"saved\":false,\"message\":" + JSONRenderer.string(text) + "}\n")
         finish()
     }
 

@@ -7,21 +7,30 @@ public typealias OutputFormat = DisplayFormat
 
 extension DisplaySettings {
     /// The renderer for these settings.
-    func makeSink(stdout: OutputStream, stderr: OutputStream) -> RenderingSink {
-        let sink: RenderingSink
+    func makeSink(stdout: OutputStream, stderr: OutputStream) -> any RenderingSink {
+        let sink: any RenderingSink
         switch format {
         case .table: sink = TableRenderer(out: stdout, err: stderr)
         case .csv: sink = CSVRenderer(out: stdout, err: stderr, neutraliseFormulas: !csvRaw)
         case .json: sink = JSONRenderer(out: stdout, err: stderr)
         }
-        sink.expanded = expanded
-        sink.times = TimeText(zone: timeZone)
+        sink.state.expanded = expanded
+        sink.state.times = TimeText(zone: timeZone)
         return sink
     }
 }
 
-/// An output sink that writes to the console's streams.
-class RenderingSink: OutputSink {
+/// An output sink that writes to the console's streams: the table, CSV and JSON renderers
+/// each implement `record`, `beginRows`, `row`, `endRows` and `message`; what they share is
+/// below.
+protocol RenderingSink: OutputSink {
+    var state: RenderingState { get set }
+    /// The last line of a run that saved nothing (`--dry-run`, a failed `--atomic` run).
+    func closingUnsaved(_ text: String)
+}
+
+/// What every renderer holds: its streams and how this command's output is shown.
+struct RenderingState {
     let out: OutputStream
     let err: OutputStream
     /// One record per block instead of a grid (tables only).
@@ -30,10 +39,22 @@ class RenderingSink: OutputSink {
     var times = TimeText(zone: .autoupdatingCurrent)
     /// A run whose changes are not saved (`--dry-run`): JSON records carry `"saved": false`.
     var unsaved = false
+}
 
-    init(out: OutputStream, err: OutputStream) {
-        self.out = out
-        self.err = err
+/// Whether stderr is a terminal, where progress bars are drawn (asked once).
+private let progressOnTerminal = isatty(2) == 1
+
+extension RenderingSink {
+    var out: OutputStream { state.out }
+    var err: OutputStream { state.err }
+    var expanded: Bool {
+        get { state.expanded }
+        set { state.expanded = newValue }
+    }
+    var times: TimeText { state.times }
+    var unsaved: Bool {
+        get { state.unsaved }
+        set { state.unsaved = newValue }
     }
 
     /// A value as table or CSV text: times in the site's zone, lists joined with ", ".
@@ -46,14 +67,7 @@ class RenderingSink: OutputSink {
         }
     }
 
-    func record(_ columns: [Column], _ values: [Value]) { fatalError("subclass") }
-    func beginRows(_ columns: [Column]) { fatalError("subclass") }
-    func row(_ values: [Value]) { fatalError("subclass") }
-    func endRows() { fatalError("subclass") }
-    func message(_ text: String) { fatalError("subclass") }
-
-    /// The last line of a run that saved nothing (`--dry-run`, a failed `--atomic` run).
-    func closing(saved: Bool, _ text: String) {
+    func closingUnsaved(_ text: String) {
         message(text)
         finish()
     }
@@ -63,8 +77,6 @@ class RenderingSink: OutputSink {
         err.write("warning: " + TerminalText.escape(text, keepNewlines: false) + "\n")
         err.flush()
     }
-
-    private let progressOnTerminal = isatty(2) == 1
 
     func progress(_ label: String, done: Int, total: Int) {
         guard progressOnTerminal, total > 0 else { return }

@@ -6,7 +6,7 @@ import Foundation
 /// At a terminal, a command's output can be paged: between `beginPaging` and `endPaging` it is
 /// held until it outgrows the screen, then a pager (`Pager`) is started and everything goes
 /// to it, streaming; output that fits is written as usual.
-final class OutputStream {
+public final class OutputStream {
     private var fd: Int32
     private let ownFD: Int32
     private var buffer: [UInt8] = []
@@ -14,7 +14,7 @@ final class OutputStream {
     private var paging: (screen: Pager.Screen, command: String, lines: Int)?
     private var pager: Pager?
 
-    init(fd: Int32) {
+    public init(fd: Int32) {
         self.fd = fd
         ownFD = fd
         buffer.reserveCapacity(capacity)
@@ -25,7 +25,7 @@ final class OutputStream {
         pager?.finish()
     }
 
-    func write(_ text: String) {
+    public func write(_ text: String) {
         append { $0.append(contentsOf: text.utf8) }
     }
 
@@ -47,7 +47,7 @@ final class OutputStream {
         if buffer.count >= capacity { flush() }
     }
 
-    func flush() {
+    public func flush() {
         if paging != nil { return }  // held until paging ends or the pager starts
         var offset = 0
         while offset < buffer.count {

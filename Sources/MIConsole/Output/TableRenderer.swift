@@ -5,6 +5,12 @@ import MICommands
 /// huge listing still runs in bounded memory (a longer cell then pushes its line out of line).
 /// Multi-line cells (a table answer's grid) take several lines; control characters are escaped.
 final class TableRenderer: RenderingSink {
+    var state: RenderingState
+
+    init(out: OutputStream, err: OutputStream) {
+        state = RenderingState(out: out, err: err)
+    }
+
     private let sizingRows = 1_000
     private var columns: [Column] = []
     private var rows: [[[String]]] = []
@@ -12,7 +18,7 @@ final class TableRenderer: RenderingSink {
     private var streamingWidths: [Int]?
     private var rowCount = 0
 
-    override func record(_ columns: [Column], _ values: [Value]) {
+    func record(_ columns: [Column], _ values: [Value]) {
         let width = columns.map { DisplayWidth.of($0.title) }.max() ?? 0
         var nested: [(Column, [[Value.Field]])] = []
         for (column, value) in zip(columns, values) {
@@ -42,14 +48,14 @@ final class TableRenderer: RenderingSink {
         return result
     }
 
-    override func beginRows(_ columns: [Column]) {
+    func beginRows(_ columns: [Column]) {
         self.columns = columns
         rows = []
         streamingWidths = nil
         rowCount = 0
     }
 
-    override func row(_ values: [Value]) {
+    func row(_ values: [Value]) {
         rowCount += 1
         if expanded {
             writeBlock(values)
@@ -64,7 +70,7 @@ final class TableRenderer: RenderingSink {
         if rows.count >= sizingRows { streamingWidths = writeHeaderAndBuffered() }
     }
 
-    override func endRows() {
+    func endRows() {
         if expanded {
             out.write(rowCount == 0 ? "(0 rows)\n" : "(\(rowCount) row\(rowCount == 1 ? "" : "s"))\n")
             rowCount = 0
@@ -109,7 +115,7 @@ final class TableRenderer: RenderingSink {
         return widths
     }
 
-    override func message(_ text: String) {
+    func message(_ text: String) {
         out.write(TerminalText.escape(text, keepNewlines: true) + "\n")
     }
 

@@ -21,7 +21,8 @@ struct TimeText {
     /// a listing's times fall in few quarters, and asking the zone costs more than the rest.
     private final class OffsetCache {
         /// The offset of a zone that has only one (UTC, `GMT+0100`): no cache to ask. Hashing
-        /// the quarter was 4% of a million-row listing's CPU. Set at the first time written.
+        /// the quarter showed in a million-row listing's profile (docs/benchmarks.md). Set at
+        /// the first time written.
         var fixedOffset: Int??
         var byQuarter: [Int: Int] = [:]
     }

@@ -9,7 +9,7 @@ final class CommandRunner {
     let out: OutputStream
     let err: OutputStream
     /// The renderer for the session's display settings (`set` changes them between lines).
-    private(set) var sink: RenderingSink
+    private(set) var sink: any RenderingSink
     private var sinkSettings: DisplaySettings
     /// The pager command when a pager exists; nil: never page. Looked up when output first
     /// reaches a terminal (a search of $PATH that a script run never needs).
@@ -30,9 +30,6 @@ final class CommandRunner {
         didSet { sink.unsaved = unsavedRun }
     }
 
-    /// Words any command takes, for that command only: `--expanded` (`-x`) and `--no-pager`.
-    static let displayOptions = ["--expanded", "-x", "--no-pager"]
-
     /// A line the parser refused, with the parser's own reason.
     struct ParseFailure: Error, CustomStringConvertible {
         let description: String
@@ -42,10 +39,11 @@ final class CommandRunner {
         var settings = session.display
         var words: [String] = []
         for (index, word) in typed.enumerated() {
-            switch word {
-            case "--expanded" where index > 0, "-x" where index > 0: settings.expanded = true
-            case "--no-pager" where index > 0: settings.pager = false
-            default: words.append(word)
+            // `-x` after the command name: for this command only (DisplaySettings.perCommandOptions).
+            if index > 0, let option = DisplaySettings.perCommandOptions.first(where: { $0.words.contains(word) }) {
+                option.apply(&settings)
+            } else {
+                words.append(word)
             }
         }
         if settings != sinkSettings {
@@ -64,7 +62,7 @@ final class CommandRunner {
     private func runParsed(_ words: [String]) throws {
         guard let name = words.first, let root = CommandRegistry.command(named: name) else {
             let typed = words.first ?? ""
-            let known = CommandRegistry.commands.map { $0.name } + CompletionEngine.builtins
+            let known = CommandRegistry.commands.map { $0.name } + CommandRegistry.builtins.map(\.name)
             if let guess = Spelling.closest(to: typed, among: known) {
                 throw ParseFailure(description: "unknown command '\(typed)'; did you mean '\(guess)'? (type 'help' for the list)")
             }
@@ -94,8 +92,7 @@ final class CommandRunner {
         }
         let type = Swift.type(of: command)
         // A nested command is named with its parent (`policy set`).
-        try session.require(type.roles, for: type.name == name ? name : "\(name) \(type.name)")
-        try command.run(in: session, output: sink)
+        try session.run(command, named: type.name == name ? name : "\(name) \(type.name)", output: sink)
     }
 
     /// `show jdoe/Pump station 4` splits the name into three words and the parser refuses the

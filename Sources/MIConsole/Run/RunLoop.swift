@@ -1,5 +1,6 @@
 import Foundation
 import MICommands
+import MIStore
 
 /// The one loop that serves the prompt, a script file, a pipe and `-c`, re-entered by `source`
 /// with the file name and line number saved per level (psql's mainloop, sqlite's process_input).
@@ -72,8 +73,8 @@ final class RunLoop {
             return report(error, interactive: interactive)
         }
         guard let first = words.first else { return .ok }
-        switch first {
-        case "quit", "exit", "\\q":
+        switch CommandRegistry.builtin(named: first) {
+        case "quit":
             return .quit(failures: 0)
         case "source":
             return source(Array(words.dropFirst()), interactive: interactive)
@@ -119,7 +120,7 @@ final class RunLoop {
     /// After a line: what the store did that went unsaid (``StoreEvent``), e.g. that it lost its
     /// connection and opened it again (a PostgreSQL failover), and to which server.
     private func reportStoreEvents() {
-        guard let store = runner.session.openedStore else { return }
+        guard let store = runner.session.storeIfOpened else { return }
         for event in store.takeEvents() {
             let text = switch event {
             case .reconnected(let host, let seconds):

@@ -6,7 +6,7 @@ public struct StoreInfo: Sendable {
     /// The SQLite file, or the PostgreSQL hosts, port and database (never a password).
     public let location: String
     public let schemaVersion: String?
-    /// Rows per table, in ``StoreCopy/tables`` order.
+    /// Rows per table, in ``Migrations/tables`` order.
     public let counts: [(table: String, rows: Int)]
 }
 
@@ -43,20 +43,20 @@ enum StoreCopy {
         var hasId: Bool { columns.first == "id" }
     }
 
-    /// Every table, parents first, with its columns.
-    static let tables: [Table] = [
-        Table(name: "forms", columns: ["id", "owner", "name", "template", "template_id", "state", "created", "created_utc",
-                                       "modified", "modified_utc", "questions", "extra", "version", "trashed_at",
-                                       "expiry_reset_at"]),
-        Table(name: "media", columns: ["id", "form_id", "file_name", "question", "number", "ext", "size", "sha256", "data"]),
-        Table(name: "foreman_comments", columns: ["id", "form_id", "author", "at", "text"]),
-        Table(name: "notices", columns: ["id", "uid", "text", "created", "read_at", "source", "form_id"]),
-        Table(name: "audit", columns: ["id", "at", "actor", "command", "form_id", "object", "before", "after", "note"]),
-        Table(name: "policy", columns: ["key", "value", "set_at", "set_by"]),
-    ]
+    /// Every table the migrations create (``Migrations/tables``), parents first, with its
+    /// columns as the store `db` has them: a migration that adds a table or a column is copied
+    /// without a word here. Both stores of a copy are at this binary's schema (opening migrated
+    /// them), so the source's columns are the target's.
+    static func tables(_ db: any StoreDatabase) throws -> [Table] {
+        try Migrations.tables.map { name in
+            let columns = try db.values(String.self, db.dialect.columnNames, [name])
+            guard !columns.isEmpty else { throw StoreError(.database, "The store has no table \(name).") }
+            return Table(name: name, columns: columns)
+        }
+    }
 
     static func counts(_ db: any StoreDatabase) throws -> [(table: String, rows: Int)] {
-        try tables.map { (table: $0.name, rows: try db.value(Int.self, "SELECT COUNT(*) FROM \($0.name)") ?? 0) }
+        try Migrations.tables.map { (table: $0, rows: try db.value(Int.self, "SELECT COUNT(*) FROM \($0)") ?? 0) }
     }
 }
 
@@ -102,7 +102,7 @@ extension FormStore {
                     try Self.checkNoClashingIds(source: source, target: db, targetPath: target.path)
                     policyKept = try db.values(String.self, "SELECT key FROM policy ORDER BY key")
                 }
-                for table in StoreCopy.tables {
+                for table in try StoreCopy.tables(source) {
                     var count = 0
                     let placeholders = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")
                     let insert = "INSERT INTO \(table.name) (\(table.columns.joined(separator: ", "))) VALUES (\(placeholders))"
@@ -176,7 +176,7 @@ extension FormStore {
     /// first; only when they overlap are the target's ids of that table loaded and each source
     /// id looked up.
     private static func checkNoClashingIds(source: any StoreDatabase, target: any StoreDatabase, targetPath: String) throws {
-        for table in StoreCopy.tables where table.hasId {
+        for table in try StoreCopy.tables(source) where table.hasId {
             let range = "SELECT MIN(id) AS low, MAX(id) AS high FROM \(table.name)"
             guard let s = try source.row(range), let t = try target.row(range),
                   let sLow = s["low"] as Int64?, let sHigh = s["high"] as Int64?,

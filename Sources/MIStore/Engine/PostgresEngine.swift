@@ -332,7 +332,7 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
 
     /// The id is a lower-case UUID made here: only hex digits and dashes go into the SQL text.
     private static func insertWriteId(_ id: String) -> String {
-        "INSERT INTO write_ids (id) VALUES ('\(id)')"
+        "INSERT INTO write_ids (id, at) VALUES ('\(id)', extract(epoch FROM now()))"
     }
 
     private static func seconds(_ value: TimeInterval) -> String {

@@ -95,7 +95,7 @@ final class SQLiteDatabase: StoreDatabase {
 
     /// GRDB's arguments for `arguments`. Handed over as optional existentials on purpose: GRDB's
     /// initialiser for a sequence of concrete values maps it through a key path, and building the
-    /// arguments that way was 5% of a move script's CPU (issue 13's profile, docs/benchmarks.md).
+    /// arguments that way showed in a move script's profile (docs/benchmarks.md).
     static func bind(_ arguments: StoreArguments) -> StatementArguments {
         StatementArguments(arguments.map { argument -> (any DatabaseValueConvertible)? in
             switch argument.storeValue {

@@ -67,36 +67,63 @@ final class SQLiteEngine: StoreEngine {
         }
     }
 
-    /// Applies pending migrations. Two processes opening a new file at once may both try;
-    /// the loser finds the work done. A store that holds a migration this binary does not know
-    /// was migrated by a newer miadmin: it is refused (`.newerSchema`), naming both schema
-    /// versions, before anything is written.
+    /// Applies pending migrations (``Migrations``), in one IMMEDIATE transaction: two processes
+    /// opening a new file at once take turns, and the second finds the work done. A store that
+    /// holds a migration this binary does not know was migrated by a newer miadmin: it is
+    /// refused (`.newerSchema`), naming both schema versions, before anything is written.
+    ///
+    /// Stores made before `schema_migrations` recorded their migrations in GRDB's
+    /// `grdb_migrations`: their identifiers are copied over once, and migrations applied later are
+    /// recorded in both, so that an older miadmin (which reads only `grdb_migrations`) still
+    /// refuses a store migrated by a newer one.
     private func migrate() throws {
-        let migrator = Migrations.migrator
-        let applied: Set<String>
-        do {
-            applied = try dbPool.read { try migrator.appliedIdentifiers($0) }
-        } catch {
-            throw StoreError.mapping(error, busyTimeout: busyTimeout)
-        }
-        let unknown = applied.subtracting(Migrations.identifiers).sorted()
-        if !unknown.isEmpty {
-            throw StoreError.newerSchema(at: path, found: unknown.last!, known: Migrations.identifiers.last!)
-        }
         // Up to date: no write at all, so opening the store never waits for another process's
-        // write lock (the migrator takes it even when it has nothing to do).
-        if Set(Migrations.identifiers).isSubset(of: applied) { return }
-        do {
-            try migrator.migrate(dbPool)
-        } catch {
-            let done = (try? dbPool.read { try migrator.hasCompletedMigrations($0) }) ?? false
-            if !done { throw StoreError.mapping(error, busyTimeout: busyTimeout) }
+        // write lock.
+        let upToDate = try mapped {
+            try dbPool.read { db in
+                try db.tableExists("schema_migrations")
+                    && Migrations.pending(applied: Self.appliedMigrations(db), at: path).isEmpty
+            }
+        }
+        if upToDate { return }
+        try mapped {
+            try dbPool.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    let applied = try Self.appliedMigrations(db)
+                    let legacy = try db.tableExists("grdb_migrations")
+                    try db.execute(sql: SchemaDialect.sqlite.stateTable)
+                    for id in applied {
+                        try db.execute(sql: "INSERT OR IGNORE INTO schema_migrations (id) VALUES (?)", arguments: [id])
+                    }
+                    for migration in try Migrations.pending(applied: applied, at: path) {
+                        try db.execute(sql: migration.sql(for: .sqlite))
+                        try db.execute(sql: "INSERT INTO schema_migrations (id) VALUES (?)", arguments: [migration.id])
+                        if legacy {
+                            try db.execute(sql: "INSERT OR IGNORE INTO grdb_migrations (identifier) VALUES (?)",
+                                           arguments: [migration.id])
+                        }
+                    }
+                    return .commit
+                }
+            }
         }
     }
 
+    /// What a store applied: `schema_migrations`, and `grdb_migrations` where a store made before
+    /// it still has that table.
+    private static func appliedMigrations(_ db: Database) throws -> Set<String> {
+        var applied = Set<String>()
+        if try db.tableExists("schema_migrations") {
+            applied.formUnion(try String.fetchAll(db, sql: "SELECT id FROM schema_migrations"))
+        }
+        if try db.tableExists("grdb_migrations") {
+            applied.formUnion(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
+        }
+        return applied
+    }
+
     func schemaVersion() throws -> String? {
-        let applied = try mapped { try dbPool.read { try Migrations.migrator.appliedIdentifiers($0) } }
-        return Migrations.identifiers.last { applied.contains($0) }
+        Migrations.version(applied: try mapped { try dbPool.read(Self.appliedMigrations) })
     }
 
     /// Readers are taken at once by as many threads, each holding its read until all have one,

@@ -72,6 +72,17 @@ struct StoreDialect: Sendable {
     static let sqlite = StoreDialect(engine: .sqlite)
     static let postgres = StoreDialect(engine: .postgres)
 
+    /// A query for the column names of the table given as its one argument, in their order.
+    var columnNames: String {
+        switch engine {
+        case .sqlite: "SELECT name FROM pragma_table_info(?) ORDER BY cid"
+        case .postgres: """
+            SELECT column_name::text FROM information_schema.columns
+            WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position
+            """
+        }
+    }
+
     /// The text of field `key` of the JSON object held (as text) in `column`.
     func jsonText(_ column: String, _ key: String) -> String {
         switch engine {

@@ -3,7 +3,7 @@ final class StoreColumns: Sendable {
     let names: [String]
     /// Name to position, for results wider than `linearSearchLimit` columns; narrower results
     /// are searched in order. Most statements return one row (a form, an id), and hashing every
-    /// name of each was 0.8% of a move script's CPU (issue 13's profile).
+    /// name of each showed in a move script's profile (docs/benchmarks.md).
     private let index: [String: Int]?
     private static let linearSearchLimit = 24
 

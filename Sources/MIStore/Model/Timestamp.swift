@@ -28,6 +28,6 @@ public struct Timestamp: Sendable, Hashable, CustomStringConvertible {
 extension Date {
     /// ISO 8601 in UTC (`2026-11-21T09:00:00Z`): how the store and the console show times they
     /// recorded themselves. A format style, not a formatter per call: listings format a time
-    /// per row, and building an `ISO8601DateFormatter` costs about 50 µs.
+    /// per row, and building an `ISO8601DateFormatter` costs more than the formatting.
     public var iso8601: String { formatted(.iso8601) }
 }

@@ -112,12 +112,6 @@ public final class PostgresConnection {
         return !lost
     }
 
-    /// Whether the connection is encrypted with TLS.
-    public var usesTLS: Bool { PQsslInUse(handle) == 1 }
-
-    /// The server's version as libpq reports it (e.g. 150020 for 15.20).
-    public var serverVersion: Int { Int(PQserverVersion(handle)) }
-
     /// Runs one statement with bound parameters and returns its rows (empty for commands).
     ///
     /// - Throws: ``PostgresError`` with the server's SQLSTATE; `.permissionDenied` for 42501,
@@ -272,7 +266,6 @@ public final class PostgresResult {
         isNull(row, column) ? nil : String(cString: PQgetvalue(handle, Int32(row), Int32(column)))
     }
 
-    public func int64(_ row: Int, _ column: Int) -> Int64? { string(row, column).flatMap { Int64($0) } }
 
     public func double(_ row: Int, _ column: Int) -> Double? { string(row, column).flatMap { Double($0) } }
 

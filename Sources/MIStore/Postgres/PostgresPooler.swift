@@ -19,6 +19,6 @@ public enum PostgresPooler: String, Sendable, CaseIterable {
     /// by transaction, which is safe with both (and costs a parse per statement).
     static func detect(on connection: PostgresConnection) throws -> PostgresPooler {
         let result = try connection.execute("SELECT pg_backend_pid()")
-        return result.int64(0, 0).map(Int.init) == connection.reportedBackendPID ? .none : .transaction
+        return result.string(0, 0).flatMap { Int($0) } == connection.reportedBackendPID ? .none : .transaction
     }
 }

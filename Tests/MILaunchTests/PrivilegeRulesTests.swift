@@ -2,7 +2,7 @@ import Foundation
 import MICommands
 import MITestSupport
 import Testing
-@testable import MIConsole
+@testable import MILaunch
 
 /// The pure rules behind a privileged run, on real files where files are involved: which
 /// variables are refused or kept, where the system config is, which configs are trusted, and

@@ -6,8 +6,8 @@ import Foundation
 public enum HelperThread {
     /// Starts `body` on a new thread.
     ///
-    /// A plain POSIX thread: Foundation's `Thread` costs about 0.4 ms more for the first one of
-    /// the process, and the first one starts at the very beginning of the run, before the
+    /// A plain POSIX thread: Foundation's `Thread` costs measurably more for the first one of
+    /// the process (docs/benchmarks.md), and the first one starts at the very beginning of the run, before the
     /// command line is parsed.
     ///
     /// `yielding`: the thread runs with a nice value of 10 (Linux sets it for the calling thread
@@ -18,8 +18,8 @@ public enum HelperThread {
     ///
     /// A thread that does not yield starts on another core than the calling thread's, then may
     /// run on any core again: Linux puts a new thread on its creator's core even when another
-    /// core is idle, and there it waited until its creator was preempted, 1.8 ms (median of 30
-    /// runs) of every start-up (docs/benchmarks.md). A yielding thread starts where Linux puts it:
+    /// core is idle, and there it waited until its creator was preempted, at every start-up
+    /// (docs/benchmarks.md). A yielding thread starts where Linux puts it:
     /// it is started when the calling thread is about to wait.
     public static func start(yielding: Bool, _ body: @escaping @Sendable () -> Void) {
         let work = Work(yielding: yielding, body: body)

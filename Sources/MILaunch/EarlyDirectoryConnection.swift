@@ -4,10 +4,9 @@ import MICommands
 import MIDirectory
 
 /// The directory connection started at the very start of the process, on a thread of its own:
-/// the config read, then TCP, StartTLS, the TLS handshake and the service account's bind (about
-/// 6 ms on this machine), while
-/// the main thread parses the command line (about 3 ms: argument-parser's reflection) and sets
-/// the session up. The login then goes on over this connection instead of opening its own.
+/// the config read, then TCP, StartTLS, the TLS handshake and the service account's bind, while
+/// the main thread parses the command line (argument-parser's reflection) and sets the session
+/// up (the timeline: docs/benchmarks.md). The login then goes on over this connection instead of opening its own.
 ///
 /// It is a guess at the config the command line names, made before the command line is
 /// parsed: `--config FILE` or `--config=FILE` if the arguments hold one, else the usual places
@@ -25,21 +24,19 @@ import MIDirectory
 /// used, which must not happen with the store group's rights; such a run connects after it
 /// gave the group up, as before. For runs that do not log in (help, version, completion scripts,
 /// `--init-store`), the thread stops once it has read the command line.
-public final class EarlyDirectoryConnection: @unchecked Sendable {
-    // Each written once by the thread before its semaphore is signalled; read after waiting.
-    /// The config file the guess was made for (nil: the run was guessed not to log in).
-    private var configPath: String?
-    private var config: Result<AppConfig, Error>?
-    private var connection: Result<LDAPConnection, Error>?
-    private let configRead = DispatchSemaphore(value: 0)
-    private let connected = DispatchSemaphore(value: 0)
+public final class EarlyDirectoryConnection: Sendable {
+    /// The config file the guess was made for and what reading it gave (nil: the run was
+    /// guessed not to log in).
+    private let configRead = AheadOfTime<(path: String, config: Result<AppConfig, Error>)?>()
+    /// The connection, or why it could not be opened (nil: no config, so no connection).
+    private let connected = AheadOfTime<Result<LDAPConnection, Error>?>()
 
     /// Starts the guess for this process, or nil when it gets none (a privileged run, above).
     ///
     /// The thread starts first thing and reads the command line and the environment itself:
     /// Foundation's environment dictionary (`ProcessInfo.environment`, every variable, with the
-    /// Swift runtime's first generic type look-ups) and the command line's conversion took
-    /// 0.7 ms of the main thread before the thread could start (docs/benchmarks.md).
+    /// Swift runtime's first generic type look-ups) and the command line's conversion kept the
+    /// main thread from starting it sooner (docs/benchmarks.md).
     /// `arguments` gives the command line without the program name (called on the thread).
     public static func start(arguments: @escaping @Sendable () -> [String] = { Array(CommandLine.arguments.dropFirst()) })
         -> EarlyDirectoryConnection? {
@@ -48,14 +45,14 @@ public final class EarlyDirectoryConnection: @unchecked Sendable {
         HelperThread.start(yielding: false) {
             let arguments = arguments()
             guard logsIn(arguments) else {
-                early.configRead.signal()
-                early.connected.signal()
+                early.configRead.set(nil)
+                early.connected.set(nil)
                 return
             }
             let environment = guessEnvironment()
             let path = AppConfig.resolvePath(explicit: configArgument(arguments), environment: environment,
                                              systemPath: InstallLayout.systemConfigPath(executable: InstallLayout.executable))
-            early.open(configPath: path, logger: Console.makeLogger(environment))
+            early.open(configPath: path, logger: Launcher.makeLogger(environment))
         }
         return early
     }
@@ -65,19 +62,16 @@ public final class EarlyDirectoryConnection: @unchecked Sendable {
     /// Reads the config at `configPath`, then connects and binds as the service account (on the
     /// calling thread, the guess's own).
     private func open(configPath: String, logger: Logger) {
-        self.configPath = configPath
         let loaded = Result { try AppConfig.load(path: configPath) }
-        config = loaded
-        configRead.signal()
-        connection = loaded.flatMap { config in
+        configRead.set((configPath, loaded))
+        connected.set(loaded.flatMap { config in
             Result {
                 // The console reads the password file again, and says what is wrong with it.
                 var settings = try config.directorySettings()
                 defer { if settings.bindPassword != nil { SecretBytes.wipe(&settings.bindPassword!) } }
                 return try Directory.openConnection(settings, logger: logger)
             }
-        }
-        connected.signal()
+        })
     }
 
     /// The variables the guess reads (the config's place, the log level), from the C
@@ -93,51 +87,39 @@ public final class EarlyDirectoryConnection: @unchecked Sendable {
     /// The config the thread read, when `path` is the file it guessed and reading it worked;
     /// nil otherwise (the console reads the file itself). Waits for the read.
     func config(ifLoadedFrom path: String) -> AppConfig? {
-        configRead.wait()
-        configRead.signal()  // a second wait returns at once
-        guard path == configPath else { return nil }
-        return try? config?.get()
+        guard let read = configRead.wait(), read.path == path else { return nil }
+        return try? read.config.get()
     }
 
     /// The connection, for a session on `settings` (those of the config the thread read), or
     /// the error opening it threw. Waits for the thread. Nil when the thread's config was not
     /// read or names another directory or service account.
     func connection(for settings: DirectorySettings) -> (() throws -> LDAPConnection)? {
-        configRead.wait()
-        configRead.signal()
-        guard let read = try? config?.get(), read.connectionSettings == settings.connection,
+        guard let read = try? configRead.wait()?.config.get(), read.connectionSettings == settings.connection,
               read.ldap.bindDN == settings.bindDN else { return nil }
-        return { [self] in
-            connected.wait()
-            connected.signal()
-            return try connection!.get()
-        }
+        return { [connected] in try connected.wait()!.get() }
     }
 
-    /// The value of `--config` in `arguments`, read as argument-parser reads it (a separate
-    /// value or `=`), up to a `--` that ends the options; nil when there is none. Only a guess:
-    /// the parsed command line decides.
+    /// The value of `--config` in `arguments` (a separate value or `=`), up to a `--` that ends
+    /// the options; nil when there is none.
+    ///
+    /// A guess, not a second parser: it knows nothing of the other options, so in a command
+    /// line such as `-c --config` (a console command that is the word `--config`) it guesses
+    /// wrong. That costs only the connection: the launch compares the guess with what the one
+    /// parser, argument-parser's, made of the command line (``config(ifLoadedFrom:)``), and drops
+    /// a guess that differs.
     static func configArgument(_ arguments: [String]) -> String? {
-        var index = arguments.startIndex
-        while index < arguments.endIndex {
-            let argument = arguments[index]
+        for (index, argument) in arguments.enumerated() {
             if argument == "--" { return nil }
-            if argument == "--config" {
-                return index + 1 < arguments.endIndex ? arguments[index + 1] : nil
-            }
+            if argument == "--config" { return index + 1 < arguments.endIndex ? arguments[index + 1] : nil }
             if argument.hasPrefix("--config=") { return String(argument.dropFirst("--config=".count)) }
-            // The value of an option that takes one is not an option, even if it looks like one.
-            if Self.optionsWithValue.contains(argument) { index += 1 }
-            index += 1
         }
         return nil
     }
 
-    /// miadmin's options that take a value as the next argument.
-    static let optionsWithValue: Set<String> = ["--user", "--password-file", "-c", "-f", "--format", "--on-error"]
-
     /// Whether a run with these arguments logs in (not help, version, a completion script or
-    /// `--init-store`): a guess too, to spare the directory a connection nobody uses.
+    /// `--init-store`): a guess too, to spare the directory a connection nobody uses; a wrong
+    /// guess costs a connection, or the head start, never a wrong result.
     static func logsIn(_ arguments: [String]) -> Bool {
         !arguments.contains { argument in
             ["-h", "--help", "--version", "--init-store", "--generate-manual"].contains(argument)

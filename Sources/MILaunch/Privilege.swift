@@ -35,6 +35,22 @@ enum Privilege {
         "PAGER",
     ]
 
+    /// Why a privileged run must not start with this `--config` and this environment, or nil.
+    /// The user's own config, and variables that choose the directory, roles, store, policy or
+    /// clock, are the user's choice; a privileged run trusts only the system config.
+    static func refusal(configPath: String?, environment: [String: String]) -> String? {
+        if configPath != nil {
+            return "--config is not allowed for the installed miadmin: it reads only the system config "
+                + "(docs/security.md). Run a build of your own to use a config of your own."
+        }
+        let refused = refused(in: environment)
+        if !refused.isEmpty {
+            return "the installed miadmin reads only the system config; unset \(refused.joined(separator: ", ")) "
+                + "(docs/security.md)"
+        }
+        return nil
+    }
+
     /// Names of variables in `environment` that a privileged run refuses, sorted.
     static func refused(in environment: [String: String]) -> [String] {
         environment.keys.filter { name in

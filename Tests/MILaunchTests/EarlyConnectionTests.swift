@@ -2,18 +2,37 @@ import Foundation
 import MICommands
 import MIDirectory
 import Testing
-@testable import MIConsole
+@testable import MILaunch
 
 @Suite("Directory connection started before the command line is parsed")
 struct EarlyConnectionTests {
-    @Test func theConfigGuessReadsTheCommandLineAsArgumentParserDoes() {
-        #expect(EarlyDirectoryConnection.configArgument(["--user", "mkhan", "--config", "/a.json"]) == "/a.json")
-        #expect(EarlyDirectoryConnection.configArgument(["--config=/b.json", "-c", "whoami"]) == "/b.json")
-        #expect(EarlyDirectoryConnection.configArgument(["-c", "whoami"]) == nil)
-        // A value that looks like the option is a value, and `--` ends the options.
-        #expect(EarlyDirectoryConnection.configArgument(["-c", "--config", "--config", "/c.json"]) == "/c.json")
+    /// The guess agrees with the one parser of the command line (argument-parser's, through
+    /// MIAdminCommand) on ordinary command lines.
+    @Test func theConfigGuessAgreesWithTheParserOnOrdinaryCommandLines() throws {
+        for arguments in [["--user", "mkhan", "--config", "/a.json"], ["--config=/b.json", "-c", "whoami"],
+                          ["-c", "whoami"], ["--format", "csv", "--config", "/c.json", "-f", "x.mi"]] {
+            let parsed = try #require(try MIAdminCommand.parseCommandLine(arguments) as? MIAdminCommand)
+            #expect(EarlyDirectoryConnection.configArgument(arguments) == parsed.config, "\(arguments)")
+        }
         #expect(EarlyDirectoryConnection.configArgument(["--", "--config", "/d.json"]) == nil)
         #expect(EarlyDirectoryConnection.configArgument(["--config"]) == nil)
+    }
+
+    /// Where the guess reads a command line otherwise than the parser would (an option whose
+    /// value is the word `--config`), the parser refuses the command line, so the run never
+    /// reaches the guess; and a guess for another file than the parsed one is dropped.
+    @Test func aGuessTheParserContradictsIsNeverUsed() throws {
+        for arguments in [["-c", "--config", "/c.json"], ["--user", "--config", "/c.json"]] {
+            #expect(EarlyDirectoryConnection.configArgument(arguments) == "/c.json")
+            #expect(throws: (any Error).self, "\(arguments)") { try MIAdminCommand.parseCommandLine(arguments) }
+        }
+        let dir = try Self.writeConfig()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/config.json"
+        let started = EarlyDirectoryConnection.start(arguments: { ["--config", path] })
+        let guess = try #require(started)
+        #expect(guess.config(ifLoadedFrom: dir + "/other.json") == nil)
+        #expect(guess.config(ifLoadedFrom: path) != nil)
     }
 
     @Test func runsThatDoNotLogInStartNoConnection() {

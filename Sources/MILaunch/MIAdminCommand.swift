@@ -1,11 +1,12 @@
 import ArgumentParser
 import Foundation
+import MICommands
 import MIConsole
 
-/// The `miadmin` command line. Everything after login happens in MIConsole.
-@main
-struct MIAdminCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+/// The `miadmin` command line: the one parser of it. ``Launcher`` opens what the run needs and
+/// logs in; everything after login happens in MIConsole.
+public struct MIAdminCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "miadmin",
         abstract: "Console for foremen and support staff over the shared MI form store.",
         discussion: """
@@ -70,12 +71,14 @@ struct MIAdminCommand: ParsableCommand {
 
     enum OnError: String, ExpressibleByArgument { case stop, `continue` }
 
+    public init() {}
+
     /// Runs like ArgumentParser's own `main()`, except that usage errors exit 1 (our contract,
     /// docs/exit-codes.md) rather than sysexits' 64.
-    static func main() {
+    public static func main() {
         HeapTuning.apply()
         // The directory connection starts now, on a thread of its own, while the command line is
-        // parsed (about 3 ms) and the session set up: see EarlyDirectoryConnection.
+        // parsed and the session set up: see EarlyDirectoryConnection.
         let early = EarlyDirectoryConnection.start()
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {
@@ -102,7 +105,7 @@ struct MIAdminCommand: ParsableCommand {
     /// gives the same command and values; anything it does not accept (help, version, a usage
     /// error) is parsed again by `parseAsRoot`, so every message and exit code is
     /// argument-parser's own.
-    static func parseCommandLine(_ arguments: [String]) throws -> ParsableCommand {
+    public static func parseCommandLine(_ arguments: [String]) throws -> ParsableCommand {
         if !arguments.contains(where: { $0.hasPrefix("--generate-completion-script") }),
            let parsed = try? WithoutCompletionScriptCheck<Self>.parseAsRoot(arguments)
             as? WithoutCompletionScriptCheck<Self> {
@@ -111,13 +114,13 @@ struct MIAdminCommand: ParsableCommand {
         return try parseAsRoot(arguments)
     }
 
-    func validate() throws {
+    public func validate() throws {
         if !command.isEmpty && file != nil {
             throw ValidationError("use either -c or -f, not both")
         }
     }
 
-    func run() throws {
+    public func run() throws {
         try launch(earlyConnection: nil)
     }
 
@@ -130,19 +133,19 @@ struct MIAdminCommand: ParsableCommand {
         options.configPath = config
         options.user = user
         options.passwordFile = passwordFile
-        options.commands = command
-        options.scriptFile = file
+        options.run.commands = command
+        options.run.scriptFile = file
+        options.run.continueOnError = onError == .continue
+        options.run.atomic = atomic
+        options.run.dryRun = dryRun
         options.format = format
         options.csvRaw = csvRaw
-        options.continueOnError = onError == .continue
         options.assumeYes = yes
-        options.atomic = atomic
-        options.dryRun = dryRun
         options.expanded = expanded
         options.noPager = noPager
         options.initStore = initStore
         options.earlyConnection = earlyConnection
-        let status = Console.launch(options)
+        let status = Launcher.launch(options)
         if status != .success { throw ExitCode(status.rawValue) }
     }
 }

@@ -18,8 +18,8 @@ public enum ExitStatus: Int32, Sendable {
 }
 
 /// Turns any error into the message to print and the exit status it means.
-enum ErrorReport {
-    static func status(for error: Error) -> ExitStatus {
+public enum ErrorReport {
+    public static func status(for error: Error) -> ExitStatus {
         switch error {
         case let error as DirectoryError:
             switch error.kind {
@@ -41,7 +41,7 @@ enum ErrorReport {
         }
     }
 
-    static func message(for error: Error) -> String {
+    public static func message(for error: Error) -> String {
         switch error {
         case let error as DirectoryError: return error.description
         case let error as CommandError: return error.description

@@ -1,0 +1,25 @@
+import MIDirectory
+
+/// What commands ask of the directory once the user has logged in: look a user up, list users,
+/// complete user ids. The LDAP ``Directory`` is the real one (the launch layer opens it and logs
+/// the user in); the unit tests of MICommands use a fake with a few users.
+///
+/// Logging in is not here: a ``Session`` starts with the user already authenticated.
+public protocol DirectoryService: AnyObject {
+    /// The user `uid` with their roles, or nil when the directory has none.
+    func user(uid: String) throws -> DirectoryUser?
+
+    /// Streams users whose id or name matches `pattern` and who hold `role` (nil: any).
+    func forEachUser(matching pattern: Glob?, role: Role?, _ body: (DirectoryUser) throws -> Void) throws
+
+    /// At most `limit` user ids starting with `prefix`, sorted (Tab completion).
+    func userIDs(prefix: String, role: Role?, limit: Int) throws -> [String]
+}
+
+extension DirectoryService {
+    public func userIDs(prefix: String, role: Role? = nil) throws -> [String] {
+        try userIDs(prefix: prefix, role: role, limit: 200)
+    }
+}
+
+extension Directory: DirectoryService {}

@@ -1,0 +1,139 @@
+import Foundation
+import MIStore
+
+/// What commands ask of the shared store: every operation a command runs, written once in
+/// MIStore for both engines. ``FormStore`` is the real one (the launch layer opens it, on SQLite
+/// or PostgreSQL, with the rights the run allows); the unit tests of MICommands use a fake that
+/// records what was asked, so the permission rules are checked without any server or file.
+///
+/// The requirements are FormStore's own methods, spelled as they are there. Protocol
+/// requirements take no default arguments: the extension below has the shorter spellings
+/// commands use, each with its own signature (never a requirement's, which would make a
+/// conformer that forgot one call itself).
+public protocol StoreService: AnyObject {
+    /// Where the store is, for messages (a path, or PostgreSQL hosts and database).
+    var path: String { get }
+    /// "SQLite" or "PostgreSQL".
+    var engineName: String { get }
+    /// What the store did that the console should say after the line (``StoreEvent``).
+    func takeEvents() -> [StoreEvent]
+
+    // MARK: Forms: listing and reading
+    func forEachForm(_ filter: FormFilter, _ body: (FormSummary) throws -> Void) throws
+    func countForms(_ filter: FormFilter) throws -> Int
+    func countForms(by field: FormField, _ filter: FormFilter) throws -> [(value: String, count: Int)]
+    func form(_ ref: FormReference, owner: String?) throws -> Form
+    func review(_ ref: FormReference, owner: String?) throws -> FormReview
+    func mediaData(_ ref: FormReference, fileName: String) throws -> Data
+    func forEachMediaFile(of ref: FormReference, fileName: String?, owner: String?,
+                          _ body: (MediaSource, MediaFile, Data) throws -> Void) throws -> MediaSource
+    func formReferenceSuggestions(prefix: String, owner: String?, scope: FormStore.SuggestionScope, limit: Int) throws -> [String]
+
+    // MARK: Forms: changes
+    func move(_ ref: FormReference, to uid: String, actor: String, actorRole: String, note: String?,
+              expectedVersion: Int?) throws -> MoveResult
+    func comment(_ ref: FormReference, text: String, author: String, note: String?, expectedVersion: Int?) throws
+        -> ForemanComment
+    func submit(_ ref: FormReference, actor: String, note: String?, expectedVersion: Int?) throws -> SubmitResult
+    func reopen(_ ref: FormReference, reason: String, actor: String, actorRole: String, allowSubmitted: Bool) throws
+        -> ReopenResult
+
+    // MARK: Trash, expiry, purge
+    func forEachTrashedForm(owner: String?, _ body: (TrashedForm) throws -> Void) throws
+    func restore(_ ref: FormReference, actor: String, note: String?) throws -> RestoreResult
+    func expiryCutoff(days: Int) throws -> ExpiryCutoff
+    func countExpirable(_ cutoff: ExpiryCutoff) throws -> Int
+    func forEachExpirable(_ cutoff: ExpiryCutoff, _ body: (FormSummary) throws -> Void) throws
+    func expire(_ cutoff: ExpiryCutoff, actor: String, note: String?, batchSize: Int,
+                _ body: (ExpiredForm) throws -> Void, progress: (Int) -> Void) throws -> Int
+    func purgeCutoff(days: Int) throws -> PurgeCutoff
+    func countPurgeable(_ cutoff: PurgeCutoff) throws -> Int
+    func forEachPurgeable(_ cutoff: PurgeCutoff, _ body: (TrashedForm) throws -> Void) throws
+    func purge(_ cutoff: PurgeCutoff, actor: String, note: String?, batchSize: Int,
+               _ body: (TrashedForm) throws -> Void, progress: (Int) -> Void) throws -> Int
+
+    // MARK: Policy and reminders
+    func policy(defaults: ExpiryPolicy) throws -> EffectivePolicy
+    func setPolicy(_ setting: PolicySetting, to text: String, defaults: ExpiryPolicy, actor: String, note: String?) throws
+        -> PolicyChange
+    func forEachReminder(policy: ExpiryPolicy, filter: ReminderFilter, _ body: (Reminder) throws -> Void) throws
+
+    // MARK: Notices and audit
+    func notices(for uid: String, unreadOnly: Bool) throws -> [Notice]
+    func markRead(ids: [Int64], actor: String) throws -> Int
+    func markAllRead(for uid: String, actor: String) throws -> Int
+    func forEachAuditEntry(_ filter: AuditFilter, _ body: (AuditEntry) throws -> Void) throws
+
+    // MARK: Device folders
+    func importTree(at root: URL, actor: String, limits: ImportLimits) throws -> ImportReport
+    func previewImport(at root: URL, limits: ImportLimits) throws -> ImportReport
+    func exportTree(to target: URL) throws -> ExportReport
+
+    // MARK: Support and the store as a whole
+    func check(_ body: (StoreFinding) throws -> Void) throws
+    func forEachOwner(_ body: (_ uid: String, _ forms: Int) throws -> Void) throws
+    func info() throws -> StoreInfo
+    func copy(to target: FormStore, append: Bool, actor: String, progress: (String, Int) -> Void) throws -> StoreCopyReport
+    func withSessionTransaction<T>(end: FormStore.SessionEnd, _ body: () throws -> T) throws -> T
+}
+
+extension StoreService {
+    public func forEachForm(_ body: (FormSummary) throws -> Void) throws { try forEachForm(FormFilter(), body) }
+    public func countForms() throws -> Int { try countForms(FormFilter()) }
+    public func countForms(by field: FormField) throws -> [(value: String, count: Int)] {
+        try countForms(by: field, FormFilter())
+    }
+    public func form(_ ref: FormReference) throws -> Form { try form(ref, owner: nil) }
+    public func review(_ ref: FormReference) throws -> FormReview { try review(ref, owner: nil) }
+    public func formReferenceSuggestions(prefix: String, owner: String? = nil, scope: FormStore.SuggestionScope = .live) throws
+        -> [String] {
+        try formReferenceSuggestions(prefix: prefix, owner: owner, scope: scope, limit: 200)
+    }
+    public func move(_ ref: FormReference, to uid: String, actor: String, actorRole: String = "foreman",
+                     note: String? = nil) throws -> MoveResult {
+        try move(ref, to: uid, actor: actor, actorRole: actorRole, note: note, expectedVersion: nil)
+    }
+    public func comment(_ ref: FormReference, text: String, author: String, note: String? = nil) throws -> ForemanComment {
+        try comment(ref, text: text, author: author, note: note, expectedVersion: nil)
+    }
+    public func submit(_ ref: FormReference, actor: String, note: String? = nil) throws -> SubmitResult {
+        try submit(ref, actor: actor, note: note, expectedVersion: nil)
+    }
+    public func reopen(_ ref: FormReference, reason: String, actor: String, actorRole: String = "foreman") throws
+        -> ReopenResult {
+        try reopen(ref, reason: reason, actor: actor, actorRole: actorRole, allowSubmitted: false)
+    }
+    public func forEachTrashedForm(_ body: (TrashedForm) throws -> Void) throws { try forEachTrashedForm(owner: nil, body) }
+    public func restore(_ ref: FormReference, actor: String) throws -> RestoreResult { try restore(ref, actor: actor, note: nil) }
+    public func expire(_ cutoff: ExpiryCutoff, actor: String, note: String? = nil,
+                       _ body: (ExpiredForm) throws -> Void = { _ in }, progress: (Int) -> Void = { _ in }) throws -> Int {
+        try expire(cutoff, actor: actor, note: note, batchSize: 1_000, body, progress: progress)
+    }
+    public func purge(_ cutoff: PurgeCutoff, actor: String, note: String? = nil,
+                      _ body: (TrashedForm) throws -> Void = { _ in }, progress: (Int) -> Void = { _ in }) throws -> Int {
+        try purge(cutoff, actor: actor, note: note, batchSize: 1_000, body, progress: progress)
+    }
+    public func setPolicy(_ setting: PolicySetting, to text: String, defaults: ExpiryPolicy, actor: String) throws
+        -> PolicyChange {
+        try setPolicy(setting, to: text, defaults: defaults, actor: actor, note: nil)
+    }
+    public func forEachReminder(policy: ExpiryPolicy, _ body: (Reminder) throws -> Void) throws {
+        try forEachReminder(policy: policy, filter: ReminderFilter(), body)
+    }
+    public func notices(for uid: String) throws -> [Notice] { try notices(for: uid, unreadOnly: true) }
+    public func forEachAuditEntry(_ body: (AuditEntry) throws -> Void) throws { try forEachAuditEntry(AuditFilter(), body) }
+    public func importTree(at root: URL, actor: String) throws -> ImportReport {
+        try importTree(at: root, actor: actor, limits: .defaults)
+    }
+    public func previewImport(at root: URL) throws -> ImportReport { try previewImport(at: root, limits: .defaults) }
+    public func copy(to target: FormStore, append: Bool, actor: String) throws -> StoreCopyReport {
+        try copy(to: target, append: append, actor: actor) { _, _ in }
+    }
+}
+
+extension FormStore: StoreService {}
+
+extension StoreService {
+    /// None, for a store that has no events to tell (the fakes of the tests).
+    public func takeEvents() -> [StoreEvent] { [] }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import Logging
+import MICommands
+import MIDirectory
+import MIStore
+
+/// What the console runs once the launch layer (MILaunch) has opened the directory and the
+/// store and logged the user in: commands from `-c`, `-f`, a pipe or the prompt, through one
+/// run loop, with `--atomic` and `--dry-run` around the whole run.
+public enum Console {
+    /// What to run, from the command line.
+    public struct Run: Sendable {
+        public var commands: [String] = []
+        public var scriptFile: String?
+        public var continueOnError = false
+        /// `--atomic`: the whole script in one store transaction, all or nothing.
+        public var atomic = false
+        /// `--dry-run`: run everything, print what would change, save nothing.
+        public var dryRun = false
+
+        public init() {}
+
+        /// Whether this run prompts a person (stdin a terminal, no commands or script named, and
+        /// neither `--atomic` nor `--dry-run`, which are refused there).
+        public func prompts(stdinIsTerminal: Bool) -> Bool {
+            stdinIsTerminal && commands.isEmpty && scriptFile == nil && !atomic && !dryRun
+        }
+    }
+
+    /// Runs `run` for `session` and returns the process's exit status. `environment` is the
+    /// (scrubbed, for a privileged run) environment: the pager and the history file.
+    public static func run(_ run: Run, session: Session, environment: [String: String],
+                           out: OutputStream, err: OutputStream) -> ExitStatus {
+        let runner = CommandRunner(session: session, out: out, err: err,
+                                   pagerCommand: Pager.command(environment: environment))
+        let loop = RunLoop(runner: runner, err: err, stopOnError: !run.continueOnError)
+
+        let source: LineSource
+        let name: String
+        if !run.commands.isEmpty {
+            source = CommandListSource(run.commands)
+            name = "-c"
+        } else if let scriptFile = run.scriptFile {
+            do {
+                source = try StreamLineSource(path: scriptFile)
+            } catch {
+                err.write("miadmin: " + TerminalText.escape(ErrorReport.message(for: error), keepNewlines: false) + "\n")
+                return .failure
+            }
+            name = scriptFile
+        } else if isatty(0) == 1 {
+            // Both would hold the store's write lock for the whole session, until the person quits,
+            // and every other console's changes would fail "busy" meanwhile (docs/user-guide.md).
+            guard !run.atomic else {
+                err.write("miadmin: --atomic is for scripts (-c, -f or a pipe), not the prompt\n")
+                return .failure
+            }
+            guard !run.dryRun else {
+                err.write("miadmin: --dry-run is for scripts (-c, -f or a pipe), not the prompt: it would hold the "
+                          + "store's write lock until you quit; at the prompt use import, expire or purge --dry-run\n")
+                return .failure
+            }
+            err.write(banner(session) + "\n")
+            showUnreadNotices(session, err: err)
+            err.flush()
+            let readline: ReadlineSource
+            do {
+                readline = try prompt(for: session, environment: environment)
+            } catch {
+                err.write("miadmin: \(error)\n")
+                return .failure
+            }
+            // What the command listed so far must be on the screen before the question.
+            session.confirmer = { question in
+                runner.sink.finish()
+                out.endPaging()
+                return readline.confirm(question)
+            }
+            session.previewRows = Self.previewRows()
+            source = readline
+            name = "<prompt>"
+        } else {
+            // fdopen rather than the `stdin` global, which strict concurrency rejects.
+            source = StreamLineSource(file: fdopen(0, "r"), ownsFile: false)
+            name = "<stdin>"
+        }
+        guard run.atomic || run.dryRun else {
+            return status(of: loop.run(source, name: name), commandLine: name == "-c")
+        }
+        runner.unsavedRun = run.dryRun
+        return runInSessionTransaction(run, session: session, runner: runner) {
+            loop.run(source, name: name)
+        }.map { status(of: $0, commandLine: name == "-c") } ?? .unreachable
+    }
+
+    private struct AbortAtomicRun: Error {}
+
+    /// `--atomic` (commit only if every command succeeded) and `--dry-run` (always roll back):
+    /// the whole run inside one store transaction. Nil when the store could not be opened or
+    /// locked (the error is printed).
+    ///
+    /// When nothing was saved, the output itself says so at its end (a closing line; in JSON an
+    /// object with `"saved": false`), so `moved true` above it is never read as done; stderr
+    /// says it too.
+    static func runInSessionTransaction(_ options: Run, session: Session, runner: CommandRunner,
+                                        _ run: () -> RunLoop.Outcome) -> RunLoop.Outcome? {
+        let err = runner.err
+        var outcome: RunLoop.Outcome = .finished(failures: 0)
+        do {
+            let store = try session.store()
+            try store.withSessionTransaction(end: options.dryRun ? .rollback : .commit) {
+                outcome = run()
+                if options.atomic, outcome != .finished(failures: 0), outcome != .quit(failures: 0) { throw AbortAtomicRun() }
+            }
+            if options.dryRun {
+                runner.sink.closingUnsaved("dry run: nothing was saved")
+                err.write("dry run: nothing was saved\n")
+            }
+        } catch is AbortAtomicRun {
+            runner.sink.closingUnsaved("atomic run: a command failed, so nothing was saved")
+            err.write("atomic run: a command failed, so nothing was saved\n")
+        } catch {
+            err.write("miadmin: " + TerminalText.escape(ErrorReport.message(for: error), keepNewlines: false) + "\n")
+            return nil
+        }
+        return outcome
+    }
+
+    /// How many rows a confirmation lists before it asks: what fits on the screen with the
+    /// header, the count line and the question, allowing each row to wrap once (a form row with
+    /// its two times is about 125 columns wide).
+    static func previewRows() -> Int? {
+        var size = winsize()
+        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return nil }
+        return max(5, (Int(size.ws_row) - 8) / 2)
+    }
+
+    /// Unread notices for the user who just logged in, then marked read.
+    static func showUnreadNotices(_ session: Session, err: OutputStream) {
+        do {
+            let store = try session.store()
+            let notices = try store.notices(for: session.user.uid, unreadOnly: true)
+            guard !notices.isEmpty else { return }
+            err.write("You have \(notices.count) unread notice\(notices.count == 1 ? "" : "s"):\n")
+            for notice in notices {
+                err.write("  \(TimeText(zone: session.display.timeZone).table(notice.created))  " + TerminalText.escape(notice.text, keepNewlines: false) + "\n")
+            }
+            _ = try store.markRead(ids: notices.map(\.id), actor: session.user.uid)
+        } catch {
+            err.write("miadmin: could not read your notices: "
+                      + TerminalText.escape(ErrorReport.message(for: error), keepNewlines: false) + "\n")
+        }
+    }
+
+    /// One line at login: who, with which roles, on which store and directory. The uid and the
+    /// display name come from the directory, so they are escaped (an ESC in `cn` must not
+    /// retitle the terminal).
+    static func banner(_ session: Session) -> String {
+        banner(user: session.user, storePath: session.config.store.displayName, directoryURI: session.config.ldap.uri)
+    }
+
+    static func banner(user: DirectoryUser, storePath: String, directoryURI: String) -> String {
+        let roles = user.roles.map(\.rawValue).joined(separator: ", ")
+        let uid = TerminalText.escape(user.uid, keepNewlines: false)
+        let name = TerminalText.escape(user.name, keepNewlines: false)
+        return "miadmin: \(uid) (\(name); \(roles)) · store \(storePath) · "
+            + "directory \(directoryURI) · 'help' lists commands, Ctrl-D quits"
+    }
+
+    /// The readline prompt `uid@role> ` with history and completion for this user.
+    static func prompt(for session: Session, environment: [String: String]) throws -> ReadlineSource {
+        let role = session.user.roles.first?.rawValue ?? "?"
+        var sources = CompletionEngine.Sources()
+        // User ids complete only for the roles that may list users: Tab must not list the
+        // directory to someone `users` refuses. One prefix search per Tab (capped), never the
+        // whole directory.
+        let mayListUsers = (try? session.require(UsersCommand.roles, for: "users")) != nil
+        sources.userIDs = { prefix, techniciansOnly in
+            guard mayListUsers else { return [] }
+            return (try? session.directory.userIDs(prefix: prefix, role: techniciansOnly ? .technician : nil)) ?? []
+        }
+        sources.formReferences = { prefix, trashed in
+            do {
+                return try session.store().formReferenceSuggestions(prefix: prefix, owner: session.visibleOwner(),
+                                                                    scope: trashed ? .trashed : .live)
+            } catch {
+                return []
+            }
+        }
+        let engine = CompletionEngine(catalog: .shared, sources: sources)
+        let history = HistoryFile(path: HistoryFile.path(for: session.user.uid, environment: environment))
+        return try ReadlineSource(prompt: "\(TerminalText.escape(session.user.uid, keepNewlines: false))@\(role)> ",
+                              history: history, completion: engine)
+    }
+
+    /// `-c` exits with the failed command's own status; a script that stopped exits 3
+    /// (2 when what stopped it was an unreachable directory or store).
+    static func status(of outcome: RunLoop.Outcome, commandLine: Bool) -> ExitStatus {
+        switch outcome {
+        case .quit(failures: 0), .finished(failures: 0): return .success
+        case .quit, .finished: return .scriptStopped
+        case .stopped(let status):
+            if status == .unreachable || commandLine { return status }
+            return .scriptStopped
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import Logging
+import MICommands
+import MIConsole
+import MIDirectory
+import MIStore
+
+/// How a console process starts: what it opens (the config, the store, the directory,
+/// readline), when (ahead of time, on helper threads, while it waits on something else), and
+/// with what rights (the privilege drop, the environment scrub). It ends by handing the console
+/// a ``Session`` whose directory and store are open, or being opened.
+///
+/// The order, for a privileged (setgid) run: harden, refuse what the user chose, scrub the
+/// environment, read the system config, open the store with the group's rights, give the group
+/// up for good; then, as for any run: read the password, log in (the directory connection
+/// opened ahead by ``EarlyDirectoryConnection`` when the guess was right), while the store
+/// (``EarlyStoreOpening``) and readline are set up on threads of their own when the console
+/// will prompt.
+public enum Launcher {
+    public static func launch(_ options: LaunchOptions) -> ExitStatus {
+        let out = OutputStream(fd: 1)
+        let err = OutputStream(fd: 2)
+        defer { out.flush(); err.flush() }
+        func fail(_ error: Error) -> ExitStatus {
+            out.flush()
+            err.write("miadmin: " + TerminalText.escape(ErrorReport.message(for: error), keepNewlines: false) + "\n")
+            return ErrorReport.status(for: error)
+        }
+
+        // A privileged run (the installed setgid binary) opens what the group protects, then
+        // gives the group up for good before anything the user names is touched.
+        let privileged = Privilege.isPrivileged
+        var environment = ProcessInfo.processInfo.environment
+        if privileged {
+            Privilege.harden()
+            if let refusal = Privilege.refusal(configPath: options.configPath, environment: environment) {
+                err.write("miadmin: \(refusal)\n")
+                return .failure
+            }
+            Privilege.scrubEnvironment()
+            environment = Privilege.scrubbed(environment)
+        }
+        let logger = makeLogger(environment)
+        let systemConfig = InstallLayout.systemConfigPath(executable: InstallLayout.executable)
+        let config: AppConfig
+        let directorySettings: DirectorySettings
+        var openedStore: FormStore?
+        do {
+            let path = privileged ? systemConfig
+                : AppConfig.resolvePath(explicit: options.configPath, environment: environment, systemPath: systemConfig)
+            if privileged, let reason = InstallLayout.untrustedReason(path) {
+                throw Privilege.Refusal(description: "the system config \(path) cannot be trusted: \(reason) (docs/install.md)")
+            }
+            config = try options.earlyConnection?.config(ifLoadedFrom: path) ?? AppConfig.load(path: path)
+            directorySettings = try config.directorySettings(privileged: privileged) { warning in
+                err.write("miadmin: warning: \(warning)\n")
+            }
+            if privileged || options.initStore {
+                openedStore = try PrivilegedStore.open(config, privileged: privileged, create: options.initStore,
+                                                       logger: logger, clock: privileged ? SystemClock() : clock(environment))
+            }
+            if privileged { try Privilege.dropForGood() }
+        } catch let refusal as Privilege.Refusal {
+            err.write("miadmin: \(refusal)\n")
+            return .failure
+        } catch {
+            return fail(error)
+        }
+        if options.initStore {
+            out.write("store \(config.store.displayName) is ready (schema up to date)\n")
+            return .success
+        }
+        let willPrompt = options.run.prompts(stdinIsTerminal: isatty(0) == 1)
+
+        guard let uid = options.user ?? environment["MIADMIN_USER"], !uid.isEmpty else {
+            err.write("miadmin: no user: pass --user UID or set MIADMIN_USER\n")
+            return .failure
+        }
+        let session: Session
+        do {
+            // A password typed at the terminal takes seconds: the connection opened meanwhile
+            // could have been closed as idle by then, so it is not used after a typed one.
+            let typesPassword = options.passwordFile == nil && getenv("MIADMIN_PASSWORD") == nil
+            var password = try PasswordSource.read(passwordFile: options.passwordFile, user: uid,
+                                                    interactive: isatty(0) == 1) { warning in
+                err.write("miadmin: warning: \(warning)\n")
+            }
+            let directory = Directory(settings: directorySettings, logger: logger)
+            if !typesPassword {
+                directory.openedAhead = options.earlyConnection?.connection(for: directorySettings)
+            }
+            // The prompt reads the store right after login (unread notices), then starts readline:
+            // both are set up on threads of their own while the login waits on the directory.
+            // Started only now, when this thread is about to wait: earlier, they took the cores
+            // from the command-line parse and the TLS handshake (docs/benchmarks.md). Readline's
+            // set-up reads the user's ~/.inputrc: a setgid run has given the group up by now.
+            let storeClock = try privileged ? SystemClock() : clock(environment)
+            var storeOpening = willPrompt && openedStore == nil
+                ? EarlyStoreOpening(config, clock: storeClock, logger: logger) : nil
+            if willPrompt { HelperThread.start(yielding: true) { _ = try? ReadlineSource.prepareOnce() } }
+            let authenticated = Result { try directory.authenticate(uid: uid, password: password) }
+            SecretFile.wipe(&password)
+            let user = try authenticated.get()
+            session = Session(config: config, user: user, directory: directory, logger: logger, clock: storeClock) {
+                if let openedStore { return openedStore }
+                // An early opening is waited for once; after its failure the next command opens anew.
+                if let opening = storeOpening {
+                    storeOpening = nil
+                    return try opening.wait()
+                }
+                return try config.openStore(privileged: false, clock: storeClock, logger: logger)
+            }
+            session.assumeYes = options.assumeYes
+            session.display.format = options.format
+            session.display.csvRaw = options.csvRaw
+            session.display.expanded = options.expanded
+            session.display.pager = !options.noPager
+            session.display.timeZone = config.display.timeZone
+        } catch let error as PasswordSource.Failure {
+            err.write("miadmin: \(error.description)\n")
+            return .failure
+        } catch {
+            return fail(error)
+        }
+        return Console.run(options.run, session: session, environment: environment, out: out, err: err)
+    }
+
+    /// The system clock, or the fixed instant in `$MIADMIN_NOW` (ISO 8601) — a hook for tests
+    /// of expiry and reminders, so they never sleep. Refused for a privileged run.
+    static func clock(_ environment: [String: String]) throws -> any StoreClock {
+        guard let fixed = environment["MIADMIN_NOW"], !fixed.isEmpty else { return SystemClock() }
+        guard let date = ISO8601DateFormatter().date(from: fixed) else {
+            throw CommandError.failed("MIADMIN_NOW must be an ISO 8601 time such as 2026-11-21T09:00:00Z")
+        }
+        return FixedClock(date)
+    }
+
+    /// Logs go to stderr; `MIADMIN_LOG_LEVEL` (trace … critical) sets the level, default warning.
+    static func makeLogger(_ environment: [String: String]) -> Logger {
+        var logger = Logger(label: "miadmin") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = environment["MIADMIN_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+        return logger
+    }
+}

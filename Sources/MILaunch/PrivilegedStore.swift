@@ -1,0 +1,38 @@
+import Foundation
+import Logging
+import MICommands
+import MIStore
+
+/// The store opened before a run gives up the group (the installed setgid binary), or by
+/// `--init-store`.
+enum PrivilegedStore {
+    /// Opens the store before a privileged run gives up the group: an existing store only (a
+    /// mistyped store.path must not start an empty one), whose three files belong to root,
+    /// unless root's `--init-store` asked to create it; created 0660 so the group, and only the
+    /// group, shares it. Every connection is opened now, because after the drop the process may
+    /// not open the file again.
+    ///
+    /// A PostgreSQL store creates nothing on disk here: `--init-store` only applies the schema,
+    /// which opening does anyway; the connection outlives the group drop.
+    static func open(_ config: AppConfig, privileged: Bool, create: Bool, logger: Logger,
+                     clock: any StoreClock) throws -> FormStore {
+        guard case .sqlite(let path) = config.store.location else {
+            return try config.openStore(privileged: privileged, clock: clock, logger: logger)
+        }
+        if privileged && create && getuid() != 0 {
+            throw Privilege.Refusal(description: "--init-store of the installed miadmin is for root (Scripts/install does it)")
+        }
+        if privileged && !create, let problem = Privilege.storeFilesProblem(path) {
+            throw Privilege.Refusal(description: problem)
+        }
+        let store = try config.openStore(privileged: privileged, sqlite: create ? .createIfMissingWithMode(0o660) : .existingOnly,
+                                         clock: clock, logger: logger)
+        if privileged && create {
+            // The writer made -wal and -shm; with persistent WAL they stay, root's.
+            try Privilege.giveStoreFilesToRoot(path)
+            if let problem = Privilege.storeFilesProblem(path) { throw Privilege.Refusal(description: problem) }
+        }
+        if privileged { try store.openAllConnections() }
+        return store
+    }
+}

@@ -1,0 +1,4 @@
+import MILaunch
+
+// The command line is parsed, and the console launched, by MILaunch (MIAdminCommand).
+MIAdminCommand.main()
