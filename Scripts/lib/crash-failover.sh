@@ -27,6 +27,7 @@ failover_trials() {
         source "$site/fixture.env"
         local config=$work/failover.json
         make_config "$config_ldap" "$config" "$PG_FAILOVER_URL" "$PG_PASSWORD_FILE"
+        rm -rf "$work/seed"
         make_tree "$work/seed" "s$t" 60
         local started span_ms
         started=$(date +%s%N)
