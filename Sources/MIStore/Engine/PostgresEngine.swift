@@ -75,22 +75,9 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
         self.target = target
         self.busyTimeout = busyTimeout
         self.options = options
-        let connection: PostgresConnection
-        do {
-            connection = try Self.connect(target: target, password: password, conventions: conventions,
-                                          waitingForAPrimary: options.reconnectSeconds)
-            pooler = try options.pooler ?? PostgresPooler.detect(on: connection)
-            connection.namedStatements = pooler != .transaction
-            try Self.configureSession(connection, pooler: pooler, busyTimeout: busyTimeout)
-            if options.readOnly {
-                try PostgresMigrations.checkKnown(connection)
-            } else {
-                try PostgresMigrations.migrate(connection)
-                try connection.execute("DELETE FROM write_ids WHERE at < extract(epoch FROM now()) - 86400")
-            }
-        } catch let error as PostgresError {
-            throw StoreError.mapping(error)
-        }
+        let (connection, pooler) = try Self.open(target: target, password: password, conventions: conventions,
+                                                 busyTimeout: busyTimeout, options: options)
+        self.pooler = pooler
         database = PostgresDatabase(connection)
     }
 
@@ -259,19 +246,32 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
 
     // MARK: - Connecting again
 
-    /// The first connection. When only standbys answer, or no host of a URL naming several (a
-    /// primary and its standbys) answers, the console started during a failover: tried again as
-    /// a lost connection is, for up to `seconds`. Other failures (one host that does not answer,
-    /// a wrong password, a TLS failure) are reported at once.
-    private static func connect(target: PostgresTarget, password: String?, conventions: PostgresConnection.UserConventions,
-                                waitingForAPrimary seconds: TimeInterval) throws -> PostgresConnection {
-        var backoff = Backoff(seconds: seconds)
+    /// The first connection, set up: the pooler mode, the session settings, the migrations (on
+    /// a read standby only the schema check), old write ids deleted. When only standbys answer,
+    /// or a URL naming several hosts (a primary and its standbys) finds none or loses the
+    /// connection during this, the console started during a failover: all of it is tried again
+    /// as a lost connection is, for up to ``Options/reconnectSeconds`` (the migrations run in one
+    /// transaction). Other failures (one host that does not answer, a wrong password, a TLS
+    /// failure) are reported at once.
+    private static func open(target: PostgresTarget, password: String?, conventions: PostgresConnection.UserConventions,
+                             busyTimeout: TimeInterval, options: Options) throws -> (PostgresConnection, PostgresPooler) {
+        var backoff = Backoff(seconds: options.reconnectSeconds)
         while true {
             do {
-                return try PostgresConnection(target: target, password: password, conventions: conventions)
-            } catch let error as PostgresError
-                        where error.kind == .noPrimary || (error.kind == .unreachable && target.hostCount > 1) {
-                guard backoff.pause() else { throw error }
+                let connection = try PostgresConnection(target: target, password: password, conventions: conventions)
+                let pooler = try options.pooler ?? PostgresPooler.detect(on: connection)
+                connection.namedStatements = pooler != .transaction
+                try configureSession(connection, pooler: pooler, busyTimeout: busyTimeout)
+                if options.readOnly {
+                    try PostgresMigrations.checkKnown(connection)
+                } else {
+                    try PostgresMigrations.migrate(connection)
+                    try connection.execute("DELETE FROM write_ids WHERE at < extract(epoch FROM now()) - 86400")
+                }
+                return (connection, pooler)
+            } catch let error as PostgresError {
+                let failingOver = error.kind == .noPrimary || (error.kind == .unreachable && target.hostCount > 1)
+                guard failingOver, backoff.pause() else { throw StoreError.mapping(error) }
             }
         }
     }

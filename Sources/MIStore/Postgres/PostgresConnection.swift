@@ -210,6 +210,11 @@ public final class PostgresConnection {
         }
         if lower.contains("database") && lower.contains("does not exist") { return .databaseMissing }
         if lower.contains("permission denied") { return .permissionDenied }
+        // A server that went away during the TLS handshake (a crash, a failover) is not a TLS fault.
+        if lower.contains("ssl syscall error") || lower.contains("eof detected")
+            || lower.contains("server closed the connection unexpectedly") {
+            return .unreachable
+        }
         if lower.contains("ssl") || lower.contains("certificate") || lower.contains("tls") { return .tls }
         return .unreachable
     }
