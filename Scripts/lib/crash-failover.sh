@@ -16,7 +16,7 @@ failover_trials() {
     local config_ldap=$1
     local site=$work/site failures_before=$failures
     local -A ops=([move]=0 [import]=0 [expire]=0)
-    local exited0=0 reconnected=0 t op status delay url admin_url
+    local exited0=0 reconnected=0 during=0 before=0 t op status delay admin_url
 
     for ((t = 1; t <= trials; t++)); do
         "$root/Scripts/pg-fixture" stop "$site" >/dev/null 2>&1 || true
@@ -28,12 +28,13 @@ failover_trials() {
         local config=$work/failover.json
         make_config "$config_ldap" "$config" "$PG_FAILOVER_URL" "$PG_PASSWORD_FILE"
         rm -rf "$work/seed"
-        make_tree "$work/seed" "s$t" 60
+        make_tree "$work/seed" "s$t" 200
         local started span_ms
         started=$(date +%s%N)
         "$bin" --config "$config" --user mkhan --yes -c "import '$work/seed'" >/dev/null
-        # Failover moments spread over 1.5 times what this import (start-up, login, 60 forms)
-        # took, so they land in every phase of the run whatever the machine's speed.
+        # Failover moments spread over 1.5 times what this import (start-up, login, 200 forms)
+        # took, so they land in every phase of the run (start-up included) whatever the
+        # machine's speed; the operations below are of the same size.
         span_ms=$(( ($(date +%s%N) - started) / 1000000 * 3 / 2 ))
         ((span_ms >= 300)) || span_ms=300
         admin_url=$(sed "s|:$PG_PORT/postgres?|:$PG_STANDBY_PORT/mi?|" <<<"$PG_ADMIN_URL")
@@ -43,12 +44,12 @@ failover_trials() {
 
         case $((RANDOM % 3)) in
         0)  op=move
-            primary_sql "SELECT id FROM forms WHERE state = 'incomplete' AND owner = 'jdoe' ORDER BY random() LIMIT 40" |
+            primary_sql "SELECT id FROM forms WHERE state = 'incomplete' AND owner = 'jdoe' ORDER BY random() LIMIT 150" |
                 awk -v t="$t" '{ print "move " $1 " asmith --note crash-" t "-" NR }' >"$work/script"
             args=(-f "$work/script") ;;
         1)  op=import
             rm -rf "$work/tree"
-            make_tree "$work/tree" "t$t" 30
+            make_tree "$work/tree" "t$t" 150
             args=(--yes -c "import '$work/tree'") ;;
         2)  op=expire
             args=(--yes -c "expire --days $((RANDOM % 250 + 30))") ;;
@@ -58,6 +59,7 @@ failover_trials() {
         local pid=$!
         delay=$(( (RANDOM * 32768 + RANDOM) % span_ms ))
         sleep "$((delay / 1000)).$(printf '%03d' $((delay % 1000)))"
+        if kill -0 "$pid" 2>/dev/null; then during=$((during + 1)); else before=$((before + 1)); fi
         "$root/Scripts/pg-fixture" failover "$site" >/dev/null
         status=0
         wait "$pid" || status=$?
@@ -94,13 +96,15 @@ failover_trials() {
                 [[ $applied == "$lines $lines" ]] || fail "$t" "$op" "$lines lines, applied (distinct, rows): $applied" ;;
             import)
                 got=$(sql "SELECT COUNT(*) FROM forms WHERE name LIKE 't$t-%'")
-                ((got == 30)) || fail "$t" "$op" "$got of 30 imported forms" ;;
+                ((got == 150)) || fail "$t" "$op" "$got of 150 imported forms" ;;
             esac
         fi
     done
     "$root/Scripts/pg-fixture" stop "$site" >/dev/null 2>&1 || true
     echo "crash-test --failover: $trials trials (seed $seed): ${ops[move]} move scripts, ${ops[import]} imports," \
-         "${ops[expire]} expiries; $exited0 exited 0; $reconnected said they reconnected"
+         "${ops[expire]} expiries;" \
+         "$during failed over while the run was on ($reconnected of them after it had connected: it said it reconnected)," \
+         "$before after it had finished; $exited0 exited 0"
     echo "crash-test --failover: $((failures - failures_before)) failed check(s)"
 }
 
