@@ -83,7 +83,7 @@ import Testing
 
     @Test func aStoreMigratedByANewerMiadminIsRefusedAndLeftAlone() throws {
         let (config, _, store) = try store { try $0.form("jdoe", "A") }
-        _ = try sqlite(store, "INSERT INTO grdb_migrations (identifier) VALUES ('v9-from-the-future')")
+        _ = try sqlite(store, "INSERT INTO schema_migrations (id) VALUES ('v9-from-the-future')")
         let before = try sqlite(store, "SELECT COUNT(*) FROM audit")
         let result = try MIAdmin.as_("mkhan", config: config, ["move jdoe/A asmith"])
         #expect(result.status == 1)
