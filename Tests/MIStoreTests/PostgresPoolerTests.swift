@@ -70,6 +70,27 @@ import Testing
         #expect(timeout == "5s")
     }
 
+    /// PgBouncer in session pooling (a site of its own): found as a pooler and taken to pool by
+    /// transaction, or told `session` and then keeping statements prepared; two consoles move
+    /// through it either way, each move once.
+    @Test func sessionPoolingWorksFoundOrConfigured() throws {
+        let site = try PostgresSiteFixture(bouncerMode: "session")
+        defer { site.stop() }
+        let found = try FormStore(postgres: try PostgresTarget(uri: site.bouncerURL), password: site.fixture.password)
+        let told = try FormStore(postgres: try PostgresTarget(uri: site.bouncerURL), password: site.fixture.password,
+                                 pooler: .session)
+        #expect(found.postgresPooler == .transaction && told.postgresPooler == .session)
+        let dir = try TempDir()
+        let tree = try TreeBuilder(dir.sub("seed"))
+        for index in 1...4 { try tree.form("jdoe/Pump \(index)") }
+        #expect(try told.importTree(at: tree.root, actor: "seed").inserted.count == 4)
+        for index in 1...4 {
+            try (index % 2 == 0 ? found : told).move(ref("jdoe/Pump \(index)"), to: "asmith", actor: "mkhan")
+        }
+        #expect(try found.read { try $0.value(Int.self, "SELECT count(*) FROM audit WHERE command = 'move'") } == 4)
+        #expect(try told.read { try $0.value(String.self, "SHOW lock_timeout") } == "5s")
+    }
+
     /// A session-pooling site may say so: named statements are kept (prepared once per
     /// connection), the lock timeout set once per session.
     @Test func aConfiguredModeIsUsedAsIs() throws {
