@@ -120,6 +120,8 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
     /// lost race (writes only), after a lost connection (when `body` can be run again: a write,
     /// or a read that has handed no row out yet), and after a COMMIT in doubt that did not happen.
     private func run<T>(_ kind: Kind, _ body: () throws -> T) throws -> T {
+        lossWindow = nil
+        defer { lossWindow = nil }
         let writeId = kind == .read || kind == .session(.rollback) ? nil : UUID().uuidString.lowercased()
         var attempt = 1
         while true {
@@ -296,11 +298,22 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
         }
     }
 
+    /// The window the connection has been lost in, from the first loss of the transaction in
+    /// progress (``run(_:_:)``) until it ends: connecting again does not start a new one, so a
+    /// server that keeps accepting connections and losing them (PgBouncer whose server is
+    /// gone) fails the command after ``Options/reconnectSeconds`` too.
+    private var lossWindow: Backoff?
+
     /// Connects again through the URL's hosts, waiting 50 ms, 100 ms, ... up to 1 s between
-    /// tries, for up to ``Options/reconnectSeconds``; then throws `.unreachable` ending with
-    /// `outcome` (what became of the change in progress).
+    /// tries, within the loss window; then throws `.unreachable` ending with `outcome` (what
+    /// became of the change in progress).
     private func reconnect(orFail outcome: String) throws {
-        var backoff = Backoff(seconds: options.reconnectSeconds)
+        let continuing = lossWindow != nil
+        var backoff = lossWindow ?? Backoff(seconds: options.reconnectSeconds)
+        defer { lossWindow = backoff }
+        let failure = StoreError(.unreachable, "Lost the PostgreSQL store at \(target) and could not connect again "
+                                 + "within \(Self.seconds(options.reconnectSeconds)) s; \(outcome).")
+        if continuing && backoff.elapsed >= backoff.seconds { throw failure }
         while true {
             if connection.reset() {
                 do {
@@ -310,10 +323,7 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
                     return
                 } catch where connection.lost {}
             }
-            guard backoff.pause() else {
-                throw StoreError(.unreachable, "Lost the PostgreSQL store at \(target) and could not connect again "
-                                 + "within \(Self.seconds(options.reconnectSeconds)) s; \(outcome).")
-            }
+            guard backoff.pause() else { throw failure }
         }
     }
 
