@@ -6,6 +6,7 @@ import PackageDescription
 //                    -> MIConsole (REPL, scripts, output) -> MICommands -> MIStore (SQLite via GRDB)
 //                                                                       \-> MIDirectory (LDAP via libldap)
 //                                                                       \-> MIReport (PDF via cairo/pango) -> MIStore
+//                                                                       \-> MIOutbound (HTTPS and SMTP via libcurl)
 // The core modules (MIStore, MIDirectory) never print and never read the terminal.
 let package = Package(
     name: "miadmin",
@@ -46,12 +47,23 @@ let package = Package(
         .target(name: "CPangoCairoLazy", dependencies: ["CPangoCairo", "CLazyLibrary"]),
         // readline too: only the prompt uses it (CReadlineLazy/include/readline_lazy.h).
         .target(name: "CReadlineLazy", dependencies: ["CReadline", "CLazyLibrary"]),
+        // libcurl (OpenSSL flavour), wrapped once for deliver's HTTPS posts and remind's mail, and
+        // opened on first use; CCurlLazy also gives its variadic calls one typed function each.
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "CCurlLazy", dependencies: ["CCurl", "CLazyLibrary"]),
+        // Outbound traffic (issue 23): HTTPS posts to the office and mail through SMTP, over
+        // libcurl. Knows nothing of forms or the store; never prints.
+        .target(name: "MIOutbound", dependencies: ["CCurl", "CCurlLazy"]),
+        // Files the console creates and trees it reads on the user's behalf, by folder descriptor
+        // (openat, O_EXCL | O_NOFOLLOW, renameat): no planted link or swap redirects them.
+        .target(name: "MIFiles"),
         .target(name: "MIDirectory", dependencies: [
             "CLDAP",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "MIStore", dependencies: [
-            "CPostgres", "CPostgresLazy",
+            "CPostgres", "CPostgresLazy", "MIFiles",
             .product(name: "GRDB", package: "GRDB.swift"),
             // sqlite3_file_control (persistent WAL), which GRDB does not wrap.
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -59,14 +71,14 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The printable review of a form (PDF through cairo and pango); never prints to a terminal.
-        .target(name: "MIReport", dependencies: ["MIStore", "CPangoCairo", "CPangoCairoLazy"]),
+        .target(name: "MIReport", dependencies: ["MIStore", "MIFiles", "CPangoCairo", "CPangoCairoLazy"]),
         .target(name: "MICommands", dependencies: [
-            "MIDirectory", "MIStore", "MIReport", "CProcess",
+            "MIDirectory", "MIStore", "MIReport", "MIFiles", "MIOutbound", "CProcess",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "MIConsole", dependencies: [
-            "MICommands", "MIStore", "MIDirectory", "CReadline", "CReadlineLazy",
+            "MICommands", "MIStore", "MIDirectory", "MIFiles", "MIOutbound", "CReadline", "CReadlineLazy",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -98,9 +110,11 @@ let package = Package(
         // Unit tests of the console's and the commands' pure logic: tokenizer, completion engine,
         // renderers, command catalog (without slapd, tmux or the binary).
         .testTarget(name: "MIConsoleTests", dependencies: [
-            "MIConsole", "MICommands", "MIStore", "MIDirectory",
+            "MIConsole", "MICommands", "MIStore", "MIDirectory", "MIOutbound",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // The one helper for files made and trees read on the user's behalf (issue 27).
+        .testTarget(name: "MIFilesTests", dependencies: ["MIFiles"]),
         // Unit tests of the commands against fake directory and store services: the permission
         // matrix (every command x role), argument validation, output records. No server, no file.
         .testTarget(name: "MICommandsTests", dependencies: [

@@ -20,7 +20,7 @@ public struct MIAdminCommand: ParsableCommand {
 
             Exit codes: 0 success; 1 usage error or failed command; 2 directory or store \
             unreachable (including TLS failures); 3 a script stopped at a failing command; \
-            4 authentication failed.
+            4 authentication failed; 130 a script interrupted by Ctrl-C.
             """,
         version: "miadmin \(MIAdminVersion.current)")
 

@@ -1,5 +1,6 @@
 import CProcess
 import Foundation
+import Synchronization
 
 /// The installed binary is setgid to the store's group (docs/security.md): it opens the system
 /// config, the service password file and the store with that group's rights, then drops the
@@ -65,13 +66,17 @@ enum Privilege {
 
     /// First thing a privileged run does: no core file, not dumpable (so the user cannot attach
     /// a debugger or read /proc/PID/fd and use the store's open descriptors after the drop), and
-    /// files it creates are not readable by others.
+    /// files it creates while privileged (the store's own) are not readable by others: umask
+    /// 007 until ``dropForGood()`` gives the user's own umask back.
     static func harden() {
         var none = rlimit(rlim_cur: 0, rlim_max: 0)
         setrlimit(Int32(RLIMIT_CORE.rawValue), &none)
         mi_set_not_dumpable()
-        umask(0o007)
+        userUmask.withLock { $0 = umask(0o007) }
     }
+
+    /// The umask the user started miadmin with (saved by ``harden()``).
+    private static let userUmask = Mutex<mode_t?>(nil)
 
     /// Replaces the process environment with `scrubbed(...)`.
     static func scrubEnvironment() {
@@ -92,6 +97,10 @@ enum Privilege {
         guard mi_ids_are(gid, uid) == 1, !isPrivileged else {
             throw Refusal(description: "cannot give up the group privilege (ids did not change)")
         }
+        // Everything from now on is written for the user (exports, reports, media, calendars,
+        // history, store copies) and the pager or editor inherits it: the user's umask, not the
+        // group's 007 (issue 27: a user with umask 077 got 0660 files).
+        if let mask = userUmask.withLock({ $0 }) { umask(mask) }
     }
 
     /// The store's files as a privileged run needs them: the file, its `-wal` and its `-shm`

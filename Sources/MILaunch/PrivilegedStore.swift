@@ -22,6 +22,8 @@ enum PrivilegedStore {
         if privileged && create && getuid() != 0 {
             throw Privilege.Refusal(description: "--init-store of the installed miadmin is for root (Scripts/install does it)")
         }
+        // A -wal or -shm deleted by another program (sqlite3's .backup) comes back from root's spares.
+        if privileged && !create { StoreCompanionFiles.repairVanished(path) }
         if privileged && !create, let problem = Privilege.storeFilesProblem(path) {
             throw Privilege.Refusal(description: problem)
         }
@@ -30,6 +32,7 @@ enum PrivilegedStore {
         if privileged && create {
             // The writer made -wal and -shm; with persistent WAL they stay, root's.
             try Privilege.giveStoreFilesToRoot(path)
+            try StoreCompanionFiles.makeSpares(path)
             if let problem = Privilege.storeFilesProblem(path) { throw Privilege.Refusal(description: problem) }
         }
         if privileged { try store.openAllConnections() }

@@ -1,5 +1,6 @@
 import CPangoCairo
 import Foundation
+import MIFiles
 
 /// An A4 PDF being laid out top to bottom: one cairo PDF surface and context, pango for text,
 /// new pages as the content needs them, a footer on each.
@@ -27,35 +28,63 @@ final class PDFCanvas {
     var bottom: Double { Self.pageHeight - Self.margin - Self.footerHeight }
     var space: Double { bottom - y }
 
-    /// A canvas writing `path` (nil: the counting pass, writing nowhere).
-    init(path: String?, title: String) throws {
+    /// Where cairo's write callback puts the bytes: the file's descriptor, and the first error.
+    private final class Sink {
+        let file: NewFile
+        var error: FileError?
+        init(_ file: NewFile) { self.file = file }
+    }
+    private let sink: Unmanaged<Sink>?
+
+    /// A canvas writing into `file` (nil: the counting pass, writing nowhere). cairo never gets a
+    /// path: it hands its bytes to a callback that writes them through the file's descriptor.
+    init(file: NewFile?, title: String) throws {
         try ReportLibrary.open()
         let surface: OpaquePointer?
-        if let path {
-            surface = cairo_pdf_surface_create(path, Self.pageWidth, Self.pageHeight)
+        if let file {
+            let sink = Unmanaged.passRetained(Sink(file))
+            self.sink = sink
+            surface = cairo_pdf_surface_create_for_stream({ closure, data, length in
+                guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
+                let sink = Unmanaged<Sink>.fromOpaque(closure).takeUnretainedValue()
+                do throws(FileError) {
+                    try sink.file.write(UnsafeRawBufferPointer(start: data, count: Int(length)))
+                    return CAIRO_STATUS_SUCCESS
+                } catch {
+                    sink.error = sink.error ?? error
+                    return CAIRO_STATUS_WRITE_ERROR
+                }
+            }, sink.toOpaque(), Self.pageWidth, Self.pageHeight)
         } else {
+            sink = nil
             surface = miadmin_pdf_surface_null(Self.pageWidth, Self.pageHeight)
         }
-        guard let surface else { throw ReportError("cairo could not create a PDF surface") }
+        guard let surface else {
+            sink?.release()
+            throw ReportError("cairo could not create a PDF surface")
+        }
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
             let message = String(cString: cairo_status_to_string(cairo_surface_status(surface)))
             cairo_surface_destroy(surface)
+            sink?.release()
             throw ReportError("cannot write the PDF: \(message)")
         }
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, title)
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "miadmin")
         guard let cr = cairo_create(surface) else {
             cairo_surface_destroy(surface)
+            sink?.release()
             throw ReportError("cairo could not create a context")
         }
         self.surface = surface
         self.cr = cr
-        drawing = path != nil
+        drawing = file != nil
     }
 
     deinit {
         cairo_destroy(cr)
         cairo_surface_destroy(surface)
+        sink?.release()
     }
 
     /// Ends the last page and writes the file; the page count.
@@ -64,6 +93,7 @@ final class PDFCanvas {
         cairo_show_page(cr)
         cairo_surface_finish(surface)
         let status = cairo_surface_status(surface)
+        if let error = sink?.takeUnretainedValue().error { throw ReportError("cannot write the PDF: \(error)") }
         guard status == CAIRO_STATUS_SUCCESS else {
             throw ReportError("cannot write the PDF: \(String(cString: cairo_status_to_string(status)))")
         }

@@ -1,48 +1,43 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import MIFiles
 
-/// Writing a file the user named without ever leaving half a file there: the content goes to a
-/// temporary file in the same folder, which is then moved into place in one step. Without
-/// `replace`, an existing file is refused — before any work, and again atomically at the end
-/// (`link` fails when the name exists), so a file created meanwhile is not overwritten either.
+/// Writing a report the user named without ever leaving half a file there, and without ever
+/// opening a path cairo or anyone else could be redirected through: the PDF goes into a
+/// ``NewFile`` (an unpredictable temporary name in the folder, opened `O_EXCL | O_NOFOLLOW`
+/// through the folder's descriptor), which cairo fills through a write callback, and which is
+/// then moved into place. Without `replace`, an existing file is refused — before any work, and
+/// again atomically at the end (`linkat` fails when the name exists), so a file created
+/// meanwhile is not overwritten either.
 enum ReportFile {
-    static func write<T>(to destination: URL, replace: Bool, _ produce: (_ path: String) throws -> T) throws -> T {
+    static func write<T>(to destination: URL, replace: Bool, _ produce: (NewFile) throws -> T) throws -> T {
         let path = destination.path
-        let folder = destination.deletingLastPathComponent().path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ReportError("cannot write \(path): the folder \(folder) does not exist")
+        let opened: (folder: Folder, name: String)
+        do {
+            opened = try Folder.parent(of: path)
+        } catch {
+            throw ReportError("cannot write \(path): the folder \(destination.deletingLastPathComponent().path) "
+                              + "cannot be opened (\(error.reason))")
         }
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue { throw ReportError("cannot write \(path): it is a folder") }
-            if !replace { throw ReportError("\(path) exists; add --force to replace it") }
+        return try write(opened.name, in: opened.folder, replace: replace, produce)
+    }
+
+    static func write<T>(_ name: String, in folder: Folder, replace: Bool, _ produce: (NewFile) throws -> T) throws -> T {
+        let path = folder.pathOf(name)
+        switch folder.kind(of: name) {
+        case .folder: throw ReportError("cannot write \(path): it is a folder")
+        case .symbolicLink: throw ReportError("cannot write \(path): it is a symbolic link (not replaced)")
+        case .file where !replace: throw ReportError("\(path) exists; add --force to replace it")
+        default: break
         }
-        var template = Array((folder + "/." + destination.lastPathComponent + ".XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw ReportError("cannot write in \(folder): \(String(cString: strerror(errno)))") }
-        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        // mkstemp makes the file 0600; a report is an ordinary document (0666 less the umask).
-        let mask = umask(0)
-        umask(mask)
-        fchmod(fd, 0o666 & ~mask)
-        close(fd)
-        var moved = false
-        defer { if !moved { unlink(temporary) } }
-        let result = try produce(temporary)
-        if replace {
-            guard rename(temporary, path) == 0 else {
-                throw ReportError("cannot write \(path): \(String(cString: strerror(errno)))")
-            }
-        } else {
-            guard link(temporary, path) == 0 else {
-                let reason = errno == EEXIST ? "it exists; add --force to replace it" : String(cString: strerror(errno))
-                throw ReportError("cannot write \(path): \(reason)")
-            }
-            unlink(temporary)
+        do {
+            let file = try NewFile(in: folder, for: name)
+            let result = try produce(file)
+            try file.commit(as: name, existing: replace ? .replaceFile : .keep)
+            return result
+        } catch let error as FileError where error.code == EEXIST && error.doing == "exists" {
+            throw ReportError("cannot write \(path): it exists; add --force to replace it")
+        } catch let error as FileError {
+            throw ReportError("cannot write \(path): \(error.doing.map { "\($0): " } ?? "")\(error.reason)")
         }
-        moved = true
-        return result
     }
 }

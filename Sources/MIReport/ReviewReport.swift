@@ -1,5 +1,6 @@
 import CPangoCairo
 import Foundation
+import MIFiles
 import MIStore
 
 /// What a report needs besides the review: who the owner is, where the data came from, when it
@@ -36,17 +37,27 @@ public enum ReviewReport {
     @discardableResult
     public static func write(_ review: FormReview, context: ReportContext, to destination: URL,
                              replace: Bool) throws -> Int {
-        try ReportFile.write(to: destination, replace: replace) { path in
-            try render(review, context: context, path: path)
+        try ReportFile.write(to: destination, replace: replace) { file in
+            try render(review, context: context, into: file)
         }
     }
 
-    /// Lays the report out twice: once to count pages, once into `path`.
-    static func render(_ review: FormReview, context: ReportContext, path: String) throws -> Int {
+    /// The same, into the file `name` of an opened folder (`report --dir`: the folder is opened
+    /// once, and every report is written through its descriptor).
+    @discardableResult
+    public static func write(_ review: FormReview, context: ReportContext, named name: String, in folder: Folder,
+                             replace: Bool) throws -> Int {
+        try ReportFile.write(name, in: folder, replace: replace) { file in
+            try render(review, context: context, into: file)
+        }
+    }
+
+    /// Lays the report out twice: once to count pages, once into `file`.
+    static func render(_ review: FormReview, context: ReportContext, into file: NewFile) throws -> Int {
         let title = "\(review.form.owner) - \(review.form.name)"
-        let counting = try PDFCanvas(path: nil, title: title)
+        let counting = try PDFCanvas(file: nil, title: title)
         let pages = try Layout(canvas: counting, review: review, context: context, pageCount: nil).run()
-        let canvas = try PDFCanvas(path: path, title: title)
+        let canvas = try PDFCanvas(file: file, title: title)
         return try Layout(canvas: canvas, review: review, context: context, pageCount: pages).run()
     }
 }

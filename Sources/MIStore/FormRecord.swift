@@ -76,6 +76,24 @@ struct FormRecord: Sendable {
                          foremanComments: foremanComments.isEmpty ? nil : foremanComments.map(\.text).joined(separator: "\n"))
     }
 
+    /// `modified` follows every change the console makes (move, submit, comment, reopen, restore,
+    /// expire), not only the device's saves: the SET clause, with ``touchedArguments(_:)``.
+    /// The text is UTC (`2026-11-24T05:38:00Z`); the device writes its own zone.
+    static let touched = "modified = ?, modified_utc = ?"
+
+    static func touchedArguments(_ now: Double) -> StoreArguments {
+        [Date(timeIntervalSince1970: now).iso8601, now]
+    }
+
+    /// When this live form expires under `days` days of expiry, as the store holds it now: `days`
+    /// after `created`, or after the last restart of its clock (`expiry_reset_at`: move, restore,
+    /// reopen), whichever is later (``SummarySQL/expirable``).
+    func expires(after days: Int, in db: any StoreDatabase) throws -> Date {
+        let reset = try db.value(Double.self, "SELECT expiry_reset_at FROM forms WHERE id = ?", [id])
+        let start = max(created.date.timeIntervalSince1970, reset ?? -Double.greatestFiniteMagnitude)
+        return Date(timeIntervalSince1970: start + Double(days) * 86_400)
+    }
+
     /// Owner, name, state and version as JSON: the "before"/"after" of most audit rows.
     var summaryJSON: JSONValue { Self.summary(owner: owner, name: name, state: state, version: version) }
 

@@ -52,6 +52,26 @@ import Testing
         #expect(split.stderr.contains("must be quoted, as in: show 'jdoe/Pump station 4'"), "\(split.stderr)")
     }
 
+    /// Issue 26: hints that say what to type.
+    @Test func hintsForHelpTyposForgottenNotesUnquotedTextAndUnknownOwners() throws {
+        let config = try fixture.store(importing: try Paths.copyOfSampleTree())
+        let help = try MIAdmin.as_("mkhan", config: config, ["help mvoe"])
+        #expect(help.status == 1 && help.stderr.contains("unknown command 'mvoe'; did you mean 'move'?"), "\(help.stderr)")
+        let note = try MIAdmin.as_("mkhan", config: config, ["move 'jdoe/Valve check – north' asmith 'on leave'"])
+        #expect(note.status == 1)
+        #expect(note.stderr.contains("to give a reason use --note, as in: move 'jdoe/Valve check – north' asmith --note 'on leave'"),
+                "\(note.stderr)")
+        let comment = try MIAdmin.as_("mkhan", config: config, ["comment 13 Looks fine"])
+        #expect(comment.stderr.contains("the comment's text must be quoted, as in: comment 13 'Looks fine'"), "\(comment.stderr)")
+        let glob = try MIAdmin.as_("mkhan", config: config, format: "csv", ["forms --owner 'as*'"])
+        #expect(glob.status == 0 && glob.stdout.contains("asmith") && !glob.stdout.contains(",jdoe,"), "\(glob.stdout)")
+        let typo = try MIAdmin.as_("mkhan", config: config, format: "csv", ["forms --owner jdo"])
+        #expect(typo.status == 0, "a note, not an error")
+        #expect(typo.stderr.contains("note: no form in the store belongs to 'jdo'; did you mean 'jdoe'?"), "\(typo.stderr)")
+        let technicianHelp = try MIAdmin.as_("jdoe", config: config, format: "csv", ["help"])
+        #expect(technicianHelp.stdout.contains("forms,") && !technicianHelp.stdout.contains("expire,"), "\(technicianHelp.stdout)")
+    }
+
     @Test func cannotReadAScriptSaysWhy() throws {
         let dir = try TempDir.make()
         let missing = try MIAdmin.as_("mkhan", ["source \(dir)/nope.mi"])
@@ -184,6 +204,7 @@ import Testing
         #expect(try String(contentsOfFile: out + "/Qid0(1).jpg", encoding: .utf8) == "photo bytes")
         #expect(try String(contentsOfFile: out + "/Qid1(1).m4a", encoding: .utf8) == "voice bytes")
         #expect(all.lines.count == 3)
+        #expect(all.lines.first == "form,file,bytes,path", "the word show uses for a file's size")
         #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["Qid0(1).jpg", "Qid1(1).m4a"])
 
         // In the trash: still readable, by id or by the name it had.
@@ -222,5 +243,13 @@ import Testing
         #expect(global.stdout.contains("-[ RECORD 1 ]"))
         let bad = try MIAdmin.as_("mkhan", ["set pager sometimes"])
         #expect(bad.status == 1 && bad.stderr.contains("on or off"))
+        // A change is said on stderr, not echoed in the format being left; timeZone works.
+        let switched = try MIAdmin.as_("mkhan", format: "json", ["set format table", "set timeZone Europe/Berlin", "set"])
+        #expect(switched.status == 0, "\(switched.stderr)")
+        #expect(switched.stderr.contains("note: format is table") && switched.stderr.contains("note: timeZone is Europe/Berlin"))
+        #expect(!switched.stdout.contains("{"), "no JSON after 'set format table': \(switched.stdout)")
+        #expect(switched.stdout.contains("Europe/Berlin"))
+        let zone = try MIAdmin.as_("mkhan", ["set timeZone Mars/Olympus"])
+        #expect(zone.status == 1 && zone.stderr.contains("IANA time zone name"))
     }
 }

@@ -117,9 +117,13 @@ import Testing
 
     @Test func expireAndPurgeNeedTheForemanRole() throws {
         let config = try config()
-        let result = try run(config, as: "lchen", "expire --dry-run")
+        // Support may look (read-only), not expire.
+        let look = try run(config, as: "lchen", "expire --dry-run")
+        #expect(look.status == 0, "\(look.stderr)")
+        let result = try run(config, as: "lchen", "expire --yes")
         #expect(result.status == 1)
-        #expect(result.stderr.contains("'expire' needs the foreman role"))
+        #expect(result.stderr.contains("'expire without --dry-run' needs the foreman role; you are support"), "\(result.stderr)")
+        #expect(try run(config, as: "jdoe", "expire --dry-run").status == 1)
         #expect(try run(config, as: "jdoe", "purge --dry-run").status == 1)
     }
 
@@ -127,7 +131,8 @@ import Testing
         let config = try config { setKey(&$0, "policy.expiryDays", 5) }
         let shown = try rows(run(config, as: "lchen", "policy"))
         #expect(shown.map { "\($0["setting"]!)=\($0["value"]!) (\($0["source"]!))" }
-                == ["expiry-days=5 (config)", "notify-days=1,2 (config)", "retention-days=30 (config)"])
+                == ["expiry-days=5 (config)", "notify-days=1,2 (config)", "retention-days=30 (config)",
+                    "expiry-from=assigned (config)"])
 
         let refusals = [
             ("policy set expiry-days seven", "refused: expiry-days: 'seven' is not a whole number of days."),
@@ -156,13 +161,54 @@ import Testing
         #expect(set.status == 0, "\(set.stderr)")
         let after = try rows(run(config, "policy"))
         #expect(after.map { "\($0["setting"]!)=\($0["value"]!) (\($0["source"]!))" }
-                == ["expiry-days=100 (store)", "notify-days=1,2,5 (store)", "retention-days=30 (config)"])
+                == ["expiry-days=100 (store)", "notify-days=1,2,5 (store)", "retention-days=30 (config)",
+                    "expiry-from=assigned (config)"])
         #expect(after[1]["setBy"] as? String == "mkhan" && after[1]["setAt"] as? String == Self.now)
+        // The value in force again: said so, not stored, not audited.
+        let same = try run(config, format: "table", "policy set retention-days 30")
+        #expect(same.status == 0 && same.stdout.contains("retention-days is 30 already; nothing was changed"), "\(same.stdout)")
         #expect(try rows(run(config, "audit")).filter { $0["command"] as? String == "policy.set" }.count == 2)
 
         let support = try run(config, as: "lchen", "policy set expiry-days 9")
         #expect(support.status == 1)
         #expect(support.stderr.contains("'policy set' needs the foreman role"))
+    }
+
+    /// Issue 26: a form handed over in the morning was trashed that night. A move restarts its
+    /// expiry clock (policy expiry-from assigned) and says when it expires now.
+    @Test func aHandoverRestartsTheExpiryClock() throws {
+        let config = try config()
+        let ids = try imported(config, try tree([("jdoe/Pump station 4", "2026-11-01T07:00:00Z"),
+                                                 ("jdoe/Valve", "2026-11-01T07:00:00Z")]))
+        let moved = try run(config, now: "2026-11-21T05:38:00Z", "move 'jdoe/Pump station 4' asmith --note 'jdoe off sick'")
+        #expect(moved.status == 0, "\(moved.stderr)")
+        let record = try #require(try json(moved) as? [String: Any])
+        #expect(record["expires"] as? String == "2026-11-28T05:38:00Z", "seven days after the move")
+        let listed = try rows(run(config, "forms --owner asmith"))
+        #expect(listed.first?["modified"] as? String == "2026-11-21T05:38:00Z")
+
+        let expired = try run(config, now: "2026-11-21T23:00:00Z", "expire --yes")
+        #expect(expired.status == 0, "\(expired.stderr)")
+        #expect(try rows(expired).map { $0["id"] as! Int } == [ids["jdoe/Valve"]!], "the handed-over form stays")
+
+        // Counting from creation: a move gives no more time.
+        #expect(try run(config, "policy set expiry-from created").status == 0)
+        let old = try imported(config, try tree([("jdoe/Boiler", "2026-11-01T07:00:00Z")]))
+        let table = try run(config, format: "table", "move jdoe/Boiler tpatel")
+        #expect(table.status == 0 && table.stdout.contains("2026-11-08"), "\(table.stdout)\(table.stderr)")
+        let again = try run(config, now: "2026-11-21T23:00:00Z", "expire --dry-run")
+        #expect(try rows(again).map { $0["id"] as! Int } == [old["jdoe/Boiler"]!])
+    }
+
+    /// `-c expire` with nothing to expire once asked to confirm "0 forms"; a clean `check`
+    /// printed only "(0 rows)".
+    @Test func nothingToExpireNeedsNoConfirmationAndACleanCheckSaysSo() throws {
+        let config = try config()
+        let expire = try run(config, format: "table", "expire")
+        #expect(expire.status == 0 && expire.stdout.contains("nothing to expire"), "\(expire.stdout)\(expire.stderr)")
+        let check = try run(config, "check")
+        #expect(check.status == 0 && check.stderr.contains("note: no problems found"), "\(check.stderr)")
+        #expect(try rows(check).isEmpty, "stdout stays one JSON value")
     }
 
     @Test func aConfigWhoseRemindersWouldNeverFireIsRefused() throws {

@@ -301,11 +301,8 @@ struct PrivilegeTests {
     }
 
     @Test func aConfigOrStoreFolderOthersCouldChangeIsRefused() throws {
-        let second = try Installation(tag: "c", groupOf: install)
+        let second = try Installation.configured(tag: "c", groupOf: install)
         defer { second.remove() }
-        _ = try second.runInstall([])
-        try second.writeConfig()
-        _ = try second.runInstall([])
         chmod(second.configPath, 0o666)
         let loose = try second.run(.technician, ["-c", "whoami"])
         #expect(loose.status == 1 && loose.stderr.contains("cannot be trusted"), "\(loose.stderr)")

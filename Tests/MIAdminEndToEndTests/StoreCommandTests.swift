@@ -181,6 +181,10 @@ import Testing
             let screen = try term.waitFor("jdoe@technician> ")
             #expect(screen.contains("You have 1 unread notice:"))
             #expect(screen.contains("Form 'Boiler room' was reassigned to asmith by foreman mkhan."))
+            #expect(screen.contains("(now marked read; 'notices --all' lists them again)"))
+            // Right after the banner, an empty `notices` says why.
+            try term.enter("notices")
+            try term.waitFor("note: no unread notices: the 1 shown at login is marked read; 'notices --all' lists it")
         }
         let later = try MIAdmin.as_("jdoe", config: config, format: "json", ["notices", "notices --all"])
         let values = later.stdout.components(separatedBy: "]\n").filter { !$0.isEmpty }

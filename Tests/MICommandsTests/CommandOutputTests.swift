@@ -29,9 +29,12 @@ struct CommandOutputTests {
         try foreman.run(["move", "1", "asmith", "--note", "jdoe off sick"])
         #expect(foreman.store.calls == ["move 1 asmith foreman"])
         let record = try #require(foreman.output.records.first)
-        #expect(record.columns == ["id", "from", "to", "name", "renamed", "moved"])
+        #expect(record.columns == ["id", "from", "to", "name", "renamed", "moved", "expires"])
         #expect(record.values == [.int(1), .string("jdoe"), .string("asmith"), .string("Pump station 4 (2)"),
-                                  .bool(true), .bool(true)])
+                                  .bool(true), .bool(true), .time(foreman.store.movedFormExpires)])
+        // The config's policy goes with the move: the store decides whether the clock restarts.
+        #expect(foreman.store.lastMovePolicy == foreman.session.config.policy.expiryPolicy)
+        #expect(foreman.store.lastMovePolicy?.expiryFrom == .assigned)
 
         let support = try CommandHarness(user: "lchen")
         try support.run(["move", "1", "asmith"])

@@ -31,13 +31,20 @@ struct PermissionMatrixTests {
         (["reopen", "1", "--note", "typo"], [.foreman, .support]),
         (["store", "info"], [.foreman, .support]),
         (["store", "copy", "--to", "/nonexistent/copy.sqlite"], [.foreman, .support]),
+        (["store", "backup", "/nonexistent/backup.sqlite"], [.foreman, .support]),
         (["policy"], [.foreman, .support]),
         (["policy", "show"], [.foreman, .support]),
         (["comment", "1", "fine"], [.foreman]),
         (["submit", "1"], [.foreman]),
         (["expire", "--yes"], [.foreman]),
+        (["expire", "--dry-run"], [.foreman, .support]),
         (["purge", "--yes"], [.foreman]),
         (["policy", "set", "expiry-days", "30"], [.foreman]),
+        (["deliver"], [.foreman]),
+        (["deliveries"], [.foreman, .support]),
+        (["deliveries", "list"], [.foreman, .support]),
+        (["deliveries", "retry", "--held"], [.foreman]),
+        (["remind", "--dry-run"], [.foreman]),
     ]
 
     static let usersByRole: [(uid: String, role: Role)] = [("mkhan", .foreman), ("lchen", .support), ("jdoe", .technician)]

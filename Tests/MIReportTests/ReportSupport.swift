@@ -10,7 +10,10 @@ struct ReportStore {
 
     init() throws {
         dir = try TempDir.make()
-        store = try FormStore(path: dir + "/store.sqlite", busyTimeout: 5)
+        // The store's "now" is the forms' last edit (11:30 at +01:00): a foreman's comment sets
+        // `modified` to the time it was made, and the report's header shows that time.
+        store = try FormStore(path: dir + "/store.sqlite", busyTimeout: 5,
+                              clock: FixedClock(ISO8601DateFormatter().date(from: "2026-11-12T10:30:00Z")!))
     }
 
     /// Writes `Completed MIs/<owner>/<name>/form.json` (and media) and imports it; returns the review.

@@ -79,6 +79,34 @@ struct PolicyTests {
         #expect(try store.policy(defaults: config).policy.notifyDays.count == 64)
     }
 
+    @Test(arguments: TestEngine.allCases) func expiryFromIsASettingLikeTheOthers(engine: TestEngine) throws {
+        let dir = try TempDir()
+        let store = try makeStore(dir, engine: engine, clock: TestClock(expiryNow))
+        #expect(try store.policy(defaults: config).policy.expiryFrom == .assigned, "the default")
+        let change = try store.setPolicy(.expiryFrom, to: "created", defaults: config, actor: "mkhan")
+        #expect(change.changed && change.before == "assigned" && change.after == "created")
+        let after = try store.policy(defaults: config)
+        #expect(after.policy.expiryFrom == .created && after.source(of: .expiryFrom) == .store(setBy: "mkhan", setAt: expiryNow))
+        #expect { try store.setPolicy(.expiryFrom, to: "moved", defaults: config, actor: "mkhan") } throws: { error in
+            (error as? StoreError)?.message == "expiry-from: 'moved' is neither 'created' nor 'assigned'."
+        }
+        #expect(try store.auditEntries().map(\.after) == [#"{"expiry-from":"created"}"#])
+    }
+
+    /// Setting the value in force is no change: nothing stored, nothing audited (it was audited
+    /// as `policy.set` with the same before and after).
+    @Test(arguments: TestEngine.allCases) func theValueInForceIsNotAChange(engine: TestEngine) throws {
+        let dir = try TempDir()
+        let store = try makeStore(dir, engine: engine)
+        let same = try store.setPolicy(.expiryDays, to: "7", defaults: config, actor: "mkhan")
+        #expect(!same.changed && same.before == "7" && same.after == "7")
+        #expect(try store.policy(defaults: config).sources.isEmpty)
+        try store.setPolicy(.notifyDays, to: "1,3", defaults: config, actor: "mkhan")
+        #expect(try !store.setPolicy(.notifyDays, to: "1,3", defaults: config, actor: "lchen").changed)
+        #expect(try store.auditEntries().map(\.actor) == ["mkhan"])
+        #expect(try store.policy(defaults: config).source(of: .notifyDays) != .config)
+    }
+
     @Test(arguments: TestEngine.allCases) func noRemindersAtAll(engine: TestEngine) throws {
         let dir = try TempDir()
         let store = try makeStore(dir, engine: engine)

@@ -75,7 +75,10 @@ extension SchemaVersionTests {
         }
         #expect(Migrations.v2.sql(for: .sqlite).contains("ALTER TABLE forms ADD COLUMN expiry_reset_at REAL;"))
         #expect(Migrations.v2.sql(for: .postgres).contains("key text COLLATE \"C\" PRIMARY KEY"))
-        #expect(Migrations.tables == ["forms", "media", "foreman_comments", "notices", "audit", "policy"])
+        #expect(Migrations.tables == ["forms", "media", "foreman_comments", "notices", "audit", "policy", "outbox",
+                                      "sent_reminders"])
+        #expect(Migrations.v3.sql(for: .postgres).contains("idempotency_key text COLLATE \"C\" NOT NULL UNIQUE"))
+        #expect(Migrations.v3.sql(for: .sqlite).contains("id INTEGER PRIMARY KEY AUTOINCREMENT"))
     }
 }
 

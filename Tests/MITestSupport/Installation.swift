@@ -60,6 +60,16 @@ public final class Installation: @unchecked Sendable {
         atexit { Installation.removeAll() }
     }
 
+    /// A second installation sharing `other`'s group and accounts: installed, configured, store
+    /// created (Scripts/install, the config, Scripts/install again). Remove it with ``remove()``.
+    public static func configured(tag: String, groupOf other: Installation) throws -> Installation {
+        let installation = try Installation(tag: tag, groupOf: other)
+        _ = try installation.runInstall([])
+        try installation.writeConfig()
+        _ = try installation.runInstall([])
+        return installation
+    }
+
     /// Removes this prefix (the accounts and group stay for the others).
     public func remove() { try? FileManager.default.removeItem(atPath: prefix) }
 
@@ -138,10 +148,20 @@ public final class Installation: @unchecked Sendable {
         return path
     }
 
-    /// Runs the installed miadmin as `account`, logged in as its directory user.
-    public func run(_ account: Account, _ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
-        try runAs(account, [binary, "--user", account.directoryUser, "--password-file", passwordFile(account)] + arguments,
-                  environment: environment)
+    /// Runs the installed miadmin as `account`, logged in as its directory user; `umask`: under
+    /// that umask (`sh -c 'umask 077; exec miadmin …'`), else the default.
+    public func run(_ account: Account, _ arguments: [String], environment: [String: String] = [:],
+                    umask: String? = nil) throws -> ProcessResult {
+        let argv = [binary, "--user", account.directoryUser, "--password-file", try passwordFile(account)] + arguments
+        return try runAs(account, umask.map { ["/bin/sh", "-c", "umask \($0) && exec \"$@\"", "sh"] + argv } ?? argv,
+                         environment: environment)
+    }
+
+    /// Starts any program as `account` in the background (clean environment, as ``runAs``);
+    /// reap it with waitpid.
+    public func startAs(_ account: Account, _ argv: [String]) throws -> pid_t {
+        let command = cleanCommand(account, argv, environment: [:])
+        return try Shell.start(command[0], Array(command.dropFirst()), environment: [:])
     }
 
     /// Starts the installed miadmin as `account` in the background; reap it with waitpid.

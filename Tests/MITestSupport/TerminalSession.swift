@@ -47,6 +47,11 @@ public final class TerminalSession {
 
     /// Types literal text (no Enter).
     public func type(_ text: String) throws { try tmux(["send-keys", "-t", "0", "-l", text]) }
+    /// Types a line and presses Enter.
+    public func enter(_ line: String) throws {
+        try type(line)
+        try press("Enter")
+    }
     /// Sends named keys: "Enter", "Tab", "C-c", "C-d", "Up".
     public func press(_ keys: String...) throws {
         for key in keys {

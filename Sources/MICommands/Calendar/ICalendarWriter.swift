@@ -1,11 +1,13 @@
 import Foundation
+import MIFiles
 
 /// Writes an iCalendar file (RFC 5545) event by event: CRLF line endings, content lines folded
 /// at 75 octets (never inside a UTF-8 sequence), TEXT values escaped. Times are UTC (`...Z`).
 ///
-/// The file appears only when ``finish()`` succeeds: it is written beside the target to a unique
-/// temporary file (`mkstemp`) and renamed into place. An existing regular file is replaced; a
-/// folder, a symbolic link or any other kind of file at the target is refused and left alone.
+/// The file appears only when ``finish()`` succeeds: it is written beside the target through a
+/// ``NewFile`` (the folder's descriptor, an unpredictable temporary name, `O_EXCL | O_NOFOLLOW`)
+/// and renamed into place. An existing regular file is replaced; a folder, a symbolic link or
+/// any other kind of file at the target is refused and left alone.
 final class ICalendarWriter {
     struct Event {
         let uid: String
@@ -14,53 +16,29 @@ final class ICalendarWriter {
         let description: String?
     }
 
-    private let target: URL
-    private let temporary: URL
-    private let handle: FileHandle
+    private let target: String
+    private let name: String
+    private let file: NewFile
     private let stamp: String
     private var buffer = Data()
     private(set) var events = 0
-    private var renamed = false
 
     init(path: String, now: Date) throws {
-        target = URL(fileURLWithPath: path)
-        try Self.checkTarget(path)
-        var template = Array(target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).XXXXXX")
-            .path.utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else {
-            throw CommandError.failed("cannot write '\(path)': \(String(cString: strerror(errno)))")
+        target = path
+        do {
+            let opened = try Folder.parent(of: path)
+            name = opened.name
+            try Self.checkTarget(path, kind: opened.folder.kind(of: name))
+            file = try NewFile(in: opened.folder, for: name)
+        } catch let error as FileError {
+            throw CommandError.failed("cannot write '\(path)': \(error.reason)")
         }
-        // mkstemp makes the file 0600; the calendar gets the mode any new file of the user gets.
-        let mask = umask(0)
-        umask(mask)
-        fchmod(fd, 0o666 & ~mask)
-        temporary = URL(fileURLWithPath: template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-        self.handle = handle
         stamp = Self.utc(now)
-        line("BEGIN:VCALENDAR")
-        line("VERSION:2.0")
-        line("PRODID:-//miadmin//MI reminder plan//EN")
-        line("CALSCALE:GREGORIAN")
-        line("METHOD:PUBLISH")
-        line("X-WR-CALNAME:" + Self.escape("MI reminders"))
-    }
-
-    deinit {
-        try? handle.close()
-        if !renamed { unlink(temporary.path) }
+        Self.headerLines.forEach(line)
     }
 
     func add(_ event: Event) throws {
-        line("BEGIN:VEVENT")
-        line("UID:" + Self.escape(event.uid))
-        line("DTSTAMP:" + stamp)
-        line("DTSTART:" + Self.utc(event.start))
-        line("DURATION:PT15M")
-        line("SUMMARY:" + Self.escape(event.summary))
-        if let description = event.description { line("DESCRIPTION:" + Self.escape(description)) }
-        line("END:VEVENT")
+        Self.lines(event, stamp: stamp).forEach(line)
         events += 1
         if buffer.count > 64 * 1024 { try flush() }
     }
@@ -68,30 +46,28 @@ final class ICalendarWriter {
     func finish() throws {
         line("END:VCALENDAR")
         try flush()
-        try handle.synchronize()
-        try Self.checkTarget(target.path)
-        // rename(2) replaces a regular file in one step and refuses to replace a folder.
-        guard rename(temporary.path, target.path) == 0 else {
-            throw CommandError.failed("cannot write '\(target.path)': \(String(cString: strerror(errno)))")
+        try Self.checkTarget(target, kind: file.folder.kind(of: name))
+        do {
+            // renameat replaces a regular file in one step, never follows a link, and refuses a folder.
+            try file.commit(as: name, existing: .replaceFile)
+        } catch {
+            throw CommandError.failed("cannot write '\(target)': \(error.reason)")
         }
-        renamed = true
     }
 
     /// Refuses a target that exists and is not a regular file (checked without following a link).
-    static func checkTarget(_ path: String) throws {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: return
-        case S_IFDIR: throw CommandError.failed("'\(path)' is a folder: give --ics a file name inside it")
-        case S_IFLNK: throw CommandError.failed("'\(path)' is a symbolic link: not replaced; give --ics another file name")
-        default: throw CommandError.failed("'\(path)' is not a regular file: not replaced")
+    static func checkTarget(_ path: String, kind: EntryKind) throws {
+        switch kind {
+        case .file, .missing: return
+        case .folder: throw CommandError.failed("'\(path)' is a folder: give --ics a file name inside it")
+        case .symbolicLink: throw CommandError.failed("'\(path)' is a symbolic link: not replaced; give --ics another file name")
+        case .other: throw CommandError.failed("'\(path)' is not a regular file: not replaced")
         }
     }
 
     private func flush() throws {
-        do { try handle.write(contentsOf: buffer) } catch {
-            throw CommandError.failed("cannot write '\(target.path)': \(error.localizedDescription)")
+        do { try file.write(buffer) } catch {
+            throw CommandError.failed("cannot write '\(target)': \(error.reason)")
         }
         buffer.removeAll(keepingCapacity: true)
     }

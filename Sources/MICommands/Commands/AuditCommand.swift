@@ -46,6 +46,7 @@ public struct AuditCommand: ConsoleCommand {
         output.beginRows([Column("id"), Column("at"), Column("user"), Column("command"), Column("form"),
                           Column("object"), Column("before"), Column("after"), Column("note")])
         try session.store().forEachAuditEntry(filter) { entry in
+            try session.checkpointRow()
             output.row([.int(entry.id), .time(entry.at), .string(entry.actor), .string(entry.command),
                         entry.formId.map(Value.int) ?? .null, .string(entry.object), Self.fields(entry.before),
                         Self.fields(entry.after), .optional(entry.note)])

@@ -9,10 +9,11 @@ struct BatchRemoval<Item> {
     let row: (Item) -> [Value]
     let count: () throws -> Int
     /// Calls its argument with each form that would go, without changing anything.
-    let forEachCandidate: ((Item) -> Void) throws -> Void
-    /// Does it: calls `each` with every form as it goes and `progress` with the running count;
-    /// returns how many went.
-    let perform: (_ each: (Item) -> Void, _ progress: (Int) -> Void) throws -> Int
+    let forEachCandidate: ((Item) throws -> Void) throws -> Void
+    /// Does it: calls `each` with every form as it goes (after its batch committed) and
+    /// `progress` with the running count after each batch; returns how many went. An error
+    /// thrown by `each` stops the run after that batch.
+    let perform: (_ each: (Item) throws -> Void, _ progress: (Int) -> Void) throws -> Int
     let question: (_ total: Int) -> String
     let nothingToDo: String
     let summary: (_ done: Int) -> String
@@ -20,26 +21,45 @@ struct BatchRemoval<Item> {
     func run(in session: Session, output: OutputSink, dryRun: Bool, yes: Bool) throws {
         if dryRun {
             output.beginRows(columns)
-            try forEachCandidate { output.row(row($0)) }
+            try forEachCandidate {
+                try session.checkpointRow()
+                output.row(row($0))
+            }
             output.endRows()
             return
         }
         let total = try count()
-        let progress: (Int) -> Void = { output.progress(name, done: $0, total: max(total, $0)) }
-        if try session.needsPreview(yes, question: question(total)) {
-            guard total > 0 else {
-                output.message(nothingToDo)
-                return
+        // Ctrl-C stops the run between two batches: each batch is one transaction, so the
+        // batches before stay done and the rest are left as they were.
+        var committed = 0, handled = 0
+        let progress: (Int) -> Void = {
+            committed = $0
+            output.progress(name, done: $0, total: max(total, $0))
+        }
+        let batchEnds: () throws -> Void = {
+            handled += 1
+            if handled == committed && committed < total {
+                try session.checkpoint("\(summary(committed)); the rest were left as they were")
             }
+        }
+        if total == 0 && !(yes || session.assumeYes) {
+            // Nothing to confirm: `-c expire` once failed asking to confirm "0 forms".
+            output.message(nothingToDo)
+            return
+        }
+        if try session.needsPreview(yes, question: question(total)) {
             try Self.preview(total: total, limit: session.previewRows, columns: columns, output: output) { emit in
                 try forEachCandidate { emit(row($0)) }
             }
             try session.confirm(question(total), yes: false)
-            output.message(summary(try perform({ _ in }, progress)))
+            output.message(summary(try perform({ _ in try batchEnds() }, progress)))
             return
         }
         output.beginRows(columns)
-        _ = try perform({ output.row(row($0)) }, progress)
+        _ = try perform({
+            output.row(row($0))
+            try batchEnds()
+        }, progress)
         output.endRows()
     }
 

@@ -30,15 +30,22 @@ public struct CheckCommand: ConsoleCommand {
             output.row([.string(check), formId.map(Value.int) ?? .null, .string(object), .string(problem), .string(fix)])
         }
         try store.check { finding in
+            try session.checkpointRow()
             emit(finding.kind.rawValue, finding.formId, finding.object, finding.message, Self.fix(for: finding))
         }
         try OrphansCommand.forEachOrphan(store: store, session: session) { form, reason in
+            try session.checkpointRow()
             let fix = form.state == .incomplete
                 ? "move \(form.id) <technician>"
                 : "review it ('show \(form.id)') and 'submit \(form.id)', or reopen and move it"
             emit("owner", form.id, "form \(form.id) \(form.owner)/\(form.name)", reason, fix)
         }
         output.endRows()
+        if findings == 0 {
+            // "(0 rows)" alone did not say whether anything was checked.
+            output.note("no problems found: the store's integrity, every media file, every form's content and rules, "
+                        + "path rules and owners were checked")
+        }
         if findings > 0 {
             throw CommandError.failed("check found \(findings) problem(s); see the fix column")
         }

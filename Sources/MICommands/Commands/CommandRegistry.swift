@@ -14,6 +14,9 @@ public enum CommandRegistry {
         MoveCommand.self,
         CommentCommand.self,
         SubmitCommand.self,
+        DeliverCommand.self,
+        DeliveriesCommand.self,
+        RemindCommand.self,
         NoticesCommand.self,
         ImportCommand.self,
         ExportCommand.self,
@@ -51,6 +54,16 @@ public enum CommandRegistry {
         var text = root.helpMessage(for: type)
         while text.hasSuffix("\n") { text.removeLast() }
         return text + "\n\nROLES: " + type.roles.sorted().map(\.rawValue).joined(separator: ", ")
+    }
+
+    /// What an unknown command word gets, at the prompt and after `help`: a "did you mean" for a
+    /// typo of a command or a builtin (`mvoe` → `move`).
+    public static func unknownCommandMessage(_ typed: String) -> String {
+        let known = commands.map { $0.name } + builtins.map(\.name)
+        if let guess = Spelling.closest(to: typed, among: known) {
+            return "unknown command '\(typed)'; did you mean '\(guess)'? (type 'help' for the list)"
+        }
+        return "unknown command '\(typed)' (type 'help' for the list)"
     }
 
     public static func command(named name: String) -> (any ConsoleCommand.Type)? {

@@ -13,13 +13,15 @@ public struct ExpireCommand: ConsoleCommand {
             A form expires when it was created more than N days ago (N: --days, else the policy's \
             expiry days); one created exactly N days ago stays. A form restored or reopened counts \
             from then. Each expired form keeps its media, is audited, and its owner gets a notice. \
-            Shows what will go and asks first (--yes to skip the question); --dry-run only lists.
+            Shows what will go and asks first (--yes to skip the question); --dry-run only lists. \
+            Support staff may run --dry-run (it changes nothing); expiring needs a foreman.
 
             Examples:
               expire --dry-run
               expire --days 14 --yes --note 'cleanup after the audit'
             """)
-    public static let roles: Set<Role> = [.foreman]
+    /// Support may look (`--dry-run`, read-only); only a foreman expires (checked in `run`).
+    public static let roles: Set<Role> = [.foreman, .support]
 
     @Option(help: ArgumentHelp("Expire forms created more than this many days ago (default: the policy).", valueName: "days"))
     public var days: Int?
@@ -41,6 +43,7 @@ public struct ExpireCommand: ConsoleCommand {
     }
 
     public func run(in session: Session, output: OutputSink) throws {
+        if !batch.dryRun { try session.require([.foreman], for: "expire without --dry-run") }
         let store = try session.store()
         let days = try self.days ?? session.policy().policy.expiryDays
         let cutoff = try store.expiryCutoff(days: days)
@@ -48,9 +51,9 @@ public struct ExpireCommand: ConsoleCommand {
         try BatchRemoval<FormSummary>(
             name: "expire", columns: Self.columns, row: { Self.values($0, now: cutoff.now) },
             count: { try store.countExpirable(cutoff) },
-            forEachCandidate: { each in try store.forEachExpirable(cutoff) { each($0) } },
+            forEachCandidate: { each in try store.forEachExpirable(cutoff) { try each($0) } },
             perform: { each, progress in
-                try store.expire(cutoff, actor: actor, note: note, { each($0.form) }, progress: progress)
+                try store.expire(cutoff, actor: actor, note: note, { try each($0.form) }, progress: progress)
             },
             question: { "move \($0) incomplete form(s) created more than \(days) day(s) ago to the trash?" },
             nothingToDo: "nothing to expire: no incomplete form was created more than \(days) day(s) ago",

@@ -13,13 +13,17 @@ public struct FormsCommand: ConsoleCommand {
               forms --owner jdoe --state incomplete
               forms --template 'Monthly pump inspection' --older-than 5
               forms --state incomplete --count-by owner    # who has the most incomplete forms
+              forms --owner 'u0000*'
 
-            --count-by prints one row per owner, state or template with its number of forms \
-            (most first), with the same filters.
+            --owner takes a user id or a glob, as 'users' does (* any run of characters, ? one, \\ \
+            makes the next literal). When no form in the store belongs to the owner named, a \
+            note on stderr says so (with a "did you mean" for a typo). --count-by prints one row per \
+            owner, state or template with its number of forms (most first), with the same filters.
             """)
     public static let roles: Set<Role> = Set(Role.allCases)
 
-    @Option(help: ArgumentHelp("Only forms of this technician.", valueName: "technician"))
+    @Option(help: ArgumentHelp("Only forms of this technician (a user id, or a glob like 'u0000*').",
+                               valueName: "technician"))
     public var owner: String?
     @Option(help: "Only forms in this state (incomplete, completed, submitted).")
     public var state: FormState?
@@ -39,18 +43,66 @@ public struct FormsCommand: ConsoleCommand {
 
     public func run(in session: Session, output: OutputSink) throws {
         let owner = try session.visibleOwner(asked: self.owner)
-        let filter = FormFilter(owner: owner, state: state, template: template, olderThanDays: olderThan)
+        let store = try session.store()
+        var filter = FormFilter(owner: owner, state: state, template: template, olderThanDays: olderThan)
+        // A glob on --owner, as `users` takes one: the store's owners it matches (with forms
+        // passing the other filters), listed one after the other, in owner order.
+        var owners: [String?] = [owner]
+        if let owner, !Glob(owner).isLiteral {
+            var anyOwner = filter
+            anyOwner.owner = nil
+            owners = try store.countForms(by: .owner, anyOwner).map(\.value).filter(Glob(owner).matches).sorted()
+        }
+        var listed = 0
         if let countBy {
+            var counts: [(value: String, count: Int)] = []
+            for owner in owners {
+                filter.owner = owner
+                for group in try store.countForms(by: countBy, filter) {
+                    if let index = counts.firstIndex(where: { $0.value == group.value }) {
+                        counts[index].count += group.count
+                    } else {
+                        counts.append(group)
+                    }
+                }
+            }
             output.beginRows([Column(countBy.rawValue), Column("count")])
-            for group in try session.store().countForms(by: countBy, filter) {
-                output.row([.string(group.value), .int(Int64(group.count))])
+            for group in counts.enumerated().sorted(by: { ($1.element.count, $0.offset) < ($0.element.count, $1.offset) }) {
+                output.row([.string(group.element.value), .int(Int64(group.element.count))])
             }
             output.endRows()
-            return
+            listed = counts.count
+        } else {
+            output.beginRows(FormColumns.columns)
+            for owner in owners {
+                filter.owner = owner
+                try store.forEachForm(filter) {
+                    try session.checkpointRow()
+                    output.row(FormColumns.values($0))
+                    listed += 1
+                }
+            }
+            output.endRows()
         }
-        output.beginRows(FormColumns.columns)
-        try session.store().forEachForm(filter) { output.row(FormColumns.values($0)) }
-        output.endRows()
+        if listed == 0, let asked = self.owner, !session.isTechnicianOnly {
+            try Self.noteIfNoSuchOwner(asked, store: store, output: output)
+        }
+    }
+
+    /// `forms --owner jdo` gave 0 rows and no word why: say when no form in the store belongs
+    /// to that owner (or to any owner the glob matches), with the nearest owner for a typo: a
+    /// note on stderr, not an error.
+    static func noteIfNoSuchOwner(_ asked: String, store: any StoreService, output: OutputSink) throws {
+        let glob = Glob(asked)
+        let owners = try store.countForms(by: .owner).map(\.value)
+        guard !owners.contains(where: { glob.isLiteral ? $0 == asked : glob.matches($0) }) else { return }
+        if !glob.isLiteral {
+            output.note("no owner of a form in the store matches '\(asked)'")
+        } else if let guess = Spelling.closest(to: asked, among: owners) {
+            output.note("no form in the store belongs to '\(asked)'; did you mean '\(guess)'?")
+        } else {
+            output.note("no form in the store belongs to '\(asked)'")
+        }
     }
 }
 

@@ -1,12 +1,12 @@
 import ArgumentParser
 import MIDirectory
 
-/// `help [COMMAND]`: the command list, or one command's usage and examples — generated from the
-/// same definitions that parse the commands.
+/// `help [COMMAND]`: the commands the user may run, or one command's usage and examples —
+/// generated from the same definitions that parse the commands.
 public struct HelpCommand: ConsoleCommand {
     public static let configuration = CommandConfiguration(
         commandName: "help",
-        abstract: "List the commands, or show one command's usage and examples.",
+        abstract: "List the commands you may run, or show one command's usage and examples.",
         discussion: "Examples:\n  help\n  help move\n  users --help")
     public static let roles: Set<Role> = Set(Role.allCases)
 
@@ -18,13 +18,14 @@ public struct HelpCommand: ConsoleCommand {
     public func run(in session: Session, output: OutputSink) throws {
         if let name = command.first {
             guard let text = CommandRegistry.helpText(for: command) else {
-                throw CommandError.failed("no command '\(name)' (type 'help' for the list)")
+                throw CommandError.failed(CommandRegistry.unknownCommandMessage(name))
             }
             output.message(text)
             return
         }
         output.beginRows([Column("command"), Column("description"), Column("roles")])
-        for type in CommandRegistry.commands {
+        // A technician's list was all 27 words, most of which they may not run.
+        for type in CommandRegistry.commands where !type.roles.isDisjoint(with: session.user.roles) {
             output.row([.string(type.name), .string(type.configuration.abstract),
                         .list(type.roles.sorted().map { .string($0.rawValue) })])
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MIDirectory
+import MIFiles
 import MIStore
 
 /// `media FORM [FILE] --out DIR`: copy a form's photos, videos and recordings out of the store
@@ -12,7 +13,8 @@ public struct MediaCommand: ConsoleCommand {
         discussion: """
             Any form you may 'show', including submitted forms and forms in the trash (by id, or \
             owner/name as trashed). Files keep the device's names (Qid0(1).jpg: question 1, \
-            first file); a file already in DIR of that name is replaced. DIR is created if missing. \
+            first file); a file already in DIR of that name is replaced (a folder or a link of that name \
+            is refused and left alone). DIR is created if missing. \
             Each file is written under a temporary name and renamed, so a half-written file never \
             carries the real name.
 
@@ -34,51 +36,34 @@ public struct MediaCommand: ConsoleCommand {
         if let file, file.contains("/") || file.hasPrefix(".") || file.isEmpty {
             throw CommandError.failed("'\(file)' is not a media file name (like Qid0(1).jpg)")
         }
-        let folder = URL(fileURLWithPath: out)
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw CommandError.failed("cannot write into '\(out)': it is a file, not a folder") }
-        } else {
-            do {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            } catch {
-                throw CommandError.failed("cannot create the folder '\(out)': \(Self.reason(error))")
-            }
+        let folder: Folder
+        do {
+            folder = try Folder.creatingIfMissing(out)
+        } catch {
+            throw CommandError.failed(error.code == ENOTDIR ? "cannot write into '\(out)': it is a file, not a folder"
+                                      : "cannot write into '\(out)': \(error.reason)")
         }
         let visibleOwner = try session.visibleOwner(), ref = target.form
-        output.beginRows([Column("form"), Column("file"), Column("size"), Column("path")])
+        output.beginRows([Column("form"), Column("file"), Column("bytes"), Column("path")])
         // Another's form answers as a missing one (Session.visibleOwner).
         try session.store().forEachMediaFile(of: ref, fileName: file, owner: visibleOwner) { form, media, data in
             guard !media.fileName.contains("/"), !media.fileName.hasPrefix(".") else { return }
-            let path = folder.appendingPathComponent(media.fileName)
-            try Self.write(data, to: path)
-            output.row([.int(form.formId), .string(media.fileName), .int(Int64(data.count)), .string(path.path)])
+            try Self.write(data, to: media.fileName, in: folder)
+            output.row([.int(form.formId), .string(media.fileName), .int(Int64(data.count)), .string(folder.pathOf(media.fileName))])
         }
         output.endRows()
     }
 
-    /// Temp file beside the target, then rename: the real name appears only when complete.
-    static func write(_ data: Data, to path: URL) throws {
-        let temporary = path.deletingLastPathComponent().appendingPathComponent(".\(path.lastPathComponent).\(getpid()).tmp")
+    /// Through the folder's descriptor, under an unpredictable temporary name, then renamed
+    /// (``NewFile``): the real name appears only when complete, and a link planted in a shared
+    /// folder is never followed.
+    static func write(_ data: Data, to name: String, in folder: Folder) throws {
         do {
-            try data.write(to: temporary)
-            if rename(temporary.path, path.path) != 0 {
-                let code = errno
-                try? FileManager.default.removeItem(at: temporary)
-                throw CommandError.failed("cannot write '\(path.path)': \(String(cString: strerror(code)))")
-            }
-        } catch let error as CommandError {
-            throw error
+            let file = try NewFile(in: folder, for: name)
+            try file.write(data)
+            try file.commit(as: name, existing: .replaceFile)
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw CommandError.failed("cannot write '\(path.path)': \(reason(error))")
+            throw CommandError.failed("cannot write '\(error.path)': \(error.doing.map { "\($0): " } ?? "")\(error.reason)")
         }
-    }
-
-    static func reason(_ error: Error) -> String {
-        if let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(posix.code)))
-        }
-        return (error as NSError).localizedDescription
     }
 }

@@ -11,7 +11,9 @@ public struct MoveCommand: ConsoleCommand {
         discussion: """
             If the technician already has a form of that name, the moved form becomes 'Name (2)', \
             'Name (3)', ... (the smallest free number). The old and the new owner each get a notice \
-            (shown at their next login) naming the form, who moved it in which role, and the --note.
+            (shown at their next login) naming the form, who moved it in which role, and the --note. \
+            The form's expiry counts from the move (unless 'policy set expiry-from created'); the \
+            output shows when it expires now.
 
             Examples:
               move 12 asmith
@@ -29,9 +31,11 @@ public struct MoveCommand: ConsoleCommand {
     public func run(in session: Session, output: OutputSink) throws {
         let technician = try session.technician(uid)
         let result = try session.store().move(target.form, to: technician.uid, actor: session.user.uid,
-                                              actorRole: session.actingRole(Self.roles).rawValue, note: note.note)
-        output.record([Column("id"), Column("from"), Column("to"), Column("name"), Column("renamed"), Column("moved")],
+                                              actorRole: session.actingRole(Self.roles).rawValue, note: note.note,
+                                              policyDefaults: session.config.policy.expiryPolicy)
+        output.record([Column("id"), Column("from"), Column("to"), Column("name"), Column("renamed"), Column("moved"),
+                       Column("expires")],
                       [.int(result.formId), .string(result.fromOwner), .string(result.toOwner), .string(result.newName),
-                       .bool(result.renamed), .bool(result.moved)])
+                       .bool(result.renamed), .bool(result.moved), .time(result.expires)])
     }
 }

@@ -8,7 +8,8 @@ public struct NoticesCommand: ConsoleCommand {
         commandName: "notices",
         abstract: "List notices for a user (yours by default).",
         discussion: """
-            Unread notices are also shown when a user logs in to the console, then marked read.
+            Unread notices are also shown when a user logs in at the prompt, then marked read: \
+            'notices' right after says so, and 'notices --all' lists them again.
 
             Examples:
               notices
@@ -32,5 +33,10 @@ public struct NoticesCommand: ConsoleCommand {
                         .bool(notice.readAt != nil), .string(notice.text)])
         }
         output.endRows()
+        if notices.isEmpty, !all, whose == session.user.uid, session.noticesShownAtLogin > 0 {
+            let count = session.noticesShownAtLogin
+            output.note("no unread notices: the \(count) shown at login \(count == 1 ? "is" : "are") marked read; "
+                        + "'notices --all' lists \(count == 1 ? "it" : "them")")
+        }
     }
 }

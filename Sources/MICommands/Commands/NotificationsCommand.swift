@@ -65,6 +65,7 @@ public struct NotificationsCommand: ConsoleCommand {
         output.beginRows([Column("at"), Column("uid"), Column("id"), Column("name"), Column("day"), Column("expires"),
                           Column("pending"), Column("dropped")])
         try store.forEachReminder(policy: policy, filter: filter) { reminder in
+            try session.checkpointRow()
             output.row([.time(reminder.at), .string(reminder.form.owner), .int(reminder.form.id),
                         .string(reminder.form.name), .int(Int64(reminder.day)), .time(reminder.expiresAt),
                         .bool(reminder.pending), .bool(reminder.dropped)])

@@ -24,6 +24,7 @@ public struct OrphansCommand: ConsoleCommand {
         let store = try session.store()
         output.beginRows(FormColumns.columns + [Column("reason")])
         try Self.forEachOrphan(store: store, session: session) { form, reason in
+            try session.checkpointRow()
             output.row(FormColumns.values(form) + [.string(reason)])
         }
         output.endRows()

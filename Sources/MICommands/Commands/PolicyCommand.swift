@@ -15,6 +15,7 @@ public struct PolicyCommand: ConsoleCommand {
               policy set expiry-days 10
               policy set notify-days 1,2,5
               policy set retention-days 60
+              policy set expiry-from created
             """,
         subcommands: [PolicyShowCommand.self, PolicySetCommand.self],
         defaultSubcommand: PolicyShowCommand.self)
@@ -72,21 +73,26 @@ public struct PolicySetCommand: ConsoleCommand {
             expiry-days and retention-days take a whole number of days from 1 to 3650. notify-days \
             takes a comma-separated list of days after creation (or 'none'): distinct, each 1 to \
             3650 and before the expiry day (a reminder on or after it would never fire), at most \
-            64 (the device's limit of pending notifications). A value that breaks a rule is \
-            refused with the reason.
+            64 (the device's limit of pending notifications). expiry-from is 'assigned' (a move \
+            restarts the moved form's expiry clock, the default) or 'created' (expiry counts from \
+            creation whatever moves happen; restore and reopen restart the clock either way). A \
+            value that breaks a rule is refused with the reason; the value already in force \
+            changes nothing and is not audited.
 
             Examples:
               policy set expiry-days 10
               policy set notify-days 1,2,5 --note 'reminders on day 5 too'
+              policy set expiry-from created
             """)
     public static let roles: Set<Role> = [.foreman]
 
-    @Argument(help: ArgumentHelp("expiry-days, notify-days or retention-days.", valueName: "setting"))
+    @Argument(help: ArgumentHelp("expiry-days, notify-days, retention-days or expiry-from.", valueName: "setting"))
     public var setting: PolicySetting
     /// An array only so that a negative number (`-3`) reaches the policy check, which says why
     /// it is refused, instead of being taken for an unknown option.
     @Argument(parsing: .allUnrecognized,
-              help: ArgumentHelp("The new value: days, or for notify-days a list like 1,2,5.", valueName: "value"))
+              help: ArgumentHelp("The new value: days, for notify-days a list like 1,2,5, for expiry-from "
+                                 + "created or assigned.", valueName: "value"))
     public var values: [String] = []
     @OptionGroup public var note: NoteOption
 
@@ -108,6 +114,10 @@ public struct PolicySetCommand: ConsoleCommand {
                                                    actor: session.user.uid, note: note.note)
         } catch let error as StoreError where error.kind == .invalidInput {
             throw CommandError.failed("refused: \(error.message)")
+        }
+        guard change.changed else {
+            output.message("\(setting) is \(change.after) already; nothing was changed")
+            return
         }
         output.record([Column("setting"), Column("before"), Column("after"), Column("source")],
                       [.string(setting.rawValue), .string(change.before), .string(change.after), .string("store")])

@@ -40,9 +40,9 @@ public struct PurgeCommand: ConsoleCommand {
         try BatchRemoval<TrashedForm>(
             name: "purge", columns: TrashCommand.columns, row: TrashCommand.values,
             count: { try store.countPurgeable(cutoff) },
-            forEachCandidate: { each in try store.forEachPurgeable(cutoff) { each($0) } },
+            forEachCandidate: { each in try store.forEachPurgeable(cutoff) { try each($0) } },
             perform: { each, progress in
-                try store.purge(cutoff, actor: actor, note: note, { each($0) }, progress: progress)
+                try store.purge(cutoff, actor: actor, note: note, { try each($0) }, progress: progress)
             },
             question: { "destroy \($0) form(s) trashed more than \(days) day(s) ago, with their media? This cannot be undone." },
             nothingToDo: "nothing to purge: no form has been in the trash more than \(days) day(s)",

@@ -29,6 +29,13 @@ public struct ReopenCommand: ConsoleCommand {
         let role = session.actingRole(Self.roles)
         let result = try session.store().reopen(target.form, reason: note, actor: session.user.uid,
                                                 actorRole: role.rawValue, allowSubmitted: session.user.has(.foreman))
+        if let sentAt = result.sentAt {
+            output.warning("form \(result.formId) '\(result.name)' was already delivered to the office "
+                           + "(\(sentAt.formatted(.iso8601))); reopening does not recall the office's copy")
+        }
+        if result.withdrawnDeliveries > 0 {
+            output.warning("form \(result.formId) '\(result.name)' had not gone to the office yet; its delivery is now held")
+        }
         output.record([Column("id"), Column("owner"), Column("name"), Column("state"), Column("notice")],
                       [.int(result.formId), .string(result.owner), .string(result.name),
                        .string(FormState.incomplete.rawValue), .int(result.noticeId)])

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MIDirectory
+import MIFiles
 import MIReport
 import MIStore
 
@@ -59,7 +60,7 @@ public struct ReportCommand: ConsoleCommand {
             var target = FormArgument()
             target.form = form
             let review = try ShowCommand.review(target, in: session)
-            let pages = try write(review, to: URL(fileURLWithPath: pdf), session: session)
+            let pages = try write(review, to: .path(pdf), session: session)
             output.record([Column("id"), Column("owner"), Column("name"), Column("file"), Column("pages")],
                           [.int(review.form.id), .string(review.form.owner), .string(review.form.name),
                            .string(pdf), .int(Int64(pages))])
@@ -70,10 +71,9 @@ public struct ReportCommand: ConsoleCommand {
 
     private func many(state: FormState, dir: String, session: Session, output: OutputSink) throws {
         let owner = try session.visibleOwner(asked: self.owner)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw CommandError.failed("'\(dir)' is not a folder")
-        }
+        // Opened once: every report is created through this descriptor (docs/security.md).
+        let folder: Folder
+        do { folder = try Folder(path: dir) } catch { throw CommandError.failed("'\(dir)' is not a folder (\(error.reason))") }
         let store = try session.store()
         // Ids only: the forms are then read, laid out and written one at a time.
         var forms: [(id: Int64, owner: String, name: String)] = []
@@ -82,15 +82,16 @@ public struct ReportCommand: ConsoleCommand {
         var failures = 0
         output.beginRows([Column("id"), Column("owner"), Column("name"), Column("file"), Column("pages")])
         for (done, form) in forms.enumerated() {
+            try session.checkpoint("\(done - failures) of \(forms.count) report(s) written to \(dir); the rest were not started")
             output.progress("report", done: done, total: forms.count)
             var fileName = Self.fileName(owner: form.owner, name: form.name)
             if usedNames.contains(fileName) { fileName = Self.fileName(owner: form.owner, name: "\(form.name) (\(form.id))") }
             usedNames.insert(fileName)
-            let path = URL(fileURLWithPath: dir).appendingPathComponent(fileName)
             do {
                 let review = try store.review(.id(form.id))
-                let pages = try write(review, to: path, session: session)
-                output.row([.int(form.id), .string(form.owner), .string(form.name), .string(path.path), .int(Int64(pages))])
+                let pages = try write(review, to: .named(fileName, in: folder), session: session)
+                output.row([.int(form.id), .string(form.owner), .string(form.name), .string(folder.pathOf(fileName)),
+                            .int(Int64(pages))])
             } catch let error as ReportError {
                 failures += 1
                 output.warning("form \(form.id) \(form.owner)/\(form.name): \(error)")
@@ -106,7 +107,12 @@ public struct ReportCommand: ConsoleCommand {
         }
     }
 
-    private func write(_ review: FormReview, to url: URL, session: Session) throws -> Int {
+    private enum Destination {
+        case path(String)
+        case named(String, in: Folder)
+    }
+
+    private func write(_ review: FormReview, to destination: Destination, session: Session) throws -> Int {
         let store = try session.store()
         let ownerName = try session.directory.user(uid: review.form.owner)?.name
         let context = ReportContext(ownerName: ownerName, store: session.config.store.displayName, printedAt: session.clock.now(),
@@ -114,7 +120,12 @@ public struct ReportCommand: ConsoleCommand {
             try store.mediaData(.id(review.form.id), fileName: file.fileName)
         }
         do {
-            return try ReviewReport.write(review, context: context, to: url, replace: force)
+            switch destination {
+            case .path(let path):
+                return try ReviewReport.write(review, context: context, to: URL(fileURLWithPath: path), replace: force)
+            case .named(let name, let folder):
+                return try ReviewReport.write(review, context: context, named: name, in: folder, replace: force)
+            }
         } catch let error as ReportError {
             if form != nil { throw CommandError.failed(error.description) }
             throw error

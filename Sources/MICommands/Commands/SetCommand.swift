@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import MIDirectory
 
 /// `set [SETTING VALUE]`: how results are shown for the rest of the session (psql's `\pset`
@@ -6,11 +7,15 @@ import MIDirectory
 public struct SetCommand: ConsoleCommand {
     public static let configuration = CommandConfiguration(
         commandName: "set",
-        abstract: "Show or change display settings for this session: format, expanded, pager.",
+        abstract: "Show or change display settings for this session: format, expanded, pager, time zone.",
         discussion: """
             format table|csv|json    how results are written (as --format)
             expanded on|off          one record per block instead of a grid (as --expanded)
             pager on|off             long output at a terminal through $PAGER (default less -FRX)
+            timeZone ZONE            the zone times are shown in, an IANA name such as Europe/Berlin \
+            (as display.timeZone in the config)
+
+            A change is confirmed on stderr ('note: format is table'), not in the format being left.
 
             A single command can also take --expanded (-x) or --no-pager.
 
@@ -19,12 +24,13 @@ public struct SetCommand: ConsoleCommand {
               set format csv
               set expanded on
               set pager off
+              set timeZone UTC
             """)
     public static let roles: Set<Role> = Set(Role.allCases)
 
-    public enum Setting: String, CaseIterable, ExpressibleByArgument { case format, expanded, pager }
+    public enum Setting: String, CaseIterable, ExpressibleByArgument { case format, expanded, pager, timeZone }
 
-    @Argument(help: "The setting to change (format, expanded, pager).")
+    @Argument(help: "The setting to change (format, expanded, pager, timeZone).")
     public var setting: Setting?
     @Argument(help: ArgumentHelp("Its new value: table, csv or json for format; on or off for the others.", valueName: "value"))
     public var value: String?
@@ -41,6 +47,10 @@ public struct SetCommand: ConsoleCommand {
             }
         case .expanded, .pager:
             guard Self.flag(value) != nil else { throw ValidationError("\(setting.rawValue) is on or off, not '\(value)'") }
+        case .timeZone:
+            guard TimeZone(identifier: value) != nil else {
+                throw ValidationError("timeZone is an IANA time zone name such as Europe/Berlin or UTC, not '\(value)'")
+            }
         }
     }
 
@@ -58,7 +68,18 @@ public struct SetCommand: ConsoleCommand {
             case .format: session.display.format = DisplayFormat(rawValue: value)!
             case .expanded: session.display.expanded = Self.flag(value)!
             case .pager: session.display.pager = Self.flag(value)!
+            case .timeZone: session.display.timeZone = TimeZone(identifier: value)!
             }
+            // Said on stderr in plain words: this command's output would still be in the old
+            // format (`set format table` once echoed the settings as JSON).
+            let now = switch setting {
+            case .format: session.display.format.rawValue
+            case .expanded: session.display.expanded ? "on" : "off"
+            case .pager: session.display.pager ? "on" : "off"
+            case .timeZone: session.display.timeZone.identifier
+            }
+            output.note("\(setting.rawValue) is \(now)")
+            return
         }
         let display = session.display
         output.record([Column("format"), Column("expanded"), Column("pager"), Column("timeZone")],

@@ -29,7 +29,13 @@ public struct ShowCommand: ConsoleCommand {
     public init() {}
 
     public func run(in session: Session, output: OutputSink) throws {
-        let review = try Self.review(target, in: session)
+        let (columns, values) = Self.record(try Self.review(target, in: session))
+        output.record(columns, values)
+    }
+
+    /// The review as `show` gives it: the form's columns, then questions, violations, foreman
+    /// comments and media files. Also the `form` part `deliver` sends to the office.
+    static func record(_ review: FormReview) -> ([Column], [Value]) {
         let questions: [Value] = review.questions.map { q in
             .object([.init("#", .int(Int64(q.number))), .init("type", .string(q.kind.rawValue)),
                      .init("question", .string(q.text)), .init("answer", Self.value(q.answer)),
@@ -46,9 +52,8 @@ public struct ShowCommand: ConsoleCommand {
             .object([.init("question", .int(Int64(file.question + 1))), .init("file", .string(file.fileName)),
                      .init("bytes", .int(Int64(file.size))), .init("sha256", .string(file.sha256))])
         }
-        output.record(FormColumns.columns + [Column("questions"), Column("violations"), Column("comments"),
-                                             Column("mediaFiles")],
-                      FormColumns.values(review.form) + [.list(questions), .list(violations), .list(comments), .list(media)])
+        return (FormColumns.columns + [Column("questions"), Column("violations"), Column("comments"), Column("mediaFiles")],
+                FormColumns.values(review.form) + [.list(questions), .list(violations), .list(comments), .list(media)])
     }
 
     /// The review of the form `target` names, if the session's user may see it: the one rule for

@@ -14,8 +14,9 @@ public struct StoreCommand: ConsoleCommand {
               store info
               store copy --to 'postgresql://miadmin@db.example:5432/mi?sslrootcert=/etc/miadmin/db-ca.pem' --password-file ~/db.pw
               store copy --to /var/backups/miadmin/store-copy.sqlite
+              store backup /var/backups/miadmin/store-2026-11-24.sqlite
             """,
-        subcommands: [StoreInfoCommand.self, StoreCopyCommand.self],
+        subcommands: [StoreInfoCommand.self, StoreCopyCommand.self, StoreBackupCommand.self],
         defaultSubcommand: StoreInfoCommand.self)
     public static let roles: Set<Role> = [.foreman, .support]
 
@@ -59,8 +60,9 @@ public struct StoreCopyCommand: ConsoleCommand {
             on both sides and hashes every copied media file again (SHA-256), and prints both. \
             The target is a postgresql:// URI (TLS verified: sslmode=verify-full unless the \
             config's store.allowCleartext is true; no password in the URI) or a SQLite file \
-            path (created if missing). A target that holds data is refused unless --append is \
-            given and no id is in both stores. Asks for confirmation; a script needs --yes.
+            path (created if missing; a symbolic link there is refused, never followed). A target \
+            that holds data is refused unless --append is given and no id is in both stores. \
+            Asks for confirmation; a script needs --yes.
             """)
     public static let roles: Set<Role> = [.foreman, .support]
 
@@ -87,8 +89,23 @@ public struct StoreCopyCommand: ConsoleCommand {
         let shown = (try? PostgresTarget(uri: target, allowCleartext: true)).map { "postgresql://\($0)" } ?? target
         try session.confirm("Copy the whole store at \(source.path) into \(shown)"
                             + (append ? " (appending)" : "") + "?", yes: yes)
-        let destination = try openTarget(session)
-        let report = try source.copy(to: destination, append: append, actor: session.user.uid)
+        let report: StoreCopyReport
+        if let postgres = try openPostgresTarget(session) {
+            report = try source.copy(to: postgres, append: append, actor: session.user.uid)
+        } else {
+            guard passwordFile == nil else {
+                throw CommandError.failed("--password-file is for a postgresql:// target; a SQLite file has no password")
+            }
+            // SQLite never gets the path the user named (SQLiteFileTarget): a link planted there is refused.
+            let file = try SQLiteFileTarget(URL(fileURLWithPath: target).standardizedFileURL.path, existing: true)
+            report = try {
+                let destination = try StoreOpening.open(.sqlite(path: file.sqlitePath), password: nil, privileged: false,
+                                                        sqlite: .existingOnly, busyTimeout: session.config.store.busyTimeoutSeconds,
+                                                        clock: session.clock, logger: session.logger)
+                return try source.copy(to: destination, append: append, actor: session.user.uid)
+            }()
+            try file.finish()
+        }
         for key in report.policyKept {
             output.warning("the target's own policy value for \(key) was kept")
         }
@@ -101,33 +118,60 @@ public struct StoreCopyCommand: ConsoleCommand {
         output.endRows()
     }
 
-    private func openTarget(_ session: Session) throws -> FormStore {
+    /// The PostgreSQL target, or nil when `--to` names a SQLite file.
+    private func openPostgresTarget(_ session: Session) throws -> FormStore? {
+        guard target.hasPrefix("postgresql://") || target.hasPrefix("postgres://") else { return nil }
         let location: AppConfig.Store.Location
         var password: String?
-        if target.hasPrefix("postgresql://") || target.hasPrefix("postgres://") {
+        do {
+            location = .postgres(try PostgresTarget(uri: target, allowCleartext: session.config.store.allowCleartext))
+        } catch {
+            throw CommandError.failed("--to: \("\(error)")")
+        }
+        if let passwordFile {
             do {
-                location = .postgres(try PostgresTarget(uri: target, allowCleartext: session.config.store.allowCleartext))
+                var secret = try SecretFile.read(passwordFile)
+                password = String(decoding: secret.bytes, as: UTF8.self)
+                secret.wipe()
             } catch {
-                throw CommandError.failed("--to: \("\(error)")")
+                throw CommandError.failed("--password-file: \(error.description)")
             }
-            if let passwordFile {
-                do {
-                    var secret = try SecretFile.read(passwordFile)
-                    password = String(decoding: secret.bytes, as: UTF8.self)
-                    secret.wipe()
-                } catch {
-                    throw CommandError.failed("--password-file: \(error.description)")
-                }
-            }
-        } else {
-            guard passwordFile == nil else {
-                throw CommandError.failed("--password-file is for a postgresql:// target; a SQLite file has no password")
-            }
-            location = .sqlite(path: URL(fileURLWithPath: target).standardizedFileURL.path)
         }
         // The console runs with the user's own rights by now: libpq's conventions are theirs.
         return try StoreOpening.open(location, password: password, privileged: false, sqlite: .createIfMissing,
                                      busyTimeout: session.config.store.busyTimeoutSeconds, clock: session.clock,
                                      logger: session.logger)
+    }
+}
+
+/// `store backup FILE`: a consistent copy of the SQLite store into a new file, while others work.
+public struct StoreBackupCommand: ConsoleCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "backup",
+        abstract: "Write a consistent copy of the SQLite store into a new file.",
+        discussion: """
+            Uses SQLite's online backup API through the console's own connection: other consoles \
+            keep working, and the store's -wal and -shm files stay as they are (the sqlite3 \
+            shell's .backup, as the last connection to close, removed them and stopped every \
+            console). FILE must not exist; a symbolic link there is refused. The copy is an \
+            ordinary store file (miadmin's store.path can name it to restore). A PostgreSQL \
+            store is backed up with pg_dump (docs/install.md).
+
+            Examples:
+              store backup /var/backups/miadmin/store-2026-11-24.sqlite
+            """)
+    public static let roles: Set<Role> = [.foreman, .support]
+
+    @Argument(help: ArgumentHelp("The new file.", valueName: "file"), completion: .file())
+    public var file: String
+
+    public init() {}
+
+    public func run(in session: Session, output: OutputSink) throws {
+        let store = try session.store()
+        let path = URL(fileURLWithPath: file).standardizedFileURL.path
+        let bytes = try store.backup(to: path)
+        output.record([Column("store"), Column("backup"), Column("bytes")],
+                      [.string(store.path), .string(path), .int(bytes)])
     }
 }

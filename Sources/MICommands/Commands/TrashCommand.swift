@@ -29,7 +29,10 @@ public struct TrashCommand: ConsoleCommand {
 
     public func run(in session: Session, output: OutputSink) throws {
         output.beginRows(Self.columns)
-        try session.store().forEachTrashedForm(owner: owner) { output.row(Self.values($0)) }
+        try session.store().forEachTrashedForm(owner: owner) {
+            try session.checkpointRow()
+            output.row(Self.values($0))
+        }
         output.endRows()
     }
 }

@@ -29,6 +29,7 @@ public struct UsersCommand: ConsoleCommand {
     public func run(in session: Session, output: OutputSink) throws {
         output.beginRows([Column("uid"), Column("name"), Column("mail"), Column("roles")])
         try session.directory.forEachUser(matching: pattern.map(Glob.init), role: role) { user in
+            try session.checkpointRow()
             output.row([.string(user.uid), .string(user.name), user.mail.map(Value.string) ?? .null,
                         .list(user.roles.map { .string($0.rawValue) })])
         }

@@ -81,10 +81,13 @@ public struct AppConfig: Sendable {
         public var notifyDays: [Int]
         /// Days a form stays in the trash before `purge` destroys it.
         public var retentionDays: Int
+        /// Whether a `move` restarts the moved form's expiry clock (`assigned`, the default).
+        public var expiryFrom: ExpiryStart = .assigned
 
         /// These values as the store's policy type (the defaults `policy set` overrides).
         public var expiryPolicy: ExpiryPolicy {
-            ExpiryPolicy(expiryDays: expiryDays, notifyDays: notifyDays, retentionDays: retentionDays)
+            ExpiryPolicy(expiryDays: expiryDays, notifyDays: notifyDays, retentionDays: retentionDays,
+                         expiryFrom: expiryFrom)
         }
     }
 
@@ -109,6 +112,9 @@ public struct AppConfig: Sendable {
     public var policy: Policy
     public var display = Display(timeZone: .autoupdatingCurrent)
     public var `import` = Import(maxMediaMiB: ImportLimits.defaults.mediaBytes >> 20)
+    /// `delivery` and `mail` (AppConfig+Outbound.swift); nil when the config has none.
+    public var delivery: Delivery?
+    public var mail: Mail?
 
     /// The system config of a binary installed under the usual prefixes (`/usr/local`, `/usr`).
     public static let defaultSystemPath = "/etc/miadmin/config.json"
@@ -183,7 +189,14 @@ public struct AppConfig: Sendable {
             throw ConfigError(file: path, message: "key policy.notifyDays must hold whole numbers of days from \(Bounds.days.lowerBound) to \(Bounds.days.upperBound) (not \(outside))")
         }
         let retention = try reader.integer("policy.retentionDays", in: Bounds.days, unit: "days") ?? 30
-        let policy = Policy(expiryDays: expiry, notifyDays: notify, retentionDays: retention)
+        var expiryFrom = ExpiryStart.assigned
+        if let text = try reader.string("policy.expiryFrom") {
+            guard let start = ExpiryStart(rawValue: text) else {
+                throw ConfigError(file: path, message: "key policy.expiryFrom must be 'created' or 'assigned', not '\(text)'")
+            }
+            expiryFrom = start
+        }
+        let policy = Policy(expiryDays: expiry, notifyDays: notify, retentionDays: retention, expiryFrom: expiryFrom)
         if let problem = policy.expiryPolicy.problems.first {
             // The rules `policy set` enforces (a reminder that would never fire, duplicates, …).
             throw ConfigError(file: path, message: "keys policy.*: \(problem)")
@@ -203,6 +216,9 @@ public struct AppConfig: Sendable {
             throw ConfigError(file: path, message: "key import.maxMediaMiB must be a whole number of MiB from 1 to 4096")
         }
 
+        let delivery = try Self.delivery(reader: &reader, file: path, resolve: resolve)
+        let mail = try Self.mail(reader: &reader, file: path, resolve: resolve)
+
         let unknown = reader.unknownKeys()
         guard unknown.isEmpty else {
             throw ConfigError(file: path, message: "unknown key\(unknown.count > 1 ? "s" : "") \(unknown.joined(separator: ", ")) (see docs/configuration.md)")
@@ -211,7 +227,7 @@ public struct AppConfig: Sendable {
             throw ConfigError(file: path, message: "ldap.bindDN is set, so ldap.bindPasswordFile is required")
         }
         return AppConfig(file: path, ldap: ldap, store: store, policy: policy, display: display,
-                         import: Import(maxMediaMiB: Int(maxMedia)))
+                         import: Import(maxMediaMiB: Int(maxMedia)), delivery: delivery, mail: mail)
     }
 
     /// `store.path` or `store.url` (exactly one), `store.passwordFile` and `store.allowCleartext`.

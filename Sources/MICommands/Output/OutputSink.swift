@@ -15,6 +15,10 @@ public protocol OutputSink: AnyObject {
     func message(_ text: String)
     /// A remark on stderr that does not change the result (e.g. a rule violation on import).
     func warning(_ text: String)
+    /// A remark on stderr for people that is not a warning: why a result is empty (`check`
+    /// found nothing, `forms --owner` named nobody who has forms). Not part of the result, so
+    /// JSON and CSV on stdout stay one value, one table.
+    func note(_ text: String)
     /// Progress of a long run (`expire` over a big store): drawn as a bar on a terminal,
     /// ignored otherwise. `done == total` ends it.
     func progress(_ label: String, done: Int, total: Int)

@@ -31,7 +31,7 @@ public protocol StoreService: AnyObject {
 
     // MARK: Forms: changes
     func move(_ ref: FormReference, to uid: String, actor: String, actorRole: String, note: String?,
-              expectedVersion: Int?) throws -> MoveResult
+              expectedVersion: Int?, policyDefaults: ExpiryPolicy) throws -> MoveResult
     func comment(_ ref: FormReference, text: String, author: String, note: String?, expectedVersion: Int?) throws
         -> ForemanComment
     func submit(_ ref: FormReference, actor: String, note: String?, expectedVersion: Int?) throws -> SubmitResult
@@ -74,10 +74,26 @@ public protocol StoreService: AnyObject {
     func forEachOwner(_ body: (_ uid: String, _ forms: Int) throws -> Void) throws
     func info() throws -> StoreInfo
     func copy(to target: FormStore, append: Bool, actor: String, progress: (String, Int) -> Void) throws -> StoreCopyReport
+    func backup(to path: String) throws -> Int64
     func withSessionTransaction<T>(end: FormStore.SessionEnd, _ body: () throws -> T) throws -> T
+    var isInSessionTransaction: Bool { get }
+
+    // MARK: Outbound: deliveries to the office, mailed reminders
+    func dueDeliveries(ignoringBackoff: Bool, limit: Int) throws -> [Delivery]
+    func delivery(_ id: Int64) throws -> Delivery
+    func forEachDelivery(_ filter: DeliveryFilter, _ body: (Delivery) throws -> Void) throws
+    func recordDeliveryTry(_ id: Int64, outcome: DeliveryOutcome) throws -> Delivery
+    func retryDeliveries(_ id: Int64?, actor: String, note: String?) throws -> [Delivery]
+    func deliveryReview(_ delivery: Delivery) throws -> Result<FormReview, StoreError>
+    func withMediaReader<T>(formId: Int64, _ body: (MediaReader) throws -> T) throws -> T
+    func sentReminders() throws -> Set<ReminderKey>
+    func recordSentReminders(_ keys: [ReminderKey], uid: String) throws
 }
 
 extension StoreService {
+    public func dueDeliveries(ignoringBackoff: Bool) throws -> [Delivery] {
+        try dueDeliveries(ignoringBackoff: ignoringBackoff, limit: 10_000)
+    }
     public func forEachForm(_ body: (FormSummary) throws -> Void) throws { try forEachForm(FormFilter(), body) }
     public func countForms() throws -> Int { try countForms(FormFilter()) }
     public func countForms(by field: FormField) throws -> [(value: String, count: Int)] {
@@ -90,8 +106,9 @@ extension StoreService {
         try formReferenceSuggestions(prefix: prefix, owner: owner, scope: scope, limit: 200)
     }
     public func move(_ ref: FormReference, to uid: String, actor: String, actorRole: String = "foreman",
-                     note: String? = nil) throws -> MoveResult {
-        try move(ref, to: uid, actor: actor, actorRole: actorRole, note: note, expectedVersion: nil)
+                     note: String? = nil, policyDefaults: ExpiryPolicy) throws -> MoveResult {
+        try move(ref, to: uid, actor: actor, actorRole: actorRole, note: note, expectedVersion: nil,
+                 policyDefaults: policyDefaults)
     }
     public func comment(_ ref: FormReference, text: String, author: String, note: String? = nil) throws -> ForemanComment {
         try comment(ref, text: text, author: author, note: note, expectedVersion: nil)

@@ -29,6 +29,12 @@ public final class Session {
     /// The store if a command opened it (nil before): the run loop asks it for its events.
     public var storeIfOpened: (any StoreService)? { openedStore }
     private let openStore: () throws -> any StoreService
+    /// Whether Ctrl-C asked the running command to stop (``checkpoint(_:)``); the console's
+    /// signal flag, a stand-in in unit tests.
+    public var interruptionRequested: () -> Bool = { Interruption.isRequested }
+    /// How many unread notices the login banner showed (and marked read): `notices` right after
+    /// it would otherwise be empty without a word why.
+    public var noticesShownAtLogin = 0
     /// The technicians as the running script sees them; nil at the prompt (see TechnicianRoster).
     public private(set) var roster: TechnicianRoster?
 

@@ -1,7 +1,10 @@
 import Foundation
+import MIFiles
 
 /// The per-user history file: created 0600, appended one accepted line at a time so it survives
-/// a crash or a kill, and never given a line that carries a secret or starts with a space.
+/// a crash or a kill, and never given a line that mentions a secret or starts with a space.
+/// Read and written by miadmin itself through the folder's descriptor (readline's own file
+/// functions open paths and write a predictable temporary file).
 struct HistoryFile {
     let path: String
     static let limit: Int32 = 2000
@@ -14,43 +17,64 @@ struct HistoryFile {
         return "\(state)/miadmin/history-\(String(safe))"
     }
 
-    /// Creates the file (and its folder, 0700) if missing and makes sure it is private.
-    func prepare() {
-        let dir = (path as NSString).deletingLastPathComponent
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true,
-                                                 attributes: [.posixPermissions: 0o700])
-        let fd = open(path, O_CREAT | O_WRONLY | O_APPEND | O_CLOEXEC, 0o600)
+    /// The history's lines (the last ``limit``), after making the file private (0600) and, when it
+    /// has grown past twice the limit, rewriting it with the last ``limit`` lines (a ``NewFile``
+    /// renamed over it). The folder (0700) is made if missing. Every open is relative to the
+    /// folder's descriptor with `O_NOFOLLOW`: a link at the history's name is never followed.
+    func load() -> [String] {
+        let name = (path as NSString).lastPathComponent
+        guard let folder = Self.folder(of: path) else { return [] }
+        guard let data = try? folder.readFile(name, limit: 64 << 20) else { return [] }
+        let fd = openat(folder.fd, name, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         if fd >= 0 {
             fchmod(fd, 0o600)  // an older file with looser permissions is tightened
             close(fd)
         }
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        let kept = Array(lines.suffix(Int(Self.limit)))
+        if lines.count > 2 * Int(Self.limit), let file = try? NewFile(in: folder, for: name, mode: 0o600) {
+            if (try? file.write(Data(kept.map { $0 + "\n" }.joined().utf8))) != nil {
+                try? file.commit(as: name, existing: .replaceFile)
+            }
+        }
+        return kept
     }
 
-    /// Names that mark a value as secret (like redis-cli's AUTH). A line is run but never stored
-    /// when it *carries* such a value: an option named like one (`--password x`,
-    /// `--bind-password=x`) or an assignment to one (`password=x`, `API_TOKEN=x`). A line that
-    /// merely mentions the word (`forms --template 'Gas token meter'`) is recorded, so it can be
-    /// recalled with Up.
+    /// Appends one line: created 0600 if missing, opened through the folder's descriptor with
+    /// `O_NOFOLLOW | O_APPEND`, so a crash or a kill loses nothing already accepted.
+    func append(_ line: String) {
+        guard let folder = Self.folder(of: path) else { return }
+        let fd = openat(folder.fd, (path as NSString).lastPathComponent,
+                        O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return }
+        let bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    }
+
+    /// The history's folder, made (0700) if missing, opened.
+    private static func folder(of path: String) -> Folder? {
+        let dir = (path as NSString).deletingLastPathComponent
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true,
+                                                 attributes: [.posixPermissions: 0o700])
+        return try? Folder(path: dir)
+    }
+
+    /// Words that mark a line as carrying a secret (like redis-cli's AUTH): a line is run but
+    /// never stored when any of its words contains one, in any case (`--bind-password=x`,
+    /// `API_TOKEN=x`, `comment 1 my password is hunter2`): docs/security.md promises "mentioning",
+    /// and a secret typed into free text is as secret as one after an option.
     static let secretMarkers = ["password", "passwd", "secret", "token", "credential"]
 
     static func shouldRecord(_ line: String) -> Bool {
         if line.hasPrefix(" ") || line.trimmingCharacters(in: .whitespaces).isEmpty { return false }
-        return !carriesSecret(line)
+        return !mentionsSecret(line)
     }
 
-    static func carriesSecret(_ line: String) -> Bool {
-        for raw in line.lowercased().split(whereSeparator: \.isWhitespace) {
-            let word = raw.drop { $0 == "'" || $0 == "\"" }
-            let name: Substring
-            if word.hasPrefix("-") {
-                name = word.prefix { $0 != "=" }
-            } else if let equals = word.firstIndex(of: "=") {
-                name = word[..<equals]
-            } else {
-                continue
-            }
-            if secretMarkers.contains(where: { name.contains($0) }) { return true }
-        }
-        return false
+    static func mentionsSecret(_ line: String) -> Bool {
+        let lowered = line.lowercased()
+        return secretMarkers.contains { lowered.contains($0) }
     }
 }

@@ -4,7 +4,8 @@ import MICommands
 import Synchronization
 
 /// The prompt: GNU readline with line editing, history (per-user file, appended per line) and
-/// completion from the command catalog. Ctrl-C abandons the line being typed; Ctrl-D ends input.
+/// completion from the command catalog. Ctrl-C abandons the line being typed (and stops a
+/// running command at its next safe point); Ctrl-D ends input.
 ///
 /// Readline's callbacks are C function pointers that cannot capture, so the completion engine
 /// and the current matches live in globals guarded by a `Mutex`.
@@ -29,9 +30,8 @@ public final class ReadlineSource: LineSource {
         // prompt, not in the preparation: until the prompt shows, Ctrl-C ends the process.
         signal(SIGINT, onInterrupt)
         rl.signal_event_hook.pointee = afterSignal
-        history.prepare()
         stifle_history(HistoryFile.limit)
-        read_history(history.path)
+        for line in history.load() { add_history(line) }
     }
 
     func nextLine() -> String? {
@@ -43,8 +43,7 @@ public final class ReadlineSource: LineSource {
         free(raw)
         if HistoryFile.shouldRecord(line) {
             add_history(line)
-            append_history(1, history.path)
-            history_truncate_file(history.path, HistoryFile.limit)
+            history.append(line)
         }
         return line
     }
@@ -150,8 +149,14 @@ private var rl: miadmin_readline_variables { miadmin_readline_variables_get().po
 
 private let interrupted = Atomic<Bool>(false)
 
-private let onInterrupt: @convention(c) (Int32) -> Void = { _ in
+/// At the prompt Ctrl-C clears the line; while a command runs it asks the command to stop at
+/// its next safe point (``Interruption``), and a second one ends the process.
+private let onInterrupt: @convention(c) (Int32) -> Void = { number in
     interrupted.store(true, ordering: .relaxed)
+    if Interruption.request() {
+        signal(number, SIG_DFL)
+        raise(number)
+    }
 }
 
 private let afterSignal: @convention(c) () -> Int32 = {

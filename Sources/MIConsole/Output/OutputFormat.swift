@@ -78,6 +78,12 @@ extension RenderingSink {
         err.flush()
     }
 
+    func note(_ text: String) {
+        out.flush()
+        err.write("note: " + TerminalText.escape(text, keepNewlines: false) + "\n")
+        err.flush()
+    }
+
     func progress(_ label: String, done: Int, total: Int) {
         guard progressOnTerminal, total > 0 else { return }
         let width = 30

@@ -61,12 +61,7 @@ final class CommandRunner {
 
     private func runParsed(_ words: [String]) throws {
         guard let name = words.first, let root = CommandRegistry.command(named: name) else {
-            let typed = words.first ?? ""
-            let known = CommandRegistry.commands.map { $0.name } + CommandRegistry.builtins.map(\.name)
-            if let guess = Spelling.closest(to: typed, among: known) {
-                throw ParseFailure(description: "unknown command '\(typed)'; did you mean '\(guess)'? (type 'help' for the list)")
-            }
-            throw ParseFailure(description: "unknown command '\(typed)' (type 'help' for the list)")
+            throw ParseFailure(description: CommandRegistry.unknownCommandMessage(words.first ?? ""))
         }
         // Parsed by the named command's own type, without the completion-script check (LineParser).
         let arguments = Array(words.dropFirst())
@@ -92,12 +87,35 @@ final class CommandRunner {
         }
         let type = Swift.type(of: command)
         // A nested command is named with its parent (`policy set`).
+        Interruption.commandStarts()
+        defer { Interruption.commandEnded() }
         try session.run(command, named: type.name == name ? name : "\(name) \(type.name)", output: sink)
+    }
+
+    /// What a line the parser refused for extra words probably meant, said as the line to type:
+    /// - `comment 13 Looks fine`: the comment's text must be quoted;
+    /// - `move 'jdoe/Valve check – north' asmith 'on leave'`: the form name was quoted, so the
+    ///   quoted phrase at the end is a reason without its `--note`;
+    /// - `show jdoe/Pump station 4`: the name was split into three words: quote it.
+    static func quotingHint(_ words: [String]) -> String? {
+        guard let name = words.first, words.count > 2 else { return nil }
+        let plainEnd = words.dropFirst().firstIndex(where: { $0.hasPrefix("-") }) ?? words.endIndex
+        // What the user typed, with the quotes the tokenizer took away.
+        func line(_ words: some Sequence<String>) -> String { words.map(Tokenizer.quote).joined(separator: " ") }
+        if name == CommentCommand.name, plainEnd > 3, words[1].allSatisfy(\.isNumber) || words[1].contains(" ") {
+            let text = words[2..<plainEnd].joined(separator: " ")
+            return "; the comment's text must be quoted, as in: \(line(words[..<2])) \(Tokenizer.quote(text))"
+        }
+        if let last = words.last, !last.hasPrefix("-"), last.contains(where: \.isWhitespace) || words[1].contains(where: \.isWhitespace),
+           CommandRegistry.helpText(for: [name])?.contains("--note") == true {
+            return "; to give a reason use --note, as in: \(line(words.dropLast())) --note \(Tokenizer.quote(last))"
+        }
+        return nameQuotingHint(words)
     }
 
     /// `show jdoe/Pump station 4` splits the name into three words and the parser refuses the
     /// extra two. When an owner/name word is followed by plain words, say how to quote it.
-    static func quotingHint(_ words: [String]) -> String? {
+    private static func nameQuotingHint(_ words: [String]) -> String? {
         let arguments = words.dropFirst()
         guard let start = arguments.firstIndex(where: { $0.contains("/") && !$0.hasPrefix("-") && !$0.hasPrefix("/") && !$0.hasPrefix(".") }),
               start + 1 < words.endIndex, !words[start + 1].hasPrefix("-") else { return nil }

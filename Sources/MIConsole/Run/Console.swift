@@ -84,6 +84,7 @@ public enum Console {
             source = StreamLineSource(file: fdopen(0, "r"), ownsFile: false)
             name = "<stdin>"
         }
+        if !source.isInteractive { signal(SIGINT, onScriptInterrupt) }
         guard run.atomic || run.dryRun else {
             return status(of: loop.run(source, name: name), commandLine: name == "-c")
         }
@@ -117,8 +118,9 @@ public enum Console {
                 err.write("dry run: nothing was saved\n")
             }
         } catch is AbortAtomicRun {
-            runner.sink.closingUnsaved("atomic run: a command failed, so nothing was saved")
-            err.write("atomic run: a command failed, so nothing was saved\n")
+            let why = outcome == .stopped(.interrupted) ? "interrupted" : "a command failed"
+            runner.sink.closingUnsaved("atomic run: \(why), so nothing was saved")
+            err.write("atomic run: \(why), so nothing was saved\n")
         } catch {
             err.write("miadmin: " + TerminalText.escape(ErrorReport.message(for: error), keepNewlines: false) + "\n")
             return nil
@@ -146,6 +148,8 @@ public enum Console {
                 err.write("  \(TimeText(zone: session.display.timeZone).table(notice.created))  " + TerminalText.escape(notice.text, keepNewlines: false) + "\n")
             }
             _ = try store.markRead(ids: notices.map(\.id), actor: session.user.uid)
+            session.noticesShownAtLogin = notices.count
+            err.write("  (now marked read; 'notices --all' lists them again)\n")
         } catch {
             err.write("miadmin: could not read your notices: "
                       + TerminalText.escape(ErrorReport.message(for: error), keepNewlines: false) + "\n")
@@ -200,8 +204,18 @@ public enum Console {
         case .quit(failures: 0), .finished(failures: 0): return .success
         case .quit, .finished: return .scriptStopped
         case .stopped(let status):
-            if status == .unreachable || commandLine { return status }
+            if status == .unreachable || status == .interrupted || commandLine { return status }
             return .scriptStopped
         }
+    }
+}
+
+/// Ctrl-C during a script (`-c`, `-f`, a pipe): the running command stops at its next safe
+/// point and the run ends with exit 130 (``Interruption``); a second Ctrl-C while the command
+/// is still running (waiting on a busy store, say) ends the process at once.
+private let onScriptInterrupt: @convention(c) (Int32) -> Void = { number in
+    if Interruption.request() {
+        signal(number, SIG_DFL)
+        raise(number)
     }
 }

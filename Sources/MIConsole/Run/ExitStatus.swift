@@ -1,6 +1,7 @@
 import ArgumentParser
 import MICommands
 import MIDirectory
+import MIOutbound
 import MIStore
 
 /// The process exit codes (docs/exit-codes.md). Modelled on psql: distinct codes for a
@@ -15,6 +16,8 @@ public enum ExitStatus: Int32, Sendable {
     case scriptStopped = 3
     /// Authentication failed: wrong or empty password, unknown user, or no role.
     case authenticationFailed = 4
+    /// Ctrl-C (SIGINT) ended a script: 128 + 2, as shells report it.
+    case interrupted = 130
 }
 
 /// Turns any error into the message to print and the exit status it means.
@@ -27,6 +30,8 @@ public enum ErrorReport {
             case .authenticationFailed, .accountUnusable, .noRole: return .authenticationFailed
             case .configuration, .operationFailed: return .failure
             }
+        case is Interrupted:
+            return .interrupted
         case let error as StoreError:
             // A busy store, or one that cannot be opened or reached (a PostgreSQL server down,
             // TLS failure, database missing), is "unreachable" like a dead directory; the store
@@ -36,6 +41,11 @@ public enum ErrorReport {
             case .authentication: return .authenticationFailed
             default: return .failure
             }
+        case is OutboundFailure:
+            // deliver / remind: the office or the mail server could not be reached (or said "later").
+            return .unreachable
+        case let error as OutboundError:
+            return error.kind == .unreachable || error.kind == .tls ? .unreachable : .failure
         default:
             return .failure
         }
@@ -45,8 +55,14 @@ public enum ErrorReport {
         switch error {
         case let error as DirectoryError: return error.description
         case let error as CommandError: return error.description
+        case let error as Interrupted: return error.description
         case let error as ConfigError: return error.description
+        case let error as StoreError where error.kind == .busy:
+            // "raise the busy timeout" named no setting (issue 26); the store knows no config keys.
+            return error.description + " The setting is store.busyTimeoutSeconds in the config file."
         case let error as StoreError: return error.description
+        case let error as OutboundFailure: return error.description
+        case let error as OutboundError: return error.description
         case let error as Tokenizer.UnterminatedQuote: return error.description
         case let error as StreamLineSource.CannotRead: return error.description
         default: return String(describing: error)

@@ -42,6 +42,12 @@ final class RunLoop {
         var failures = 0
         while let line = source.nextLine() {
             stack[stack.count - 1].line += 1
+            if source.isInteractive {
+                Interruption.forget()
+            } else if Interruption.isRequested {
+                // Ctrl-C during a script: it ends at the next line, whatever --on-error says.
+                return interruptedScript()
+            }
             let outcome = runLine(line, interactive: source.isInteractive)
             reportStoreEvents()
             switch outcome {
@@ -51,16 +57,26 @@ final class RunLoop {
             case .failed(let status):
                 if source.isInteractive { continue }  // a person saw the error; Ctrl-D still exits 0
                 failures += 1
-                if stopOnError { return .stopped(status) }
+                if stopOnError || status == .interrupted { return .stopped(status) }
             case .nestedStopped(let status):
                 // At the prompt a failing `source` was reported by its file and line; the person
                 // stays at the prompt (psql's \i). Only a script run stops.
                 if source.isInteractive { continue }
-                if stopOnError { return .stopped(status) }
+                if stopOnError || status == .interrupted { return .stopped(status) }
                 failures += 1
             }
         }
+        // Ctrl-C also ends a pipe's writer, and with it the input.
+        if !source.isInteractive && Interruption.isRequested { return interruptedScript() }
         return .finished(failures: failures)
+    }
+
+    private func interruptedScript() -> Outcome {
+        runner.sink.finish()
+        let location = stack.last.map { "\($0.name):\($0.line): " } ?? ""
+        err.write(location + "interrupted (Ctrl-C): the script stopped here\n")
+        err.flush()
+        return .stopped(.interrupted)
     }
 
     private enum LineOutcome { case ok, quit(failures: Int), failed(ExitStatus), nestedStopped(ExitStatus) }
@@ -82,6 +98,12 @@ final class RunLoop {
             do {
                 try runner.run(words: words)
                 runner.sink.finish()
+                return .ok
+            } catch let interrupted as Interrupted where interactive {
+                // Ctrl-C at the prompt: what was done, then the prompt again (not a failure).
+                runner.sink.finish()
+                err.write(TerminalText.escape(interrupted.description, keepNewlines: false) + "\n")
+                err.flush()
                 return .ok
             } catch let cancelled as Session.Cancelled {
                 // "n" or Ctrl-C at a confirmation: said quietly, and not a failure.

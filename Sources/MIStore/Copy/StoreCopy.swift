@@ -31,7 +31,8 @@ public struct StoreCopyReport: Sendable {
     public let policyKept: [String]
 }
 
-/// Copies a whole store (forms, media bytes, foreman comments, notices, audit, policy) into
+/// Copies a whole store (forms, media bytes, foreman comments, notices, audit, policy, outbox,
+/// mailed reminders) into
 /// another of either engine, keeping every id so audit rows and notices keep pointing at their
 /// forms. Streams: one row in memory at a time (media bytes one file at a time), so a store of a
 /// million forms copies in bounded memory.
@@ -124,7 +125,8 @@ extension FormStore {
                             count += 1
                         }
                     } else {
-                        try source.forEachRow("SELECT \(table.columns.joined(separator: ", ")) FROM \(table.name) ORDER BY id", []) { row in
+                        let order = table.hasId ? "id" : table.columns.prefix(2).joined(separator: ", ")
+                        try source.forEachRow("SELECT \(table.columns.joined(separator: ", ")) FROM \(table.name) ORDER BY \(order)", []) { row in
                             try db.execute(insert, row.values)
                             count += 1
                             if count % 10_000 == 0 { progress(table.name, count) }

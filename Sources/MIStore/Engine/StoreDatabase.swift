@@ -1,3 +1,5 @@
+import Foundation
+
 /// The SQL access every store operation is written against, once, for both engines: a
 /// connection inside a transaction the engine opened (``FormStore/read(_:)``,
 /// ``FormStore/write(_:)``). SQL uses `?` placeholders (or `?1`, `?2` for a value used twice)
@@ -25,11 +27,44 @@ protocol StoreDatabase: AnyObject {
     /// Runs `body` in a savepoint: released when `body` returns (rolled back instead when
     /// `rollback` is true), rolled back when it throws.
     func inSavepoint<T>(rollback: Bool, _ body: () throws -> T) throws -> T
+
+    /// A reader of the blob in `column` of row `id` of `table` that reads pieces without the
+    /// rest of the value (a media file sent piece by piece), valid inside this transaction.
+    func blobReader(table: String, column: String, id: Int64) throws -> any BlobReader
+}
+
+/// Pieces of one blob (``StoreDatabase/blobReader(table:column:id:)``); closed when released.
+protocol BlobReader: AnyObject {
+    /// Up to `count` bytes from `offset`; empty past the end.
+    func piece(offset: Int, count: Int) throws -> [UInt8]
+}
+
+/// The slice computed by the server: PostgreSQL's `substr` on `bytea` fetches only the piece's
+/// chunks of a value stored uncompressed (JPEGs and videos do not compress).
+final class SQLBlobReader: BlobReader {
+    let db: any StoreDatabase
+    let table: String, column: String, id: Int64
+    init(db: any StoreDatabase, table: String, column: String, id: Int64) {
+        self.db = db
+        self.table = table
+        self.column = column
+        self.id = id
+    }
+
+    func piece(offset: Int, count: Int) throws -> [UInt8] {
+        let data = try db.value(Data.self, "SELECT substr(\(column), CAST(? AS integer), CAST(? AS integer)) FROM \(table) WHERE id = ?",
+                                [offset + 1, count, id])
+        return data.map { [UInt8]($0) } ?? []
+    }
 }
 
 extension StoreDatabase {
     @discardableResult
     func execute(_ sql: String) throws -> Int { try execute(sql, []) }
+
+    func blobReader(table: String, column: String, id: Int64) throws -> any BlobReader {
+        SQLBlobReader(db: self, table: table, column: column, id: id)
+    }
 
     func rows(_ sql: String) throws -> [StoreRow] { try rows(sql, []) }
 

@@ -1,4 +1,5 @@
 import Foundation
+import MIFiles
 
 extension FormStore {
     /// Writes the store as a device `Documents/` tree at `target`, which ``importTree(at:actor:)``
@@ -13,33 +14,48 @@ extension FormStore {
     /// notices stay unread.
     ///
     /// `target` must not exist or be an empty directory. The tree is written into a temporary
-    /// sibling and renamed into place at the end: a failed export leaves nothing behind.
+    /// sibling and renamed into place at the end: a failed export leaves nothing behind. Every
+    /// folder and file is made through descriptors (``Folder``, ``NewFile``): a link planted in
+    /// a shared folder is never followed.
     ///
     /// - Throws: `.invalidInput` for a non-empty or non-directory target; `.io` when writing fails.
     public func exportTree(to target: URL) throws -> ExportReport {
         let target = target.standardizedFileURL
-        let fileManager = FileManager.default
-        var isDirectory: ObjCBool = false
-        if fileManager.fileExists(atPath: target.path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
-                throw StoreError(.invalidInput, "\(target.path) exists and is not a directory.", path: target.path)
-            }
-            guard (try? fileManager.contentsOfDirectory(atPath: target.path))?.isEmpty == true else {
+        // The parent is opened once; the tree is built in a new folder below it (0777 less the
+        // user's umask), every folder and file made through descriptors (docs/security.md).
+        let parent: Folder, name: String
+        do {
+            (parent, name) = try Folder.parent(of: target.path)
+        } catch {
+            throw StoreError(.io, "Cannot export to \(target.path): \(error.reason)", path: target.path)
+        }
+        switch parent.kind(of: name) {
+        case .missing: break
+        case .folder:
+            let empty = (try? parent.folder(name).entries())?.isEmpty
+            guard empty == true else {
                 throw StoreError(.invalidInput, "\(target.path) exists and is not empty; export into a new directory.",
                                  path: target.path)
             }
+        default:
+            throw StoreError(.invalidInput, "\(target.path) exists and is not a directory.", path: target.path)
         }
-        let parent = target.deletingLastPathComponent()
-        let temporary = parent.appendingPathComponent(".\(target.lastPathComponent).export-\(UUID().uuidString)")
+        let temporaryName = ".\(name).export-\(UUID().uuidString)"
+        let temporary: Folder
         do {
-            try fileManager.createDirectory(at: temporary, withIntermediateDirectories: false)
+            temporary = try parent.makeFolder(temporaryName)
         } catch {
-            throw StoreError(.io, "Cannot create \(temporary.path): \((error as NSError).localizedDescription)",
-                             path: temporary.path)
+            throw StoreError(.io, "Cannot create \(error.path): \(error.reason)", path: error.path)
         }
         do {
             var report = try read { db in try TreeWriter(root: temporary, db: db).write() }
-            if rename(temporary.path, target.path) != 0 {
+            // The temporary name must still be the folder written (others may write the parent);
+            // renameat onto an empty folder replaces it; onto anything else it fails.
+            guard parent.holds(temporaryName, sameAs: temporary.fd) else {
+                throw StoreError(.io, "Cannot move the export into place at \(target.path): its temporary folder "
+                                 + "was replaced by somebody else; nothing was written there.", path: target.path)
+            }
+            if renameat(parent.fd, temporaryName, parent.fd, name) != 0 {
                 let reason = String(cString: strerror(errno))
                 throw StoreError(.io, "Cannot move the export into place at \(target.path): \(reason)", path: target.path)
             }
@@ -48,7 +64,7 @@ extension FormStore {
                                                     "forms": "\(report.incompleteForms + report.completedForms)"])
             return report
         } catch {
-            try? fileManager.removeItem(at: temporary)
+            if parent.holds(temporaryName, sameAs: temporary.fd) { try? FileManager.default.removeItem(atPath: temporary.path) }
             throw error
         }
     }
@@ -56,7 +72,7 @@ extension FormStore {
 
 /// Writes one snapshot of the store into a directory (the temporary one of an export).
 private struct TreeWriter {
-    let root: URL
+    let root: Folder
     let db: any StoreDatabase
 
     func write() throws -> ExportReport {
@@ -78,21 +94,18 @@ private struct TreeWriter {
                 return
             }
             let userFolder = form.state == .completed
-                ? root.appendingPathComponent(TreeScanner.completedFolder).appendingPathComponent(form.owner)
-                : root.appendingPathComponent(form.owner)
-            try makeDirectory(userFolder, intermediate: true)
-            let folder = userFolder.appendingPathComponent(form.name)
-            if FileManager.default.fileExists(atPath: folder.path) {
-                report.skipped.append(ExportIssue(formId: form.id, reason: "\(folder.path) already exists "
+                ? try folder(form.owner, in: try folder(TreeScanner.completedFolder, in: root))
+                : try folder(form.owner, in: root)
+            if userFolder.kind(of: form.name) != .missing {
+                report.skipped.append(ExportIssue(formId: form.id, reason: "\(userFolder.pathOf(form.name)) already exists "
                     + "(a form whose name differs only in case, on a case-insensitive file system?)"))
                 return
             }
-            try makeDirectory(folder, intermediate: false)
+            let formFolder = try folder(form.name, in: userFolder, existing: false)
             let comments = try FormStore.foremanComments(formId: form.id, in: db)
-            try writeFile(form.document(foremanComments: comments).jsonData(),
-                          to: folder.appendingPathComponent(FormFolderReader.formFile))
+            try writeFile(form.document(foremanComments: comments).jsonData(), named: FormFolderReader.formFile, in: formFolder)
             try db.forEachRow("SELECT file_name, data FROM media WHERE form_id = ? ORDER BY file_name", [form.id]) { item in
-                try writeFile(item["data"], to: folder.appendingPathComponent(item["file_name"]))
+                try writeFile(item["data"], named: item["file_name"], in: formFolder)
                 report.mediaFiles += 1
             }
             if form.state == .completed { report.completedForms += 1 } else { report.incompleteForms += 1 }
@@ -107,9 +120,8 @@ private struct TreeWriter {
         var lines: [String] = []
         func flush() throws {
             guard let uid = currentUid, !lines.isEmpty else { return }
-            let folder = root.appendingPathComponent(TreeScanner.errorFolder)
-            try makeDirectory(folder, intermediate: true)
-            try writeFile(Data((lines.joined(separator: "\n") + "\n").utf8), to: folder.appendingPathComponent(uid))
+            try writeFile(Data((lines.joined(separator: "\n") + "\n").utf8), named: uid,
+                          in: try folder(TreeScanner.errorFolder, in: root))
             report.noticeFiles += 1
             report.notices += lines.count
         }
@@ -135,19 +147,23 @@ private struct TreeWriter {
         try flush()
     }
 
-    private func makeDirectory(_ url: URL, intermediate: Bool) throws {
+    /// The folder `name` in `parent`, made if missing (`existing`: an existing one is used).
+    private func folder(_ name: String, in parent: Folder, existing: Bool = true) throws -> Folder {
         do {
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: intermediate)
+            return try parent.makeFolder(name, existing: existing)
         } catch {
-            throw StoreError(.io, "Cannot create \(url.path): \((error as NSError).localizedDescription)", path: url.path)
+            throw StoreError(.io, "Cannot create \(error.path): \(error.reason)", path: error.path)
         }
     }
 
-    private func writeFile(_ data: Data, to url: URL) throws {
+    /// A new file (an existing one is never replaced), written through the folder's descriptor.
+    private func writeFile(_ data: Data, named name: String, in folder: Folder) throws {
         do {
-            try data.write(to: url, options: .withoutOverwriting)
+            let file = try NewFile(in: folder, for: name)
+            try file.write(data)
+            try file.commit(as: name, existing: .keep)
         } catch {
-            throw StoreError(.io, "Cannot write \(url.path): \((error as NSError).localizedDescription)", path: url.path)
+            throw StoreError(.io, "Cannot write \(folder.pathOf(name)): \(error.reason)", path: folder.pathOf(name))
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MIFiles
 
 /// A form folder read completely into memory, ready to be stored in one transaction.
 struct LoadedForm: Sendable {
@@ -28,10 +29,15 @@ enum FormFolderReader {
         func failure(_ path: String, _ reason: String) -> ImportIssue {
             ImportIssue(path: path, reason: reason)
         }
-        if let reason = TreeScanner.refusal(folder.path) { throw failure(folder.path, reason) }
+        let formFolder: Folder
         let names: [String]
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+            formFolder = try folder.open()
+        } catch {
+            throw failure(folder.path, TreeScanner.refusal(error))
+        }
+        do {
+            names = try formFolder.entries()
         } catch {
             throw failure(folder.path, "cannot read the form folder")
         }
@@ -39,7 +45,7 @@ enum FormFolderReader {
         guard names.contains(formFile) else { throw failure(folder.path, "no \(formFile) in the form folder") }
         var document: FormDocument
         do {
-            document = try FormDocument(jsonData: try readFile(jsonPath, limit: limits.formJSONBytes))
+            document = try FormDocument(jsonData: try readFile(formFile, in: formFolder, limit: limits.formJSONBytes))
         } catch let error as StoreError {
             throw failure(jsonPath, error.message)
         } catch {
@@ -60,7 +66,7 @@ enum FormFolderReader {
             guard let parsed = MediaFile.parseName(name) else {
                 throw failure(path, "not a media file name: expected Qid<question>(<number>).<extension>, like Qid1(3).mp4")
             }
-            let data = try readFile(path, limit: limits.mediaBytes)
+            let data = try readFile(name, in: formFolder, limit: limits.mediaBytes)
             let file = MediaFile(fileName: name.nfc, question: parsed.question, number: parsed.number, ext: parsed.ext,
                                  size: data.count, sha256: MediaDigest.hex(data))
             media.append(LoadedMedia(file: file, data: data))
@@ -68,43 +74,31 @@ enum FormFolderReader {
         return LoadedForm(owner: folder.owner, state: folder.state, document: document, media: media, path: folder.path)
     }
 
-    /// The bytes of a regular file of at most `limit` bytes, or why they cannot be read. Opened
-    /// with `O_NOFOLLOW` (a link is refused, even one swapped in after the scan) and checked
-    /// with `fstat` on the open descriptor, so what is read is what was checked.
-    static func readFile(_ path: String, limit: Int) throws(ImportIssue) -> Data {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
-            switch errno {
-            case ELOOP: throw ImportIssue(path: path, reason: "a symbolic link: not followed, skipped")
-            case ENOENT: throw ImportIssue(path: path, reason: "cannot read the file: it does not exist")
-            default: throw ImportIssue(path: path, reason: "cannot read the file (\(String(cString: strerror(errno))))")
-            }
-        }
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            throw ImportIssue(path: path, reason: "cannot read the file (\(String(cString: strerror(errno))))")
-        }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw ImportIssue(path: path, reason: "a folder, expected a file")
-        default: throw ImportIssue(path: path, reason: "not a regular file or folder: skipped")
-        }
-        guard info.st_size <= limit else {
-            throw ImportIssue(path: path, reason: "\(info.st_size) bytes, more than the limit of \(ImportLimits.describe(limit))")
-        }
+    /// The bytes of the regular file `name` of the (opened) form folder, of at most `limit`
+    /// bytes, or why they cannot be read: ``Folder/readFile(_:limit:)`` opens it with
+    /// `O_NOFOLLOW` (a link is refused, even one swapped in after the scan) and checks it with
+    /// `fstat` on the open descriptor, so what is read is what was checked.
+    static func readFile(_ name: String, in folder: Folder, limit: Int) throws(ImportIssue) -> Data {
         do {
-            // One byte more than the limit: a file that grew since fstat is caught too.
-            let data = try handle.read(upToCount: limit + 1) ?? Data()
-            guard data.count <= limit else {
-                throw ImportIssue(path: path, reason: "more than the limit of \(ImportLimits.describe(limit))")
-            }
-            return data
-        } catch let issue as ImportIssue {
-            throw issue
+            return try folder.readFile(name, limit: limit)
         } catch {
-            throw ImportIssue(path: path, reason: "cannot read the file (\((error as NSError).localizedDescription))")
+            throw issue(error, limit: limit)
         }
+    }
+
+    /// An import's words for why a file of the tree could not be read.
+    static func issue(_ error: FileError, limit: Int) -> ImportIssue {
+        let reason: String
+        switch error.code {
+        case ELOOP: reason = "a symbolic link: not followed, skipped"
+        case ENOENT: reason = "cannot read the file: it does not exist"
+        case EISDIR: reason = "a folder, expected a file"
+        case EINVAL: reason = "not a regular file or folder: skipped"
+        case EFBIG: reason = (error.doing.map { "\($0), more" } ?? "more") + " than the limit of \(ImportLimits.describe(limit))"
+        case ENOTDIR: reason = TreeScanner.refusal(error)
+        default: reason = "cannot read the file (\(error.reason))"
+        }
+        return ImportIssue(path: error.path, reason: reason)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import MIFiles
 
 extension FormStore {
     /// Imports a device `Documents/` tree (see `spec/device-layout.md` and docs/store.md).
@@ -109,9 +110,9 @@ extension FormStore {
                                into report: inout ImportReport) throws {
         let data: Data
         do {
-            data = try FormFolderReader.readFile(file.path, limit: limit)
+            data = try file.read(limit: limit)
         } catch {
-            report.errors.append(error)
+            report.errors.append(FormFolderReader.issue(error, limit: limit))
             return
         }
         guard let text = String(data: data, encoding: .utf8) else {

@@ -30,7 +30,8 @@ extension FormStore {
             let now = nowSeconds()
             let commentId = try db.insert("INSERT INTO foreman_comments (form_id, author, at, text) VALUES (?, ?, ?, ?) RETURNING id",
                                           [form.id, author, now, text])
-            try db.execute("UPDATE forms SET version = version + 1 WHERE id = ?", [form.id])
+            try db.execute("UPDATE forms SET version = version + 1, \(FormRecord.touched) WHERE id = ?",
+                           FormRecord.touchedArguments(now) + [form.id])
             try Audit.record(db, at: now, actor: author, command: "comment", formId: form.id, object: form.label,
                              before: nil, after: .object(JSONObject([("comment", .integer(Int(commentId))), ("text", .string(text)),
                                                                      ("version", .integer(form.version + 1))])),

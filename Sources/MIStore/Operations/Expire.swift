@@ -37,7 +37,7 @@ extension Notices {
 /// SQL shared by the listings of the expiry feature (the summary's columns: ``SummarySQL/columns``).
 extension SummarySQL {
     /// Live incomplete forms past the cutoff (`?1` = cutoff): by `forms(state, created_utc)`. A form
-    /// restored or reopened counts from then (`expiry_reset_at`) instead of from `created`.
+    /// moved (policy `expiryFrom: assigned`), restored or reopened counts from then (`expiry_reset_at`) instead of from `created`.
     static let expirable = """
         forms.state = 'incomplete' AND forms.trashed_at IS NULL AND forms.created_utc < ?1
         AND (forms.expiry_reset_at IS NULL OR forms.expiry_reset_at < ?1)
@@ -105,8 +105,10 @@ extension FormStore {
                 expired.reserveCapacity(rows.count)
                 for row in rows {
                     let form = try Self.summary(row)
-                    try db.execute("UPDATE forms SET trashed_at = ?, version = version + 1 WHERE id = ? AND trashed_at IS NULL",
-                                   [now, form.id])
+                    try db.execute("""
+                        UPDATE forms SET trashed_at = ?, version = version + 1, \(FormRecord.touched)
+                        WHERE id = ? AND trashed_at IS NULL
+                        """, [now] + FormRecord.touchedArguments(now) + [form.id])
                     let noticeId = try Notices.add(db, uid: form.owner, text: Notices.expired(formName: form.name, days: cutoff.days),
                                                    source: Notice.sourceExpire, formId: form.id, at: now)
                     var after = FormRecord.summary(owner: form.owner, name: form.name, state: form.state,

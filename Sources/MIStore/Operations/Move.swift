@@ -17,6 +17,9 @@ public struct MoveResult: Sendable, Hashable {
     public let noticeId: Int64?
     /// The notice left for the new owner (nil for a no-op).
     public let receiverNoticeId: Int64?
+    /// When the form expires now: a move restarts its clock unless the policy counts from
+    /// `created` (``ExpiryStart``).
+    public let expires: Date
 
     public var renamed: Bool { oldName != newName }
 }
@@ -28,7 +31,9 @@ extension FormStore {
     /// has a live form of that name), its version goes up by one, the old owner gets the notice
     /// `Form 'X' was reassigned to UID as 'X (2)' by support S: NOTE` and the new owner
     /// `Form 'X (2)' (was 'X') was given to you from OLD by support S: NOTE`, and an audit row
-    /// records owner and name before and after. Checking that `uid` exists and is a technician is
+    /// records owner and name before and after. The form's `modified` becomes now, and with the
+    /// policy's ``ExpiryStart/assigned`` (the default) its expiry counts from now too
+    /// (`expiry_reset_at`, as restore and reopen set it). Checking that `uid` exists and is a technician is
     /// the caller's job; so is `actorRole`, the role the actor acted in (`foreman`, `support`),
     /// which the notices name.
     ///
@@ -36,11 +41,14 @@ extension FormStore {
     ///   - expectedVersion: the version the caller saw (from ``form(_:)`` or a listing). If the form
     ///     changed since, the move throws `.conflict` naming the current owner. Use an `.id`
     ///     reference with it: an `owner/name` reference follows the name, not the form.
+    ///   - policyDefaults: the console's policy (its config); the store's own values win, read
+    ///     inside the move's transaction.
     /// - Throws: `.notFound`; `.invalidState` unless the form is incomplete; `.conflict`;
     ///   `.invalidInput` for a malformed uid or actor; `.busy`.
     @discardableResult
     public func move(_ ref: FormReference, to uid: String, actor: String, actorRole: String = "foreman",
-                     note: String? = nil, expectedVersion: Int? = nil) throws -> MoveResult {
+                     note: String? = nil, expectedVersion: Int? = nil,
+                     policyDefaults: ExpiryPolicy = .defaults) throws -> MoveResult {
         let uid = try Validate.uid(uid)
         let actor = try Validate.name(actor, what: "actor")
         let result: MoveResult = try write { db in
@@ -50,22 +58,27 @@ extension FormStore {
                 throw StoreError(.invalidState, "Form \(form.id) '\(form.name)' of \(form.owner) is \(form.state); "
                     + "only incomplete forms can be moved.")
             }
+            let policy = try Self.effectivePolicy(defaults: policyDefaults, in: db).policy
+            let now = nowSeconds()
             guard form.owner != uid else {
                 return MoveResult(formId: form.id, fromOwner: form.owner, toOwner: uid, oldName: form.name,
                                   newName: form.name, version: form.version, moved: false, noticeId: nil,
-                                  receiverNoticeId: nil)
+                                  receiverNoticeId: nil, expires: try form.expires(after: policy.expiryDays, in: db))
             }
             let newName = try FormNames.freeName(for: form.name, owner: uid, in: db)
+            let clockRestart: Double? = policy.expiryFrom == .assigned ? now : nil
             do {
-                try db.execute("UPDATE forms SET owner = ?, name = ?, version = version + 1 WHERE id = ? AND version = ?",
-                               [uid, newName, form.id, form.version])
+                try db.execute("""
+                    UPDATE forms SET owner = ?, name = ?, version = version + 1, \(FormRecord.touched),
+                                     expiry_reset_at = COALESCE(?, expiry_reset_at)
+                    WHERE id = ? AND version = ?
+                    """, [uid, newName] + FormRecord.touchedArguments(now) + [clockRestart, form.id, form.version])
             } catch let error as StoreError where error.kind == .conflict {
                 // On PostgreSQL the engine runs the move again (sqlState kept), and it then sees
                 // the other form and picks the next free name.
                 throw StoreError(.conflict, "\(uid) got a form named '\(newName)' at the same moment; try the move again.",
                                  sqlState: error.sqlState)
             }
-            let now = nowSeconds()
             let noticeId = try Notices.add(db, uid: form.owner,
                                            text: Notices.reassigned(formName: form.name, newName: newName, to: uid, by: actor,
                                                                     role: actorRole, reason: note),
@@ -79,7 +92,7 @@ extension FormStore {
                              before: form.summaryJSON, after: after, note: note)
             return MoveResult(formId: form.id, fromOwner: form.owner, toOwner: uid, oldName: form.name, newName: newName,
                               version: form.version + 1, moved: true, noticeId: noticeId,
-                              receiverNoticeId: receiverNoticeId)
+                              receiverNoticeId: receiverNoticeId, expires: try form.expires(after: policy.expiryDays, in: db))
         }
         if result.moved {
             logger.info("form moved", metadata: ["form": "\(result.formId)", "from": "\(result.fromOwner)",

@@ -8,6 +8,11 @@ public struct ReopenResult: Sendable, Hashable {
     public let version: Int
     /// The notice (carrying the reason) left for the technician.
     public let noticeId: Int64
+    /// When a submitted form had already been delivered to the office (the latest time): the
+    /// office keeps its copy; reopening does not recall it.
+    public let sentAt: Date?
+    /// Deliveries of the form still queued, now held: the office never gets the version taken back.
+    public let withdrawnDeliveries: Int
 }
 
 extension Notice {
@@ -47,8 +52,9 @@ extension FormStore {
             }
             let now = nowSeconds()
             try db.execute("""
-                UPDATE forms SET state = 'incomplete', version = version + 1, expiry_reset_at = ? WHERE id = ?
-                """, [now, form.id])
+                UPDATE forms SET state = 'incomplete', version = version + 1, expiry_reset_at = ?, \(FormRecord.touched)
+                WHERE id = ?
+                """, [now] + FormRecord.touchedArguments(now) + [form.id])
             let noticeId = try Notices.add(db, uid: form.owner,
                                            text: Notices.reopened(formName: form.name, by: actor, role: actorRole, reason: reason),
                                            source: Notice.sourceReopen, formId: form.id, at: now)
@@ -57,8 +63,10 @@ extension FormStore {
                              after: FormRecord.summary(owner: form.owner, name: form.name, state: .incomplete,
                                                        version: form.version + 1),
                              note: reason)
+            let sentAt = try Outbox.lastSent(db, formId: form.id)
+            let withdrawn = try Outbox.withdraw(db, formId: form.id, reason: "reopened by \(actor) before it was delivered")
             return ReopenResult(formId: form.id, owner: form.owner, name: form.name, version: form.version + 1,
-                                noticeId: noticeId)
+                                noticeId: noticeId, sentAt: sentAt, withdrawnDeliveries: withdrawn)
         }
         logger.info("form reopened", metadata: ["form": "\(result.formId)", "actor": "\(actor)"])
         return result

@@ -12,8 +12,9 @@ public struct SubmitResult: Sendable, Hashable {
 }
 
 extension FormStore {
-    /// Marks a completed form submitted (the foreman's "Submit" on the device). Submitting an
-    /// already submitted form succeeds without change (``SubmitResult/alreadySubmitted``).
+    /// Marks a completed form submitted (the foreman's "Submit" on the device) and queues it for
+    /// delivery to the office in the same transaction (the outbox; ``dueDeliveries(ignoringBackoff:limit:)``).
+    /// Submitting an already submitted form succeeds without change (``SubmitResult/alreadySubmitted``).
     /// Rule violations do not block submission; look at ``review(_:)`` first. Audited.
     ///
     /// - Throws: `.notFound`; `.invalidState` for an incomplete form; `.conflict`; `.busy`.
@@ -32,8 +33,13 @@ extension FormStore {
                 throw StoreError(.invalidState, "Form \(form.id) '\(form.name)' of \(form.owner) is \(form.state); "
                     + "only completed forms can be submitted.")
             }
-            try db.execute("UPDATE forms SET state = 'submitted', version = version + 1 WHERE id = ?", [form.id])
-            try Audit.record(db, at: nowSeconds(), actor: actor, command: "submit", formId: form.id, object: form.label,
+            let now = nowSeconds()
+            try db.execute("UPDATE forms SET state = 'submitted', version = version + 1, \(FormRecord.touched) WHERE id = ?",
+                           FormRecord.touchedArguments(now) + [form.id])
+            // Queued for the office in this same transaction: a rolled-back submit queues nothing,
+            // a committed one cannot lose its delivery (`deliver` sends it).
+            try Outbox.enqueue(db, formId: form.id, version: form.version + 1, owner: form.owner, name: form.name, at: now)
+            try Audit.record(db, at: now, actor: actor, command: "submit", formId: form.id, object: form.label,
                              before: form.summaryJSON,
                              after: FormRecord.summary(owner: form.owner, name: form.name, state: .submitted, version: form.version + 1),
                              note: note)

@@ -71,9 +71,9 @@ extension FormStore {
             do {
                 try db.execute("""
                     UPDATE forms SET trashed_at = NULL, name = ?, state = 'incomplete', version = version + 1,
-                                     expiry_reset_at = ?
+                                     expiry_reset_at = ?, \(FormRecord.touched)
                     WHERE id = ?
-                    """, [newName, now, form.id])
+                    """, [newName, now] + FormRecord.touchedArguments(now) + [form.id])
             } catch let error as StoreError where error.kind == .conflict {
                 throw StoreError(.conflict, "\(form.owner) got a form named '\(newName)' at the same moment; try again.",
                                  sqlState: error.sqlState)

@@ -13,6 +13,8 @@ public struct ExpiryPolicy: Sendable, Hashable {
     public var notifyDays: [Int]
     /// A trashed form older (in the trash) than this many days may be purged.
     public var retentionDays: Int
+    /// Whether a `move` restarts the moved form's expiry clock.
+    public var expiryFrom: ExpiryStart
 
     /// The days any setting may hold: at least one day, at most ten years. Beyond that dates stop
     /// meaning anything (999999999 days is the year 506713, which iCalendar cannot even write).
@@ -24,10 +26,11 @@ public struct ExpiryPolicy: Sendable, Hashable {
     /// The field app's defaults, and 30 days in the trash.
     public static let defaults = ExpiryPolicy(expiryDays: 7, notifyDays: [1, 2], retentionDays: 30)
 
-    public init(expiryDays: Int, notifyDays: [Int], retentionDays: Int) {
+    public init(expiryDays: Int, notifyDays: [Int], retentionDays: Int, expiryFrom: ExpiryStart = .assigned) {
         self.expiryDays = expiryDays
         self.notifyDays = notifyDays
         self.retentionDays = retentionDays
+        self.expiryFrom = expiryFrom
     }
 
     /// Why this policy cannot be used, one sentence each; empty when it can.
@@ -60,11 +63,22 @@ public struct ExpiryPolicy: Sendable, Hashable {
     }
 }
 
+/// Where an incomplete form's expiry counts from (`policy set expiry-from`). `restore` and
+/// `reopen` restart the clock either way.
+public enum ExpiryStart: String, Sendable, Hashable, CaseIterable {
+    /// From `created` only: a handover does not give the new technician more time.
+    case created
+    /// From the last time the form was given to a technician: a `move` restarts the clock, so a
+    /// form handed over at 05:38 is not trashed by that night's `expire`.
+    case assigned
+}
+
 /// A setting of the policy, as `policy set` names it.
 public enum PolicySetting: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     case expiryDays = "expiry-days"
     case notifyDays = "notify-days"
     case retentionDays = "retention-days"
+    case expiryFrom = "expiry-from"
 
     public var description: String { rawValue }
 
@@ -74,6 +88,7 @@ public enum PolicySetting: String, Sendable, Hashable, CaseIterable, CustomStrin
         case .expiryDays: "expiryDays"
         case .notifyDays: "notifyDays"
         case .retentionDays: "retentionDays"
+        case .expiryFrom: "expiryFrom"
         }
     }
 
@@ -83,6 +98,7 @@ public enum PolicySetting: String, Sendable, Hashable, CaseIterable, CustomStrin
         case .expiryDays: String(policy.expiryDays)
         case .notifyDays: policy.notifyDays.isEmpty ? "none" : policy.notifyDays.map(String.init).joined(separator: ",")
         case .retentionDays: String(policy.retentionDays)
+        case .expiryFrom: policy.expiryFrom.rawValue
         }
     }
 
@@ -93,6 +109,11 @@ public enum PolicySetting: String, Sendable, Hashable, CaseIterable, CustomStrin
         switch self {
         case .expiryDays: result.expiryDays = try Self.days(text, setting: self)
         case .retentionDays: result.retentionDays = try Self.days(text, setting: self)
+        case .expiryFrom:
+            guard let start = ExpiryStart(rawValue: text.trimmingCharacters(in: .whitespaces)) else {
+                throw StoreError(.invalidInput, "expiry-from: '\(text)' is neither 'created' nor 'assigned'.")
+            }
+            result.expiryFrom = start
         case .notifyDays:
             let trimmed = text.trimmingCharacters(in: .whitespaces)
             if trimmed == "none" || trimmed.isEmpty {
@@ -142,6 +163,8 @@ public struct PolicyChange: Sendable, Hashable {
     /// The effective value before (from the store or the defaults).
     public let before: String
     public let after: String
+    /// False when the value was already in force: nothing stored, nothing audited.
+    public let changed: Bool
     /// The whole policy in force afterwards.
     public let policy: ExpiryPolicy
 }

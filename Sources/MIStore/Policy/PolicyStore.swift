@@ -8,6 +8,8 @@ extension FormStore {
     }
 
     /// Stores one policy setting for every console sharing the store; audited (`policy.set`).
+    /// Setting the value already in force changes nothing and is not audited
+    /// (``PolicyChange/changed`` is false).
     ///
     /// The new value is parsed and the resulting policy checked inside the write transaction,
     /// against the other settings in force, so two foremen setting values at once cannot combine
@@ -26,6 +28,9 @@ extension FormStore {
                 throw StoreError(.invalidInput, problem)
             }
             let before = setting.text(in: current), after = setting.text(in: updated)
+            guard before != after else {
+                return PolicyChange(setting: setting, before: before, after: after, changed: false, policy: updated)
+            }
             let now = nowSeconds()
             try db.execute("""
                 INSERT INTO policy (key, value, set_at, set_by) VALUES (?, ?, ?, ?)
@@ -34,9 +39,9 @@ extension FormStore {
             try Audit.record(db, at: now, actor: actor, command: "policy.set", formId: nil, object: "policy \(setting)",
                              before: .object(JSONObject([(setting.rawValue, .string(before))])),
                              after: .object(JSONObject([(setting.rawValue, .string(after))])), note: note)
-            return PolicyChange(setting: setting, before: before, after: after, policy: updated)
+            return PolicyChange(setting: setting, before: before, after: after, changed: true, policy: updated)
         }
-        logger.info("policy set", metadata: ["setting": "\(setting)", "value": "\(change.after)", "actor": "\(actor)"])
+        if change.changed { logger.info("policy set", metadata: ["setting": "\(setting)", "value": "\(change.after)", "actor": "\(actor)"]) }
         return change
     }
 

@@ -16,7 +16,7 @@ struct Migration: Sendable {
 /// use raw SQL only, never app types, so they mean the same thing forever. Both engines record
 /// what they applied in one table, `schema_migrations` (``SchemaDialect/stateTable``).
 enum Migrations {
-    static let all: [Migration] = [v1, v2, v4]
+    static let all: [Migration] = [v1, v2, v3, v4]
 
     static let identifiers = all.map(\.id)
 
@@ -126,6 +126,42 @@ enum Migrations {
             value {TEXT} NOT NULL,
             set_at {REAL} NOT NULL,
             set_by {TEXT} NOT NULL
+        );
+        """)
+
+    /// Outbound work (issue 23), written in the same transaction as the change that causes it.
+    ///
+    /// - `outbox`: one row per submitted form version to deliver to the office. `idempotency_key`
+    ///   is made when the row is queued and sent on every try, so the office can drop repeats;
+    ///   `state` queued → sent, or held (refused, or out of tries) until `deliveries retry`.
+    ///   No foreign key: the record of what was sent outlives a purged form.
+    /// - `sent_reminders`: each (form, notify day) reminder mailed, at most once.
+    static let v3 = Migration(id: "v3-outbox", creates: ["outbox", "sent_reminders"], sql: """
+        CREATE TABLE outbox (
+            id {ID},
+            form_id {BIGINT} NOT NULL,
+            form_version {INT} NOT NULL,
+            owner {TEXT} NOT NULL,
+            name {TEXT} NOT NULL,
+            idempotency_key {TEXT} NOT NULL UNIQUE,
+            state {TEXT} NOT NULL CHECK (state IN ('queued', 'sent', 'held')),
+            attempts {INT} NOT NULL DEFAULT 0,
+            queued_at {REAL} NOT NULL,
+            last_try {REAL},
+            next_try {REAL} NOT NULL,
+            sent_at {REAL},
+            last_error {TEXT},
+            UNIQUE (form_id, form_version)
+        );
+        CREATE INDEX outbox_state_next ON outbox(state, next_try);
+        CREATE INDEX outbox_form ON outbox(form_id, id);
+
+        CREATE TABLE sent_reminders (
+            form_id {BIGINT} NOT NULL,
+            day {INT} NOT NULL,
+            uid {TEXT} NOT NULL,
+            sent_at {REAL} NOT NULL,
+            PRIMARY KEY (form_id, day)
         );
         """)
 

@@ -12,6 +12,7 @@ final class RecordingSink: OutputSink {
     private(set) var rows: [[Value]] = []
     private(set) var messages: [String] = []
     private(set) var warnings: [String] = []
+    private(set) var notes: [String] = []
 
     func record(_ columns: [Column], _ values: [Value]) { records.append((columns.map(\.key), values)) }
     func beginRows(_ columns: [Column]) { self.columns = columns.map(\.key) }
@@ -19,6 +20,7 @@ final class RecordingSink: OutputSink {
     func endRows() {}
     func message(_ text: String) { messages.append(text) }
     func warning(_ text: String) { warnings.append(text) }
+    func note(_ text: String) { notes.append(text) }
     func progress(_ label: String, done: Int, total: Int) {}
 }
 

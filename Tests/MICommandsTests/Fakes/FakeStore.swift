@@ -20,6 +20,14 @@ final class FakeStore: StoreService {
         FakeStore.summary(3, "asmith", "Generator monthly", .submitted),
     ]
     var storedNotices: [Notice] = []
+    /// What `move` answers for the moved form's new expiry.
+    var movedFormExpires = Date(timeIntervalSince1970: 1_796_000_000)
+    /// What `expire` takes, how many it takes per batch, and how many it took.
+    var expirable: [FormSummary] = []
+    var expiryBatchSize = 2
+    private(set) var expired = 0
+    /// The policy defaults the last `move` passed (the config's).
+    private(set) var lastMovePolicy: ExpiryPolicy?
 
     static func summary(_ id: Int64, _ owner: String, _ name: String, _ state: FormState) -> FormSummary {
         let created = Timestamp(storedText: "2026-11-20 08:00:00", date: Date(timeIntervalSince1970: 1_795_600_000))
@@ -47,13 +55,15 @@ final class FakeStore: StoreService {
     }
 
     func move(_ ref: FormReference, to uid: String, actor: String, actorRole: String, note: String?,
-              expectedVersion: Int?) throws -> MoveResult {
+              expectedVersion: Int?, policyDefaults: ExpiryPolicy) throws -> MoveResult {
         calls.append("move \(ref) \(uid) \(actorRole)")
+        lastMovePolicy = policyDefaults
         guard case .id(let id) = ref, let form = forms.first(where: { $0.id == id }) else {
             throw StoreError(.notFound, "no form \(ref)")
         }
         return MoveResult(formId: id, fromOwner: form.owner, toOwner: uid, oldName: form.name, newName: form.name + " (2)",
-                          version: form.version + 1, moved: true, noticeId: 1, receiverNoticeId: 2)
+                          version: form.version + 1, moved: true, noticeId: 1, receiverNoticeId: 2,
+                          expires: movedFormExpires)
     }
 
     func countForms(_ filter: FormFilter) throws -> Int {
@@ -61,7 +71,18 @@ final class FakeStore: StoreService {
     }
 
     func countForms(by field: FormField, _ filter: FormFilter) throws -> [(value: String, count: Int)] {
-        throw reached("countForms")
+        calls.append("countForms by \(field)")
+        var counts: [(value: String, count: Int)] = []
+        for form in forms where filter.owner.map({ $0 == form.owner }) ?? true {
+            if let state = filter.state, state != form.state { continue }
+            let value = switch field {
+            case .owner: form.owner
+            case .state: form.state.rawValue
+            case .template: form.template
+            }
+            if let index = counts.firstIndex(where: { $0.value == value }) { counts[index].count += 1 } else { counts.append((value, 1)) }
+        }
+        return counts.sorted { $0.count > $1.count }
     }
 
     func form(_ ref: FormReference, owner: String?) throws -> Form {
@@ -105,19 +126,31 @@ final class FakeStore: StoreService {
     }
 
     func expiryCutoff(days: Int) throws -> ExpiryCutoff {
-        throw reached("expiryCutoff")
+        calls.append("expiryCutoff")
+        return ExpiryCutoff(days: days, now: Date(timeIntervalSince1970: 1_796_000_000))
     }
 
     func countExpirable(_ cutoff: ExpiryCutoff) throws -> Int {
-        throw reached("countExpirable")
+        calls.append("countExpirable")
+        return expirable.count
     }
 
     func forEachExpirable(_ cutoff: ExpiryCutoff, _ body: (FormSummary) throws -> Void) throws {
         throw reached("forEachExpirable")
     }
 
+    /// Expires ``expirable`` in batches of ``expiryBatchSize`` (whatever the command asks), as
+    /// the store does: each batch "committed" (counted in ``expired``), then `progress`, then
+    /// `body` for each of its forms.
     func expire(_ cutoff: ExpiryCutoff, actor: String, note: String?, batchSize: Int, _ body: (ExpiredForm) throws -> Void, progress: (Int) -> Void) throws -> Int {
-        throw reached("expire")
+        calls.append("expire")
+        for start in stride(from: 0, to: expirable.count, by: expiryBatchSize) {
+            let batch = expirable[start..<min(start + expiryBatchSize, expirable.count)]
+            expired += batch.count
+            progress(expired)
+            for form in batch { try body(ExpiredForm(form: form, trashedAt: cutoff.now, noticeId: 1)) }
+        }
+        return expired
     }
 
     func purgeCutoff(days: Int) throws -> PurgeCutoff {
@@ -187,6 +220,22 @@ final class FakeStore: StoreService {
     func copy(to target: FormStore, append: Bool, actor: String, progress: (String, Int) -> Void) throws -> StoreCopyReport {
         throw reached("copy")
     }
+
+    func backup(to path: String) throws -> Int64 {
+        throw reached("backup")
+    }
+
+    var isInSessionTransaction: Bool { false }
+
+    func dueDeliveries(ignoringBackoff: Bool, limit: Int) throws -> [Delivery] { throw reached("dueDeliveries") }
+    func delivery(_ id: Int64) throws -> Delivery { throw reached("delivery") }
+    func forEachDelivery(_ filter: DeliveryFilter, _ body: (Delivery) throws -> Void) throws { throw reached("forEachDelivery") }
+    func recordDeliveryTry(_ id: Int64, outcome: DeliveryOutcome) throws -> Delivery { throw reached("recordDeliveryTry") }
+    func retryDeliveries(_ id: Int64?, actor: String, note: String?) throws -> [Delivery] { throw reached("retryDeliveries") }
+    func deliveryReview(_ delivery: Delivery) throws -> Result<FormReview, StoreError> { throw reached("deliveryReview") }
+    func withMediaReader<T>(formId: Int64, _ body: (MediaReader) throws -> T) throws -> T { throw reached("withMediaReader") }
+    func sentReminders() throws -> Set<ReminderKey> { throw reached("sentReminders") }
+    func recordSentReminders(_ keys: [ReminderKey], uid: String) throws { throw reached("recordSentReminders") }
 
     func withSessionTransaction<T>(end: FormStore.SessionEnd, _ body: () throws -> T) throws -> T {
         throw reached("withSessionTransaction")

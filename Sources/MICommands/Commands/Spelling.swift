@@ -1,8 +1,9 @@
-/// "Did you mean" for a mistyped command word, as swift-argument-parser offers for options.
-enum Spelling {
+/// "Did you mean" for a mistyped command word (at the prompt, and after `help`), as
+/// swift-argument-parser offers for options.
+public enum Spelling {
     /// The known word nearest to `typed` by edit distance, when it is near enough to be a typo
     /// (at most a third of the word's letters, at least one); ties go to the first in `known`.
-    static func closest(to typed: String, among known: [String]) -> String? {
+    public static func closest(to typed: String, among known: [String]) -> String? {
         let typed = typed.lowercased()
         guard !typed.isEmpty else { return nil }
         let limit = max(1, typed.count / 3)

@@ -1,0 +1,100 @@
+import ArgumentParser
+import Foundation
+import MIDirectory
+import MIOutbound
+import MIStore
+
+/// `deliver [--now]`: sends the submitted forms waiting in the outbox to the office (config
+/// `delivery`), one HTTPS post each; what happened to each is recorded in the store.
+public struct DeliverCommand: ConsoleCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "deliver",
+        abstract: "Send submitted forms waiting in the outbox to the office.",
+        discussion: """
+            Each due delivery is one HTTPS POST (multipart/form-data: a 'form' part with the \
+            review as JSON, one 'media' part per file) with an Idempotency-Key header that is the \
+            same on every try of the same form version. 2xx: sent. No answer, 408, 429 or 5xx: \
+            tried again later (exponential backoff with jitter, or the office's Retry-After), held \
+            after delivery.maxAttempts tries. Any other answer: held at once with the office's \
+            reason ('deliveries retry' puts it back). --now also sends those whose next try has \
+            not come yet.
+
+            Exit status 2 when the office cannot be reached, its certificate does not verify, or \
+            it asked to come back later: what was not sent stays queued. Usually run by the \
+            miadmin-deliver timer (docs/install.md).
+
+            Examples:
+              deliver
+              deliver --now
+            """)
+    public static let roles: Set<Role> = [.foreman]
+
+    @Flag(help: "Also send deliveries whose next try has not come yet (ignore the backoff).")
+    public var now = false
+
+    public init() {}
+
+    public func run(in session: Session, output: OutputSink) throws {
+        guard let settings = session.config.delivery else {
+            throw CommandError.failed("no delivery configured: set delivery.url in \(session.config.file) (docs/configuration.md)")
+        }
+        let store = try session.store()
+        try Self.refuseInSessionTransaction(store, "deliver")
+        let due = try store.dueDeliveries(ignoringBackoff: now)
+        output.beginRows([Column("delivery"), Column("form"), Column("owner"), Column("name"), Column("state"),
+                          Column("attempts"), Column("status"), Column("nextTry"), Column("error")])
+        func row(_ report: DeliveryReport) {
+            let d = report.delivery
+            output.row([.int(d.id), .int(d.formId), .string(d.owner), .string(d.name), .string(d.state.rawValue),
+                        .int(Int64(d.attempts)), report.status.map { .int(Int64($0)) } ?? .null,
+                        d.state == .queued ? .time(d.nextTry) : .null, .optional(d.lastError)])
+        }
+        var stopped: DeliveryStopped?
+        var later = 0
+        if !due.isEmpty {
+            let token = try settings.tokenFile.map { file in
+                String(decoding: try session.config.readSecret("delivery.tokenFile", file, privileged: false,
+                                                               warn: output.warning), as: UTF8.self)
+            }
+            let sender = try FormDelivery(store: store, settings: settings, token: token, clock: session.clock)
+            for delivery in due {
+                do {
+                    let report = try sender.send(delivery)
+                    row(report)
+                    if case .retry = report.outcome { later += 1 }
+                } catch let error as DeliveryStopped {
+                    row(error.report)
+                    stopped = error
+                    break
+                }
+            }
+        }
+        output.endRows()
+        if let stopped {
+            let left = due.count - (due.firstIndex { $0.id == stopped.report.delivery.id } ?? 0)
+            throw OutboundFailure(message: "the office could not be reached: \(stopped.error.message); "
+                                  + "\(left) delivery(ies) stay queued")
+        }
+        if later > 0 {
+            throw OutboundFailure(message: "the office could not take \(later) delivery(ies) now; they stay queued "
+                                  + "for their next try ('deliveries --state queued')")
+        }
+    }
+}
+
+extension ConsoleCommand {
+    /// What goes to the office or a mailbox cannot be rolled back: `deliver` and `remind` do not
+    /// run inside `--atomic` or `--dry-run` (whose rollback would also forget what was sent).
+    static func refuseInSessionTransaction(_ store: any StoreService, _ name: String) throws {
+        guard store.isInSessionTransaction else { return }
+        throw CommandError.failed("'\(name)' sends mail or posts to the office, which no rollback can undo: "
+                                  + "run it without --atomic or --dry-run (remind has its own --dry-run)")
+    }
+}
+
+/// `deliver` or `remind` could not do all due work because a server could not be reached or
+/// refused for now (exit 2); what was done is recorded.
+public struct OutboundFailure: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}

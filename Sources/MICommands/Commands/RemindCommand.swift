@@ -1,0 +1,158 @@
+import ArgumentParser
+import Foundation
+import MIDirectory
+import MIOutbound
+import MIStore
+
+/// `remind [--dry-run]`: mails each technician whose reminders are due one message listing
+/// those forms, with an iCalendar file of their remaining reminders (config `mail`).
+public struct RemindCommand: ConsoleCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "remind",
+        abstract: "Mail technicians the reminders that are due (one mail each).",
+        discussion: """
+            A reminder is due when its notify day (policy notify-days after creation) has come, \
+            the form is still incomplete and not expired, and it was not mailed before: each \
+            (form, day) is mailed at most once, recorded in the store, so a second run the same \
+            day sends nothing. Each technician with due reminders gets one mail (to the 'mail' \
+            attribute in the directory) listing those forms with their expiry times, and a \
+            calendar (reminders.ics) of their remaining reminders, at most 64 (a device's limit; \
+            the rest are left out as in 'notifications'). Technicians without a mail address are \
+            listed as skipped. --dry-run lists what would be sent and sends nothing.
+
+            Exit status 2 when the mail server cannot be reached (nothing more is sent; what was \
+            not sent is sent by the next run). Usually run by the miadmin-remind timer.
+
+            Examples:
+              remind --dry-run
+              remind
+            """)
+    public static let roles: Set<Role> = [.foreman]
+
+    @Flag(help: "List who would get which reminders; send and record nothing.")
+    public var dryRun = false
+
+    public init() {}
+
+    /// One technician's due reminders and remaining plan.
+    struct Recipient {
+        var due: [Reminder] = []
+        var remaining: [Reminder] = []
+    }
+
+    public func run(in session: Session, output: OutputSink) throws {
+        let settings = session.config.mail
+        if settings == nil && !dryRun {
+            throw CommandError.failed("no mail configured: set mail.url and mail.from in \(session.config.file) (docs/configuration.md)")
+        }
+        let store = try session.store()
+        if !dryRun { try Self.refuseInSessionTransaction(store, "remind") }
+        let policy = try session.policy().policy
+        let now = session.clock.now()
+        let sent = try store.sentReminders()
+        var recipients: [String: Recipient] = [:]
+        var order: [String] = []
+        try store.forEachReminder(policy: policy) { reminder in
+            let owner = reminder.form.owner
+            if reminder.pending {
+                guard !reminder.dropped, recipients[owner] != nil else { return }
+                recipients[owner]?.remaining.append(reminder)
+            } else if reminder.expiresAt > now, !sent.contains(ReminderKey(formId: reminder.form.id, day: reminder.day)) {
+                if recipients[owner] == nil {
+                    recipients[owner] = Recipient()
+                    order.append(owner)
+                }
+                recipients[owner]?.due.append(reminder)
+            }
+        }
+
+        output.beginRows([Column("uid"), Column("mail"), Column("forms"), Column("reminders"), Column("calendar"),
+                          Column("state"), Column("reason")])
+        var client: MailClient?
+        var refused = 0
+        var failure: OutboundError?
+        for uid in order {
+            let recipient = recipients[uid]!
+            let forms = Dictionary(grouping: recipient.due, by: \.form.id).count
+            func row(_ mail: String?, _ state: String, _ reason: String?) {
+                output.row([.string(uid), .optional(mail), .int(Int64(forms)), .int(Int64(recipient.due.count)),
+                            .int(Int64(recipient.remaining.count)), .string(state), .optional(reason)])
+            }
+            guard let user = try session.directory.user(uid: uid) else {
+                row(nil, "skipped", "not in the directory")
+                continue
+            }
+            guard let address = user.mail, AppConfig.isMailAddress(address) else {
+                row(user.mail, "skipped", user.mail == nil ? "no mail address" : "mail address not usable")
+                continue
+            }
+            guard let settings, !dryRun else {
+                row(address, "would send", nil)
+                continue
+            }
+            let message = Self.message(to: user, address: address, recipient, from: settings.from, now: now)
+            do {
+                if client == nil { client = try Self.client(settings, session: session, output: output) }
+                try client!.send(message.bytes, from: settings.from, to: address)
+            } catch let error as OutboundError where error.kind == .refused {
+                refused += 1
+                row(address, "refused", error.message)
+                continue
+            } catch let error as OutboundError where error.kind == .unreachable || error.kind == .tls {
+                row(address, "not sent", error.message)
+                failure = error
+                break
+            }
+            try store.recordSentReminders(recipient.due.map { ReminderKey(formId: $0.form.id, day: $0.day) }, uid: uid)
+            row(address, "sent", nil)
+        }
+        output.endRows()
+        if let failure {
+            throw OutboundFailure(message: "the mail server could not be reached: \(failure.message); "
+                                  + "the reminders not sent are sent by the next run")
+        }
+        if refused > 0 {
+            throw CommandError.failed("the mail server refused \(refused) mail(s); see the rows marked refused")
+        }
+    }
+
+    static func client(_ settings: AppConfig.Mail, session: Session, output: OutputSink) throws -> MailClient {
+        func secret(_ key: String, _ file: String?) throws -> String? {
+            try file.map { String(decoding: try session.config.readSecret(key, $0, privileged: false, warn: output.warning),
+                                  as: UTF8.self) }
+        }
+        return try MailClient(MailClient.Settings(
+            url: settings.url, startTLS: settings.startTLS, tls: settings.tls,
+            user: try secret("mail.userFile", settings.userFile), password: try secret("mail.passwordFile", settings.passwordFile),
+            timeoutSeconds: settings.timeoutSeconds))
+    }
+
+    /// The mail: the due forms (each once, with its expiry), and the remaining plan as a calendar.
+    static func message(to user: DirectoryUser, address: String, _ recipient: Recipient, from: String, now: Date) -> MailMessage {
+        var seen = Set<Int64>()
+        var lines: [String] = []
+        for reminder in recipient.due.sorted(by: { ($0.expiresAt, $0.form.id) < ($1.expiresAt, $1.form.id) })
+        where seen.insert(reminder.form.id).inserted {
+            let form = reminder.form
+            lines.append("  - '\(form.name)' (form \(form.id), \(form.template)), created \(form.created.date.formatted(.iso8601)), "
+                         + "expires \(reminder.expiresAt.formatted(.iso8601))")
+        }
+        let body = """
+            Hello \(user.name.isEmpty ? user.uid : user.name),
+
+            these MI forms of yours are not finished yet:
+
+            \(lines.joined(separator: "\n"))
+
+            A form that is not completed before it expires is moved to the trash.
+            The attached calendar (reminders.ics) holds your remaining reminders.
+
+            -- miadmin
+            """
+        let events = recipient.remaining.map(NotificationsCommand.event)
+        return MailMessage(from: from, to: address, subject: "MI reminder: \(seen.count) form(s) to finish", body: body,
+                           attachment: .init(fileName: "reminders.ics", contentType: "text/calendar; method=PUBLISH",
+                                             data: ICalendarWriter.calendar(events, now: now)),
+                           date: now)
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+
+/// A submitted form version waiting for, or done with, delivery to the office (`outbox` table).
+public struct Delivery: Sendable, Hashable {
+    public enum State: String, Sendable, CaseIterable {
+        /// Waiting for its next try (`nextTry`).
+        case queued
+        /// The office took it (2xx).
+        case sent
+        /// Not tried again until `deliveries retry`: the office refused it, the tries ran out, or
+        /// the form was reopened before it went out.
+        case held
+    }
+
+    public let id: Int64
+    public let formId: Int64
+    /// The form version submitted; what is sent is the form as it is at that version.
+    public let formVersion: Int
+    public let owner: String
+    public let name: String
+    /// The same on every try of this form version: the office drops repeats by it.
+    public let idempotencyKey: String
+    public let state: State
+    public let attempts: Int
+    public let queuedAt: Date
+    public let lastTry: Date?
+    public let nextTry: Date
+    public let sentAt: Date?
+    public let lastError: String?
+}
+
+/// What the caller learnt from one try (``FormStore/recordDeliveryTry(_:outcome:)``).
+public enum DeliveryOutcome: Sendable, Equatable {
+    /// The office took it.
+    case sent
+    /// Try again at this time (the backoff or the office's Retry-After); `error` says why not now.
+    case retry(at: Date, error: String)
+    /// Stop trying: the office refused it, or the tries ran out.
+    case held(error: String)
+}
+
+/// Which deliveries ``FormStore/forEachDelivery(state:form:_:)`` lists; nil fields do not filter.
+public struct DeliveryFilter: Sendable, Hashable {
+    public var state: Delivery.State?
+    public var formId: Int64?
+    public init(state: Delivery.State? = nil, formId: Int64? = nil) {
+        self.state = state
+        self.formId = formId
+    }
+}
+
+/// The outbox: rows written in the same transaction as the change that causes them (the
+/// transactional outbox pattern), so a crash can neither lose a delivery nor send one that was
+/// rolled back.
+enum Outbox {
+    static let columns = """
+        id, form_id, form_version, owner, name, idempotency_key, state, attempts, queued_at, last_try, next_try,
+        sent_at, last_error
+        """
+
+    /// Queues a form version, inside the caller's transaction. The key is random, made once,
+    /// stored with the row and sent on every try.
+    static func enqueue(_ db: any StoreDatabase, formId: Int64, version: Int, owner: String, name: String,
+                        at now: Double) throws {
+        let key = "mi-form-\(formId)-v\(version)-\(UUID().uuidString.lowercased())"
+        try db.execute("""
+            INSERT INTO outbox (form_id, form_version, owner, name, idempotency_key, state, attempts, queued_at, next_try)
+            VALUES (?, ?, ?, ?, ?, 'queued', 0, ?, ?)
+            ON CONFLICT (form_id, form_version) DO NOTHING
+            """, [formId, version, owner, name, key, now, now])
+    }
+
+    static func delivery(_ row: StoreRow) -> Delivery {
+        func date(_ name: String) -> Date? { (row[name] as Double?).map(Date.init(timeIntervalSince1970:)) }
+        return Delivery(id: row["id"], formId: row["form_id"], formVersion: row["form_version"], owner: row["owner"],
+                        name: row["name"], idempotencyKey: row["idempotency_key"],
+                        state: Delivery.State(rawValue: row["state"]) ?? .held, attempts: row["attempts"],
+                        queuedAt: date("queued_at")!, lastTry: date("last_try"), nextTry: date("next_try")!,
+                        sentAt: date("sent_at"), lastError: row["last_error"])
+    }
+
+    /// The latest delivery of a form that went out, inside the caller's transaction.
+    static func lastSent(_ db: any StoreDatabase, formId: Int64) throws -> Date? {
+        try db.value(Double.self, "SELECT MAX(sent_at) FROM outbox WHERE form_id = ? AND state = 'sent'", [formId])
+            .map(Date.init(timeIntervalSince1970:))
+    }
+
+    /// Holds the form's queued deliveries: it was reopened before they went out.
+    @discardableResult
+    static func withdraw(_ db: any StoreDatabase, formId: Int64, reason: String) throws -> Int {
+        try db.execute("UPDATE outbox SET state = 'held', last_error = ? WHERE form_id = ? AND state = 'queued'",
+                       [reason, formId])
+    }
+}
+
+extension FormStore {
+    /// True inside `--atomic` or `--dry-run` (``withSessionTransaction(end:_:)``): what is
+    /// written may still be rolled back, so nothing should leave the machine on its strength.
+    public var isInSessionTransaction: Bool { SessionConnection.of(self) != nil }
+
+    /// The queued deliveries due now (next try at or before the store clock's now), oldest first;
+    /// with `ignoringBackoff`, every queued one.
+    public func dueDeliveries(ignoringBackoff: Bool = false, limit: Int = 10_000) throws -> [Delivery] {
+        let now = nowSeconds()
+        return try read { db in
+            let due = ignoringBackoff ? "" : " AND next_try <= ?"
+            let arguments: StoreArguments = ignoringBackoff ? [limit] : [now, limit]
+            return try db.rows("SELECT \(Outbox.columns) FROM outbox WHERE state = 'queued'\(due) ORDER BY next_try, id LIMIT ?",
+                               arguments).map(Outbox.delivery)
+        }
+    }
+
+    /// One delivery by id.
+    ///
+    /// - Throws: `.notFound`.
+    public func delivery(_ id: Int64) throws -> Delivery {
+        try read { db in
+            guard let row = try db.row("SELECT \(Outbox.columns) FROM outbox WHERE id = ?", [id]) else {
+                throw StoreError(.notFound, "No delivery with id \(id).")
+            }
+            return Outbox.delivery(row)
+        }
+    }
+
+    /// Deliveries by id, newest last, streamed.
+    public func forEachDelivery(_ filter: DeliveryFilter = DeliveryFilter(), _ body: (Delivery) throws -> Void) throws {
+        try read { db in
+            var conditions: [String] = []
+            var arguments: StoreArguments = []
+            if let state = filter.state {
+                conditions.append("state = ?")
+                arguments += [state.rawValue]
+            }
+            if let formId = filter.formId {
+                conditions.append("form_id = ?")
+                arguments += [formId]
+            }
+            let condition = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+            try db.forEachRow("SELECT \(Outbox.columns) FROM outbox\(condition) ORDER BY id", arguments) { row in
+                try body(Outbox.delivery(row))
+            }
+        }
+    }
+
+    /// Records one try of a queued delivery in its own small transaction: attempts + 1, the time
+    /// and the outcome. A delivery no longer queued (held by a reopen meanwhile, or sent by
+    /// another `deliver`) keeps its state, except that `sent` always wins: the office has it.
+    ///
+    /// - Returns: the delivery afterwards.
+    @discardableResult
+    public func recordDeliveryTry(_ id: Int64, outcome: DeliveryOutcome) throws -> Delivery {
+        let now = nowSeconds()
+        return try write { db in
+            switch outcome {
+            case .sent:
+                try db.execute("""
+                    UPDATE outbox SET state = 'sent', attempts = attempts + 1, last_try = ?, sent_at = ?, last_error = NULL
+                    WHERE id = ? AND state <> 'sent'
+                    """, [now, now, id])
+            case .retry(let at, let error):
+                try db.execute("""
+                    UPDATE outbox SET attempts = attempts + 1, last_try = ?, next_try = ?, last_error = ?
+                    WHERE id = ? AND state = 'queued'
+                    """, [now, at.timeIntervalSince1970, error, id])
+            case .held(let error):
+                try db.execute("""
+                    UPDATE outbox SET state = 'held', attempts = attempts + 1, last_try = ?, last_error = ?
+                    WHERE id = ? AND state = 'queued'
+                    """, [now, error, id])
+            }
+            guard let row = try db.row("SELECT \(Outbox.columns) FROM outbox WHERE id = ?", [id]) else {
+                throw StoreError(.notFound, "No delivery with id \(id).")
+            }
+            return Outbox.delivery(row)
+        }
+    }
+
+    /// Puts held deliveries back in the queue, due now with their tries counted from zero:
+    /// the one `id`, or every held one (`id` nil). Audited (`deliveries.retry`).
+    ///
+    /// - Returns: the deliveries queued again.
+    /// - Throws: `.notFound` for an unknown id; `.invalidState` when that delivery is not held.
+    public func retryDeliveries(_ id: Int64?, actor: String, note: String? = nil) throws -> [Delivery] {
+        let actor = try Validate.name(actor, what: "actor")
+        let now = nowSeconds()
+        return try write { db in
+            var held: [Delivery]
+            if let id {
+                guard let row = try db.row("SELECT \(Outbox.columns) FROM outbox WHERE id = ?", [id]) else {
+                    throw StoreError(.notFound, "No delivery with id \(id).")
+                }
+                let delivery = Outbox.delivery(row)
+                guard delivery.state == .held else {
+                    throw StoreError(.invalidState, "Delivery \(id) of form \(delivery.formId) is \(delivery.state.rawValue), "
+                                     + "not held: only held deliveries are put back in the queue.")
+                }
+                held = [delivery]
+            } else {
+                held = try db.rows("SELECT \(Outbox.columns) FROM outbox WHERE state = 'held' ORDER BY id").map(Outbox.delivery)
+            }
+            for delivery in held {
+                try db.execute("UPDATE outbox SET state = 'queued', attempts = 0, next_try = ? WHERE id = ?", [now, delivery.id])
+                try Audit.record(db, at: now, actor: actor, command: "deliveries.retry", formId: delivery.formId,
+                                 object: "form \(delivery.formId) \(delivery.owner)/\(delivery.name)",
+                                 before: .object(JSONObject([("delivery", .integer(Int(delivery.id))), ("state", .string("held"))])),
+                                 after: .object(JSONObject([("delivery", .integer(Int(delivery.id))), ("state", .string("queued"))])),
+                                 note: note)
+            }
+            return held
+        }
+    }
+}

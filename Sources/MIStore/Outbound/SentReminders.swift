@@ -1,0 +1,40 @@
+import Foundation
+
+/// One mailed reminder: form and notify day (`sent_reminders`). Each is mailed at most once.
+public struct ReminderKey: Sendable, Hashable {
+    public let formId: Int64
+    public let day: Int
+    public init(formId: Int64, day: Int) {
+        self.formId = formId
+        self.day = day
+    }
+}
+
+extension FormStore {
+    /// The reminders already mailed for live incomplete forms (the only ones `remind` looks at).
+    public func sentReminders() throws -> Set<ReminderKey> {
+        try read { db in
+            var keys = Set<ReminderKey>()
+            try db.forEachRow("""
+                SELECT sent_reminders.form_id, sent_reminders.day FROM sent_reminders
+                JOIN forms ON forms.id = sent_reminders.form_id
+                WHERE forms.state = 'incomplete' AND forms.trashed_at IS NULL
+                """, []) { row in keys.insert(ReminderKey(formId: row["form_id"], day: row["day"])) }
+            return keys
+        }
+    }
+
+    /// Records reminders as mailed to `uid`, in one small transaction after the mail server took
+    /// the mail; a reminder recorded already keeps its first record.
+    public func recordSentReminders(_ keys: [ReminderKey], uid: String) throws {
+        let now = nowSeconds()
+        try write { db in
+            for key in keys {
+                try db.execute("""
+                    INSERT INTO sent_reminders (form_id, day, uid, sent_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (form_id, day) DO NOTHING
+                    """, [key.formId, key.day, uid, now])
+            }
+        }
+    }
+}
