@@ -13,12 +13,24 @@ start_postgres() {
     ADMIN_PASSWORD=$(head -n 1 "$PG_ADMIN_PASSWORD_FILE")
 }
 
+# PgBouncer in front ($POOLER pooling): from now on pg_url, so miadmin's configs and psql, go
+# through it. The copies are dropped WITH (FORCE): the pooler keeps server connections to them.
+start_pooler() {
+    log "starting PgBouncer ($POOLER pooling)"
+    "$SCRIPT_DIR/pg-fixture" pgbouncer "$WORK/pg" --mode "$POOLER" >&2
+    # shellcheck source=/dev/null
+    source "$WORK/pg/fixture.env"
+    STORE_BASE_URL=$PG_BOUNCER_URL
+    echo
+    echo "through PgBouncer 1.18 ($POOLER pooling, TLS client and server side) from here on"
+}
+
 stop_postgres() {
     if [[ -n ${WORK:-} && -d $WORK/pg ]]; then "$SCRIPT_DIR/pg-fixture" stop "$WORK/pg" >/dev/null 2>&1 || true; fi
 }
 
 pg_admin() { PGOPTIONS='-c client_min_messages=warning' PGPASSWORD=$ADMIN_PASSWORD psql "$PG_ADMIN_URL" -X -q -v ON_ERROR_STOP=1 "$@"; }
-pg_url() { echo "${PG_URL/\/mi\?//$1?}"; }
+pg_url() { local base=${STORE_BASE_URL:-$PG_URL}; echo "${base/\/mi\?//$1?}"; }
 pg_store() { PGPASSWORD=$(head -n 1 "$PG_PASSWORD_FILE") psql "$(pg_url "$1")" -X -q -v ON_ERROR_STOP=1 "${@:2}"; }
 
 # pg_config DB OUT: the console config with store.url on database DB.
@@ -52,7 +64,7 @@ bench_store_copy() {
 
 # Fresh databases copyA (miadmin) and copyB (psql), both from master.
 copy_pg_store() {
-    pg_admin -c "DROP DATABASE IF EXISTS copya" -c "DROP DATABASE IF EXISTS copyb" \
+    pg_admin -c "DROP DATABASE IF EXISTS copya WITH (FORCE)" -c "DROP DATABASE IF EXISTS copyb WITH (FORCE)" \
         -c "CREATE DATABASE copya TEMPLATE master OWNER miadmin" -c "CREATE DATABASE copyb TEMPLATE master OWNER miadmin"
 }
 

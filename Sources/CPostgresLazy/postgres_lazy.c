@@ -45,5 +45,9 @@ MIADMIN_LAZY(pq, ExecStatusType, PQresultStatus, (const PGresult *res), (res))
 MIADMIN_LAZY(pq, PQnoticeProcessor, PQsetNoticeProcessor, (PGconn *conn, PQnoticeProcessor proc, void *arg),
              (conn, proc, arg))
 MIADMIN_LAZY(pq, ConnStatusType, PQstatus, (const PGconn *conn), (conn))
+// The engine's reconnection message and pooler detection (PostgresConnection).
+MIADMIN_LAZY(pq, char *, PQhost, (const PGconn *conn), (conn))
+MIADMIN_LAZY(pq, char *, PQport, (const PGconn *conn), (conn))
+MIADMIN_LAZY(pq, int, PQbackendPID, (const PGconn *conn), (conn))
 MIADMIN_LAZY(pq, unsigned char *, PQunescapeBytea, (const unsigned char *strtext, size_t *retbuflen),
              (strtext, retbuflen))

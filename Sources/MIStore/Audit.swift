@@ -90,7 +90,7 @@ extension FormStore {
     ///
     /// The rows come from one consistent snapshot; `body` may call the store (see ``forEachForm(_:_:)``).
     public func forEachAuditEntry(_ filter: AuditFilter = AuditFilter(), _ body: (AuditEntry) throws -> Void) throws {
-        try read { db in
+        try readListing { db in
             var conditions: [String] = []
             var arguments: StoreArguments = []
             if let since = filter.since {

@@ -20,6 +20,8 @@ public final class FormStore: Sendable {
     public let busyTimeout: TimeInterval
 
     let engine: any StoreEngine
+    /// `store.readUrl`'s standby, for listings (``readListing(_:)``); nil without one.
+    let standby: StandbyReads?
     let clock: any StoreClock
     let logger: Logger
 
@@ -52,6 +54,7 @@ public final class FormStore: Sendable {
         self.clock = clock
         self.logger = logger
         engine = try SQLiteEngine(path: path, busyTimeout: busyTimeout, opening: opening)
+        standby = nil
         logger.debug("store opened", metadata: ["path": "\(path)"])
     }
 
@@ -64,10 +67,18 @@ public final class FormStore: Sendable {
     ///   - conventions: `.ignored` in a privileged console (`PG*` variables, `~/.pgpass`,
     ///     `~/.postgresql/` are the invoking user's, not the store's).
     ///   - busyTimeout: seconds to wait for another console's row lock (`lock_timeout`).
+    ///   - pooler: `store.pooler`; nil finds out whether a pooler answers (``PostgresPooler``).
+    ///   - reconnectSeconds: `store.reconnectSeconds`, how long a lost connection is tried again
+    ///     before a command fails (``PostgresEngine``).
+    ///   - readTarget: `store.readUrl`, a hot standby for listings, `audit`, `check` and `report`
+    ///     (``StandbyReads``), opened on first use with the same password and conventions.
+    ///   - maxLagSeconds: `store.maxLagSeconds`: a standby further behind is said to lag.
     /// - Throws: ``StoreError`` `.unreachable`, `.authentication`, `.configuration` or
     ///   `.newerSchema`, with messages that name the host and never the password.
     public init(postgres target: PostgresTarget, password: String?,
                 conventions: PostgresConnection.UserConventions = .honoured, busyTimeout: TimeInterval = 5,
+                pooler: PostgresPooler? = nil, reconnectSeconds: TimeInterval = 30,
+                readTarget: PostgresTarget? = nil, maxLagSeconds: Double = 30,
                 clock: any StoreClock = SystemClock(), logger: Logger = FormStore.silentLogger) throws {
         try Self.checkBusyTimeout(busyTimeout)
         self.path = target.description
@@ -75,7 +86,15 @@ public final class FormStore: Sendable {
         self.clock = clock
         self.logger = logger
         engine = try PostgresEngine(target: target, password: password, conventions: conventions,
-                                    busyTimeout: busyTimeout)
+                                    busyTimeout: busyTimeout,
+                                    options: .init(pooler: pooler, reconnectSeconds: reconnectSeconds))
+        standby = readTarget.map { readTarget in
+            StandbyReads(target: readTarget, maxLagSeconds: maxLagSeconds) {
+                // A standby that is down costs a listing a short wait, then the primary answers.
+                try PostgresEngine(target: readTarget, password: password, conventions: conventions, busyTimeout: busyTimeout,
+                                   options: .init(pooler: pooler, reconnectSeconds: min(reconnectSeconds, 2), readOnly: true))
+            }
+        }
         logger.debug("store opened", metadata: ["postgres": "\(target)"])
     }
 
@@ -93,6 +112,9 @@ public final class FormStore: Sendable {
     /// with its `-wal` and `-shm` files; afterwards reads and writes use these connections only.
     /// On PostgreSQL the one connection is open already.
     public func openAllConnections() throws { try engine.openAllConnections() }
+
+    /// The pooler mode the PostgreSQL connection works in (configured or found); nil on SQLite.
+    public var postgresPooler: PostgresPooler? { (engine as? PostgresEngine)?.pooler }
 
     /// Runs `body` in one write transaction (IMMEDIATE on SQLite, SERIALIZABLE with bounded
     /// retries on PostgreSQL); errors are ``StoreError``s.

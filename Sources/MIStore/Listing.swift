@@ -9,7 +9,7 @@ extension FormStore {
     /// `olderThanDays` compares `created` with the store clock's now.
     public func forEachForm(_ filter: FormFilter = FormFilter(), _ body: (FormSummary) throws -> Void) throws {
         let (whereClause, arguments) = Self.sqlCondition(filter, now: clock.now())
-        try read { db in
+        try readListing { db in
             try db.forEachRow("""
                 SELECT \(SummarySQL.columns) FROM forms WHERE \(whereClause) ORDER BY owner, name, id
                 """, arguments) { row in
@@ -21,7 +21,7 @@ extension FormStore {
     /// How many live forms match `filter`.
     public func countForms(_ filter: FormFilter = FormFilter()) throws -> Int {
         let (whereClause, arguments) = Self.sqlCondition(filter, now: clock.now())
-        return try read { db in
+        return try readListing { db in
             try db.value(Int.self, "SELECT COUNT(*) FROM forms WHERE \(whereClause)", arguments) ?? 0
         }
     }
@@ -30,7 +30,7 @@ extension FormStore {
     public func countForms(by field: FormField, _ filter: FormFilter = FormFilter()) throws -> [(value: String, count: Int)] {
         let (whereClause, arguments) = Self.sqlCondition(filter, now: clock.now())
         let column = field.rawValue  // one of three fixed column names, never user text
-        return try read { db in
+        return try readListing { db in
             try db.rows("""
                 SELECT \(column) AS value, COUNT(*) AS count FROM forms WHERE \(whereClause)
                 GROUP BY \(column) ORDER BY count DESC, value

@@ -88,7 +88,7 @@ import Testing
         let result = try MIAdmin.as_("mkhan", config: config, ["move jdoe/A asmith"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("schema version v9-from-the-future, from a newer miadmin"), "\(result.stderr)")
-        #expect(result.stderr.contains("knows schema versions up to v3-outbox"))
+        #expect(result.stderr.contains("knows schema versions up to v4-write-ids"))
         #expect(try sqlite(store, "SELECT owner FROM forms") == "jdoe")
         #expect(try sqlite(store, "SELECT COUNT(*) FROM audit") == before)
     }

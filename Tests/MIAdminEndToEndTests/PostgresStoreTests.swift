@@ -40,7 +40,7 @@ import Testing
         let record = try json(info) as! [String: Any]
         #expect(record["engine"] as? String == "postgres")
         #expect((record["location"] as? String)?.hasPrefix("127.0.0.1:\(pg["PG_PORT"])/") == true)
-        #expect(record["forms"] as? Int == 5 && record["media"] as? Int == 4 && record["schema"] as? String == "v3-outbox")
+        #expect(record["forms"] as? Int == 5 && record["media"] as? Int == 4 && record["schema"] as? String == "v4-write-ids")
         // A move renames on the collision and leaves both notices, as on SQLite.
         let move = try MIAdmin.as_("mkhan", config: config, format: "json", ["move 'jdoe/Pump station 4' asmith"])
         #expect(move.status == 0, "\(move.stderr)")

@@ -26,7 +26,7 @@ struct SchemaVersionTests {
         } throws: { error in
             guard let error = error as? StoreError else { return false }
             return error.kind == .newerSchema && error.message.contains("v3-future-thing")
-                && error.message.contains("v3-outbox") && error.path == path
+                && error.message.contains("v4-write-ids") && error.path == path
         }
         #expect(try snapshot() == before, "the refused store was migrated")
     }

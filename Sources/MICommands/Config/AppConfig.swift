@@ -51,6 +51,14 @@ public struct AppConfig: Sendable {
         public var allowCleartext: Bool
         /// How long a command waits for another console's write before giving up.
         public var busyTimeoutSeconds: Double
+        /// `store.pooler` (PostgreSQL): what is between the console and the server; nil finds out.
+        public var pooler: PostgresPooler? = nil
+        /// `store.reconnectSeconds` (PostgreSQL): how long a lost connection is tried again.
+        public var reconnectSeconds: Double = 30
+        /// `store.readUrl` (PostgreSQL): a hot standby for listings, audit, check and report.
+        public var readTarget: PostgresTarget? = nil
+        /// `store.maxLagSeconds`: a standby further behind the primary is said to lag.
+        public var maxLagSeconds: Double = 30
 
         /// The SQLite file, or nil for a PostgreSQL store.
         public var path: String? {
@@ -173,7 +181,8 @@ public struct AppConfig: Sendable {
             userPrincipalSuffix: try reader.string("ldap.userPrincipalSuffix").flatMap { $0.isEmpty ? nil : $0 },
             pageSize: try reader.integer("ldap.pageSize", in: Bounds.pageSize, unit: "entries") ?? 500)
         let busy = try reader.number("store.busyTimeoutSeconds", in: Bounds.busyTimeoutSeconds, unit: "seconds") ?? 5
-        let store = try Self.store(reader: &reader, file: path, busy: busy, resolve: resolve)
+        var store = try Self.store(reader: &reader, file: path, busy: busy, resolve: resolve)
+        try Self.readPostgresOptions(into: &store, reader: &reader, file: path)
         let expiry = try reader.integer("policy.expiryDays", in: Bounds.days, unit: "days") ?? 7
         let notify = try reader.integerList("policy.notifyDays") ?? [1, 2]
         if let outside = notify.first(where: { !Bounds.days.contains($0) }) {

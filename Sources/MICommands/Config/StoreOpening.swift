@@ -14,15 +14,19 @@ public enum StoreOpening {
     ///     the invoking user controls (`~/.pgpass`, `~/.postgresql/`, service files; `PG*`
     ///     variables are scrubbed already).
     ///   - sqlite: what to do when the SQLite file is missing.
+    ///   - settings: the console's own `store` settings (pooler, reconnect window, read standby);
+    ///     nil (a `store copy` target): the defaults.
     public static func open(_ location: AppConfig.Store.Location, password: String?, privileged: Bool,
                             sqlite opening: FormStore.Opening, busyTimeout: TimeInterval, clock: any StoreClock,
-                            logger: Logger) throws -> FormStore {
+                            logger: Logger, settings: AppConfig.Store? = nil) throws -> FormStore {
         switch location {
         case .sqlite(let path):
             try FormStore(path: path, busyTimeout: busyTimeout, clock: clock, logger: logger, opening: opening)
         case .postgres(let target):
             try FormStore(postgres: target, password: password, conventions: privileged ? .ignored : .honoured,
-                          busyTimeout: busyTimeout, clock: clock, logger: logger)
+                          busyTimeout: busyTimeout, pooler: settings?.pooler, reconnectSeconds: settings?.reconnectSeconds ?? 30,
+                          readTarget: settings?.readTarget, maxLagSeconds: settings?.maxLagSeconds ?? 30,
+                          clock: clock, logger: logger)
         }
     }
 }
@@ -41,6 +45,6 @@ extension AppConfig {
         defer { if bytes != nil { for i in bytes!.indices { bytes![i] = 0 } } }
         return try StoreOpening.open(store.location, password: bytes.map { String(decoding: $0, as: UTF8.self) },
                                      privileged: privileged, sqlite: opening, busyTimeout: store.busyTimeoutSeconds,
-                                     clock: clock, logger: logger)
+                                     clock: clock, logger: logger, settings: store)
     }
 }

@@ -15,6 +15,8 @@ public protocol StoreService: AnyObject {
     var path: String { get }
     /// "SQLite" or "PostgreSQL".
     var engineName: String { get }
+    /// What the store did that the console should say after the line (``StoreEvent``).
+    func takeEvents() -> [StoreEvent]
 
     // MARK: Forms: listing and reading
     func forEachForm(_ filter: FormFilter, _ body: (FormSummary) throws -> Void) throws
@@ -147,3 +149,8 @@ extension StoreService {
 }
 
 extension FormStore: StoreService {}
+
+extension StoreService {
+    /// None, for a store that has no events to tell (the fakes of the tests).
+    public func takeEvents() -> [StoreEvent] { [] }
+}

@@ -26,6 +26,8 @@ public final class Session {
     public var display = DisplaySettings()
     /// The store once opened, and how to open it until then.
     private var openedStore: (any StoreService)?
+    /// The store if a command opened it (nil before): the run loop asks it for its events.
+    public var storeIfOpened: (any StoreService)? { openedStore }
     private let openStore: () throws -> any StoreService
     /// Whether Ctrl-C asked the running command to stop (``checkpoint(_:)``); the console's
     /// signal flag, a stand-in in unit tests.

@@ -1,5 +1,6 @@
 import Foundation
 import MICommands
+import MIStore
 
 /// The one loop that serves the prompt, a script file, a pipe and `-c`, re-entered by `source`
 /// with the file name and line number saved per level (psql's mainloop, sqlite's process_input).
@@ -48,6 +49,7 @@ final class RunLoop {
                 return interruptedScript()
             }
             let outcome = runLine(line, interactive: source.isInteractive)
+            reportStoreEvents()
             switch outcome {
             case .ok: continue
             case .quit(let nestedFailures):
@@ -135,6 +137,24 @@ final class RunLoop {
         case .stopped(let status): return .nestedStopped(status)
         case .quit(let failures): return .quit(failures: failures)
         }
+    }
+
+    /// After a line: what the store did that went unsaid (``StoreEvent``), e.g. that it lost its
+    /// connection and opened it again (a PostgreSQL failover), and to which server.
+    private func reportStoreEvents() {
+        guard let store = runner.session.storeIfOpened else { return }
+        for event in store.takeEvents() {
+            let text = switch event {
+            case .reconnected(let host, let seconds):
+                "Reconnected to the PostgreSQL store at \(host) after \(String(format: "%.1f", seconds)) s."
+            case .standbyLag(let host, let seconds):
+                "Read from the standby at \(host), which lags \(String(format: "%.0f", seconds)) s behind the primary."
+            case .standbyUnavailable(let reason):
+                "The standby (store.readUrl) is not used: \(reason) Reading from the primary."
+            }
+            err.write(TerminalText.escape(text, keepNewlines: false) + "\n")
+        }
+        err.flush()
     }
 
     /// Prints `FILE:LINE: message` (plain `error: message` at the prompt) and classifies it.

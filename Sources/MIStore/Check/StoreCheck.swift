@@ -48,7 +48,7 @@ extension FormStore {
         for line in try engine.integrityProblems() where line != "ok" {
             try body(StoreFinding(kind: .integrity, formId: nil, formState: nil, trashed: false, object: "store", message: line))
         }
-        try read { db in
+        try readListing { db in
             try db.forEachRow("""
                 SELECT media.form_id, media.file_name, media.size, media.sha256, media.data,
                        forms.owner, forms.name, forms.state, forms.trashed_at

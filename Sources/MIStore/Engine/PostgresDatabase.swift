@@ -16,6 +16,9 @@ final class PostgresDatabase: StoreDatabase {
     var dialect: StoreDialect { .postgres }
     private var savepointDepth = 0
     private var cursorCount = 0
+    /// Rows ``forEachRow(_:_:_:)`` has handed to its callers since the engine last set it to 0:
+    /// a read that printed rows cannot be run again after a lost connection.
+    var rowsHandedOut = 0
 
     init(_ connection: PostgresConnection) { self.connection = connection }
 
@@ -36,7 +39,10 @@ final class PostgresDatabase: StoreDatabase {
         while true {
             let batch = try mapped { try connection.execute("FETCH 500 FROM \(cursor)") }
             if batch.rowCount == 0 { break }
-            for row in Self.rows(of: batch) { try body(row) }
+            for row in Self.rows(of: batch) {
+                rowsHandedOut += 1
+                try body(row)
+            }
         }
         try mapped { try connection.execute("CLOSE \(cursor)") }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The networked engine: one PostgreSQL database that consoles on many hosts share, through one
 /// libpq connection per console (``PostgresConnection``).
@@ -12,32 +13,71 @@ import Foundation
 /// - Waiting for another console's row lock past the busy timeout (`lock_timeout`) is `.busy`.
 /// - The connection has one owner: every call holds a lock for its transaction; a read started
 ///   inside another on the same thread joins it (the lock is recursive).
-/// - A connection the server closed between two transactions (a restart, a failover) is opened
-///   again at the next one, with the same parameters.
+///
+/// Failover (docs/install.md): when the connection is lost (a restart, a switchover, a primary
+/// that died and a standby promoted), the engine connects again through the URL's hosts
+/// (libpq's `target_session_attrs=read-write` finds the new primary), with a growing wait, for up
+/// to ``Options/reconnectSeconds``, and goes on:
+/// - a transaction lost before its COMMIT was sent is run again (the server rolled it back);
+/// - a COMMIT whose answer was lost is in doubt. Every write transaction first inserts a unique
+///   id into `write_ids`; after connecting again the engine inserts the same id in a transaction
+///   it rolls back: a unique violation says the lost COMMIT happened (the result computed before
+///   it is returned), success says it did not (the transaction is run again). A transaction
+///   still holding the id on a server that outlived its client is waited for by that insert.
+/// - after the window the call fails `.unreachable`, saying whether the change was applied.
+///
+/// Poolers (``PostgresPooler``): in transaction pooling nothing outlives a transaction: no named
+/// statements, `SET LOCAL lock_timeout` sent with each `BEGIN`.
 final class PostgresEngine: StoreEngine, @unchecked Sendable {
+    struct Options: Sendable {
+        /// What is between the console and the server; nil: find out (``PostgresPooler/detect(on:)``).
+        var pooler: PostgresPooler?
+        /// How long a lost connection is tried again before the command fails.
+        var reconnectSeconds: TimeInterval = 30
+        /// A standby for reads (`store.readUrl`): nothing is migrated or deleted there; its
+        /// schema must be one this binary knows.
+        var readOnly = false
+    }
+
     let target: PostgresTarget
     let busyTimeout: TimeInterval
+    let options: Options
+    /// The pooler mode in force: the configured one, or the one found at connection.
+    let pooler: PostgresPooler
     /// How many times a write transaction that lost a race is run in all.
     let maximumAttempts = 8
     var dialect: StoreDialect { .postgres }
 
     private let lock = NSRecursiveLock()
     private let database: PostgresDatabase
-    /// Whether a transaction is open on the connection (only read or written under `lock`).
-    private var inTransaction = false
+    private var connection: PostgresConnection { database.connection }
+    /// The transaction open on the connection (only read or written under `lock`).
+    private var open: OpenTransaction?
+    private let reconnections = Mutex<[StoreReconnection]>([])
+
+    private struct OpenTransaction {
+        let kind: Kind
+        /// The id recorded in `write_ids` by this transaction, once it wrote (or will write).
+        var writeId: String?
+    }
+
+    private enum Kind: Equatable {
+        case read, write, session(FormStore.SessionEnd)
+
+        var isolation: String { self == .read ? "REPEATABLE READ" : "SERIALIZABLE" }
+        var commits: Bool { self != .session(.rollback) }
+        /// What became of a transaction lost before its COMMIT.
+        var notApplied: String { commits && self != .read ? "this change was not applied" : "nothing was changed" }
+    }
 
     init(target: PostgresTarget, password: String?, conventions: PostgresConnection.UserConventions,
-         busyTimeout: TimeInterval) throws {
+         busyTimeout: TimeInterval, options: Options = Options()) throws {
         self.target = target
         self.busyTimeout = busyTimeout
-        let connection: PostgresConnection
-        do {
-            connection = try PostgresConnection(target: target, password: password, conventions: conventions)
-            try Self.configureSession(connection, busyTimeout: busyTimeout)
-            try PostgresMigrations.migrate(connection)
-        } catch let error as PostgresError {
-            throw StoreError.mapping(error)
-        }
+        self.options = options
+        let (connection, pooler) = try Self.open(target: target, password: password, conventions: conventions,
+                                                 busyTimeout: busyTimeout, options: options)
+        self.pooler = pooler
         database = PostgresDatabase(connection)
     }
 
@@ -45,88 +85,271 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         // A write inside a read on this thread (a store call from a forEach body): a savepoint of
-        // the transaction already open, committed with it.
-        if inTransaction { return try database.inSavepoint(rollback: false) { try body(database) } }
-        var attempt = 1
-        while true {
-            do {
-                return try transaction("BEGIN ISOLATION LEVEL SERIALIZABLE") { try body(database) }
-            } catch let error as StoreError where error.isRetryable && attempt < maximumAttempts {
-                attempt += 1
-                // 2, 4, 8 ... ms and a random share of it, so two losers do not collide again.
-                let base = 0.001 * Double(1 << min(attempt, 7))
-                Thread.sleep(forTimeInterval: base + Double.random(in: 0...base))
-            } catch let error as StoreError where error.isRetryable {
-                throw StoreError(.conflict, "Other consoles kept changing the same forms; gave up after "
-                                 + "\(maximumAttempts) attempts (\(error.message)). Try again.", sqlState: error.sqlState)
-            }
+        // the transaction already open, committed with it, which now records a write id.
+        if open != nil {
+            try recordWriteId()
+            return try database.inSavepoint(rollback: false) { try body(database) }
         }
+        return try run(.write) { try body(database) }
     }
 
     func read<T>(_ body: (any StoreDatabase) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
-        if inTransaction { return try body(database) }
-        return try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ") { try body(database) }
+        if open != nil { return try body(database) }
+        return try run(.read) { try body(database) }
     }
 
     func session<T>(end: FormStore.SessionEnd, _ body: (any StoreDatabase) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
-        if inTransaction { return try database.inSavepoint(rollback: end == .rollback) { try body(database) } }
-        return try transaction("BEGIN ISOLATION LEVEL SERIALIZABLE", end: end) { try body(database) }
+        if open != nil {
+            if end == .commit { try recordWriteId() }
+            return try database.inSavepoint(rollback: end == .rollback) { try body(database) }
+        }
+        return try run(.session(end)) { try body(database) }
+    }
+
+    func takeReconnections() -> [StoreReconnection] {
+        reconnections.withLock { list in defer { list = [] }; return list }
+    }
+
+    // MARK: - Transactions
+
+    /// BEGIN, `body`, COMMIT (ROLLBACK for a dry run), run again as the rules above say: after a
+    /// lost race (writes only), after a lost connection (when `body` can be run again: a write,
+    /// or a read that has handed no row out yet), and after a COMMIT in doubt that did not happen.
+    private func run<T>(_ kind: Kind, _ body: () throws -> T) throws -> T {
+        lossWindow = nil
+        defer { lossWindow = nil }
+        let writeId = kind == .read || kind == .session(.rollback) ? nil : UUID().uuidString.lowercased()
+        var attempt = 1
+        while true {
+            let result: T
+            do {
+                result = try attemptBody(kind, writeId: writeId, body)
+            } catch let error as StoreError where kind == .write && error.isRetryable && !connection.lost {
+                guard attempt < maximumAttempts else {
+                    throw StoreError(.conflict, "Other consoles kept changing the same forms; gave up after "
+                                     + "\(maximumAttempts) attempts (\(error.message)). Try again.", sqlState: error.sqlState)
+                }
+                attempt += 1
+                // 2, 4, 8 ... ms and a random share of it, so two losers do not collide again.
+                let base = 0.001 * Double(1 << min(attempt, 7))
+                Thread.sleep(forTimeInterval: base + Double.random(in: 0...base))
+                continue
+            } catch where connection.lost {
+                // Lost before COMMIT was sent: the server rolled the transaction back.
+                try reconnect(orFail: kind.notApplied)
+                if kind == .write || (kind == .read && database.rowsHandedOut == 0) { continue }
+                throw StoreError(.unreachable, "Lost the PostgreSQL store at \(target) in the middle of "
+                                 + (kind == .read ? "a listing; its output above is incomplete."
+                                                  : "the transaction; nothing of it was applied."))
+            }
+            do {
+                try end(kind)
+                return result
+            } catch let error as StoreError where kind == .write && error.isRetryable && !connection.lost {
+                // A serialization failure at COMMIT: nothing was applied; run it again.
+                guard attempt < maximumAttempts else { throw error }
+                attempt += 1
+            } catch where connection.lost {
+                // In doubt: COMMIT was sent, its answer lost. Without a write id nothing was written.
+                guard let id = committingId, kind.commits else { return result }
+                try reconnect(orFail: "whether this change was applied is not known: it would be recorded "
+                              + "under write id \(id) in the store's write_ids table")
+                if try wasApplied(id) { return result }
+                if kind != .write {
+                    throw StoreError(.unreachable, "Lost the PostgreSQL store at \(target) while committing; "
+                                     + "nothing of the transaction was applied.")
+                }
+            }
+        }
+    }
+
+    /// The write id of the transaction ``end(_:)`` last tried to commit.
+    private var committingId: String?
+
+    /// BEGIN and `body`; ROLLBACK when `body` throws. The transaction stays open on return.
+    private func attemptBody<T>(_ kind: Kind, writeId: String?, _ body: () throws -> T) throws -> T {
+        database.rowsHandedOut = 0
+        try begin(kind, writeId: writeId)
+        open = OpenTransaction(kind: kind, writeId: writeId)
+        do {
+            return try body()
+        } catch {
+            open = nil
+            if !connection.lost { _ = try? connection.execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// Ends the open transaction as its kind says.
+    private func end(_ kind: Kind) throws {
+        committingId = open?.writeId
+        open = nil
+        do {
+            try database.mapped { try connection.execute(kind.commits ? "COMMIT" : "ROLLBACK") }
+        } catch {
+            if !connection.lost { _ = try? connection.execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// BEGIN, in one message with what must go with it: behind a transaction pooler the lock
+    /// timeout (`SET LOCAL`), and for a write its id. A connection found closed (a restart, a
+    /// failover, an idle timeout) is opened again first.
+    private func begin(_ kind: Kind, writeId: String?) throws {
+        if !connection.isConnected || connection.lost { try reconnect(orFail: kind.notApplied) }
+        var statement = "BEGIN ISOLATION LEVEL \(kind.isolation)"
+        if pooler == .transaction { statement += "; " + Self.lockTimeoutStatement(busyTimeout, local: true) }
+        if let writeId { statement += "; " + Self.insertWriteId(writeId) }
+        do {
+            try database.mapped { try connection.executeScript(statement) }
+        } catch {
+            if !connection.lost { _ = try? connection.execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// Inside a read that turned out to write (a store call from a forEach body), or a nested
+    /// session: the write id, so a COMMIT in doubt can be resolved.
+    private func recordWriteId() throws {
+        guard var transaction = open, transaction.writeId == nil else { return }
+        let id = UUID().uuidString.lowercased()
+        try database.mapped { try connection.execute(Self.insertWriteId(id)) }
+        transaction.writeId = id
+        open = transaction
+    }
+
+    /// After a COMMIT in doubt: inserts the write id again in a transaction that is rolled back.
+    /// Taken (23505): the lost COMMIT happened. Inserted: it did not (and a transaction still
+    /// holding the id on a server that outlived its client was waited for).
+    private func wasApplied(_ id: String) throws -> Bool {
+        while true {
+            do {
+                try database.mapped {
+                    try connection.executeScript("BEGIN; " + Self.lockTimeoutStatement(busyTimeout, local: true) + "; "
+                                                 + Self.insertWriteId(id) + "; ROLLBACK")
+                }
+                return false
+            } catch let error as StoreError where error.sqlState == "23505" {
+                _ = try? connection.execute("ROLLBACK")
+                return true
+            } catch where connection.lost {
+                try reconnect(orFail: "whether this change was applied is not known: it would be recorded "
+                              + "under write id \(id) in the store's write_ids table")
+            } catch let error as StoreError where error.kind == .busy {
+                _ = try? connection.execute("ROLLBACK")
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
+    }
+
+    // MARK: - Connecting again
+
+    /// The first connection, set up: the pooler mode, the session settings, the migrations (on
+    /// a read standby only the schema check), old write ids deleted. When only standbys answer,
+    /// or a URL naming several hosts (a primary and its standbys) finds none or loses the
+    /// connection during this, the console started during a failover: all of it is tried again
+    /// as a lost connection is, for up to ``Options/reconnectSeconds`` (the migrations run in one
+    /// transaction). Other failures (one host that does not answer, a wrong password, a TLS
+    /// failure) are reported at once.
+    private static func open(target: PostgresTarget, password: String?, conventions: PostgresConnection.UserConventions,
+                             busyTimeout: TimeInterval, options: Options) throws -> (PostgresConnection, PostgresPooler) {
+        var backoff = Backoff(seconds: options.reconnectSeconds)
+        while true {
+            do {
+                let connection = try PostgresConnection(target: target, password: password, conventions: conventions)
+                let pooler = try options.pooler ?? PostgresPooler.detect(on: connection)
+                connection.namedStatements = pooler != .transaction
+                try configureSession(connection, pooler: pooler, busyTimeout: busyTimeout)
+                if options.readOnly {
+                    try PostgresMigrations.checkKnown(connection)
+                } else {
+                    try PostgresMigrations.migrate(connection)
+                    try connection.execute("DELETE FROM write_ids WHERE at < extract(epoch FROM now()) - 86400")
+                }
+                return (connection, pooler)
+            } catch let error as PostgresError {
+                let failingOver = error.kind == .noPrimary || (error.kind == .unreachable && target.hostCount > 1)
+                guard failingOver, backoff.pause() else { throw StoreError.mapping(error) }
+            }
+        }
+    }
+
+    /// The waits between tries to connect: 50 ms, 100 ms, ... up to 1 s, for `seconds` in all.
+    private struct Backoff {
+        let seconds: TimeInterval
+        let started = Date()
+        private var wait = 0.05
+
+        init(seconds: TimeInterval) { self.seconds = seconds }
+
+        var elapsed: TimeInterval { Date().timeIntervalSince(started) }
+
+        /// Waits before the next try; false when the time is up.
+        mutating func pause() -> Bool {
+            let left = seconds - elapsed
+            guard left > 0 else { return false }
+            Thread.sleep(forTimeInterval: min(wait, left))
+            wait = min(wait * 2, 1)
+            return true
+        }
+    }
+
+    /// The window the connection has been lost in, from the first loss of the transaction in
+    /// progress (``run(_:_:)``) until it ends: connecting again does not start a new one, so a
+    /// server that keeps accepting connections and losing them (PgBouncer whose server is
+    /// gone) fails the command after ``Options/reconnectSeconds`` too.
+    private var lossWindow: Backoff?
+
+    /// Connects again through the URL's hosts, waiting 50 ms, 100 ms, ... up to 1 s between
+    /// tries, within the loss window; then throws `.unreachable` ending with `outcome` (what
+    /// became of the change in progress).
+    private func reconnect(orFail outcome: String) throws {
+        let continuing = lossWindow != nil
+        var backoff = lossWindow ?? Backoff(seconds: options.reconnectSeconds)
+        defer { lossWindow = backoff }
+        let failure = StoreError(.unreachable, "Lost the PostgreSQL store at \(target) and could not connect again "
+                                 + "within \(Self.seconds(options.reconnectSeconds)) s; \(outcome).")
+        if continuing && backoff.elapsed >= backoff.seconds { throw failure }
+        while true {
+            if connection.reset() {
+                do {
+                    try database.mapped { try Self.configureSession(connection, pooler: pooler, busyTimeout: busyTimeout) }
+                    let reconnection = StoreReconnection(host: connection.connectedHost, seconds: backoff.elapsed)
+                    reconnections.withLock { $0.append(reconnection) }
+                    return
+                } catch where connection.lost {}
+            }
+            guard backoff.pause() else { throw failure }
+        }
     }
 
     /// What every session of the store's connection sets: the busy timeout as `lock_timeout`
-    /// (milliseconds; 0 would mean "wait for ever", so a zero busy timeout waits 1 ms).
-    private static func configureSession(_ connection: PostgresConnection, busyTimeout: TimeInterval) throws {
-        let millis = max(1, Int((busyTimeout * 1000).rounded()))
-        try connection.execute("SET lock_timeout = \(millis)")
+    /// (behind a transaction pooler, sent with each BEGIN instead).
+    private static func configureSession(_ connection: PostgresConnection, pooler: PostgresPooler,
+                                         busyTimeout: TimeInterval) throws {
+        if pooler != .transaction { try connection.execute(lockTimeoutStatement(busyTimeout, local: false)) }
     }
 
-    /// Starts a transaction. A connection the server closed since the last one (a restart, a
-    /// failover, an idle timeout) is opened again first, once: nothing of a transaction is lost,
-    /// since none was open. A connection lost in the middle of a transaction is an error
-    /// (`.unreachable`); the next command connects again.
-    private func begin(_ statement: String) throws {
-        let connection = database.connection
-        if !connection.isConnected { try reconnect() }
-        do {
-            try database.mapped { try connection.execute(statement) }
-        } catch let error as StoreError where error.kind == .unreachable && !connection.isConnected {
-            try reconnect()
-            try database.mapped { try connection.execute(statement) }
-        }
+    /// `SET lock_timeout` in milliseconds; 0 would mean "wait for ever", so a zero busy timeout
+    /// waits 1 ms.
+    private static func lockTimeoutStatement(_ busyTimeout: TimeInterval, local: Bool) -> String {
+        "SET \(local ? "LOCAL " : "")lock_timeout = \(max(1, Int((busyTimeout * 1000).rounded())))"
     }
 
-    private func reconnect() throws {
-        let connection = database.connection
-        guard connection.reset() else {
-            throw StoreError(.unreachable, "Lost the PostgreSQL store at \(target) and could not connect again.")
-        }
-        try database.mapped { try Self.configureSession(connection, busyTimeout: busyTimeout) }
+    /// The id is a lower-case UUID made here: only hex digits and dashes go into the SQL text.
+    private static func insertWriteId(_ id: String) -> String {
+        "INSERT INTO write_ids (id, at) VALUES ('\(id)', extract(epoch FROM now()))"
     }
 
-    /// BEGIN, `body`, then COMMIT (or ROLLBACK for `.rollback`); ROLLBACK when anything throws.
-    private func transaction<T>(_ begin: String, end: FormStore.SessionEnd = .commit, _ body: () throws -> T) throws -> T {
-        try self.begin(begin)
-        inTransaction = true
-        defer { inTransaction = false }
-        let result: T
-        do {
-            result = try body()
-        } catch {
-            _ = try? database.connection.execute("ROLLBACK")
-            throw error
-        }
-        do {
-            try database.mapped { try database.connection.execute(end == .commit ? "COMMIT" : "ROLLBACK") }
-        } catch {
-            _ = try? database.connection.execute("ROLLBACK")
-            throw error
-        }
-        return result
+    private static func seconds(_ value: TimeInterval) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
     }
+
+    // MARK: - The rest of StoreEngine
 
     /// Nothing to do: the one connection is open since `init`.
     func openAllConnections() throws {}
@@ -139,8 +362,6 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
     }
 
     func schemaVersion() throws -> String? {
-        lock.lock()
-        defer { lock.unlock() }
-        return try database.mapped { try PostgresMigrations.version(database.connection) }
+        try read { _ in try database.mapped { try PostgresMigrations.version(connection) } }
     }
 }

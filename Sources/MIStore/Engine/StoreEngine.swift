@@ -26,4 +26,19 @@ protocol StoreEngine: Sendable {
 
     /// The schema version the store is at (the newest applied migration).
     func schemaVersion() throws -> String?
+
+    /// The times the engine connected again after losing its connection, since the last call.
+    func takeReconnections() -> [StoreReconnection]
+}
+
+extension StoreEngine {
+    func takeReconnections() -> [StoreReconnection] { [] }
+}
+
+/// A lost connection to a PostgreSQL store that was opened again (a restart, a failover).
+public struct StoreReconnection: Sendable, Equatable {
+    /// The host and port connected to now (after a failover: the new primary).
+    public let host: String
+    /// How long it took from noticing the loss.
+    public let seconds: Double
 }

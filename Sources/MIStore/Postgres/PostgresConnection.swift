@@ -54,8 +54,14 @@ public final class PostgresConnection {
             throw PostgresError(.unreachable, "Cannot connect to the PostgreSQL store at \(target): out of memory.")
         }
         guard PQstatus(connection) == CONNECTION_OK else {
-            let text = Self.firstLine(String(cString: PQerrorMessage(connection)))
+            let whole = String(cString: PQerrorMessage(connection))
             PQfinish(connection)
+            let text = Self.firstLine(whole)
+            // libpq says why each host failed, one per line; a standby says "read-only".
+            if whole.contains("session is read-only") || whole.contains("server is in hot standby mode") {
+                throw PostgresError(.noPrimary, "Cannot connect to the PostgreSQL store at \(target): "
+                                    + "no server accepts writes (a standby, not yet promoted?): \(text)")
+            }
             throw PostgresError(Self.classify(connectionMessage: text),
                                 "Cannot connect to the PostgreSQL store at \(target): \(text)")
         }
@@ -70,6 +76,29 @@ public final class PostgresConnection {
     /// Whether the connection to the server is up (libpq's `PQstatus`).
     public var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
 
+    /// Whether a statement found the connection lost (closed by the server, a failover, a pooler
+    /// that lost its server) since it was opened or last ``reset()``: the caller must connect
+    /// again before anything else, even when libpq's status still says "OK" (a server that sent
+    /// "terminating connection" before closing).
+    public private(set) var lost = false
+
+    /// Whether statements are prepared by name once per connection (``executePrepared(_:_:)``).
+    /// Off behind a pooler in transaction mode (PgBouncer's `pool_mode = transaction`), where
+    /// the next transaction may run on another server connection that does not have (or
+    /// already has) the statement: every statement is then sent unnamed, parsed each time.
+    public var namedStatements = true
+
+    /// The host and port the connection is open to (one of ``target``'s hosts).
+    public var connectedHost: String {
+        let host = PQhost(handle).map { String(cString: $0) } ?? "?"
+        let port = PQport(handle).map { String(cString: $0) } ?? "?"
+        return "\(host):\(port)"
+    }
+
+    /// The server process id the connection's start-up message reported. A pooler such as
+    /// PgBouncer reports one of its own, unlike any server's `pg_backend_pid()`.
+    public var reportedBackendPID: Int { Int(PQbackendPID(handle)) }
+
     /// Connects again with the same parameters (the password too: libpq keeps them), after the
     /// server closed the connection or failed over: with several hosts and
     /// `target_session_attrs=read-write`, libpq picks the one that is now the primary.
@@ -79,7 +108,8 @@ public final class PostgresConnection {
     public func reset() -> Bool {
         PQreset(handle)
         prepared = [:]
-        return isConnected
+        lost = !isConnected
+        return !lost
     }
 
     /// Runs one statement with bound parameters and returns its rows (empty for commands).
@@ -104,6 +134,7 @@ public final class PostgresConnection {
     /// store's SQL texts are a fixed, small set (a few hundred at most).
     @discardableResult
     public func executePrepared(_ sql: String, _ parameters: [PostgresValue?] = []) throws -> PostgresResult {
+        guard namedStatements else { return try execute(sql, parameters) }
         let name: String
         if let known = prepared[sql] {
             name = known
@@ -125,6 +156,7 @@ public final class PostgresConnection {
     @discardableResult
     private func check(_ result: OpaquePointer?) throws -> PostgresResult {
         guard let result else {
+            lost = true
             throw PostgresError(.unreachable, "Lost the PostgreSQL store at \(target): "
                                 + Self.firstLine(String(cString: PQerrorMessage(handle))))
         }
@@ -133,13 +165,17 @@ public final class PostgresConnection {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
             return wrapped
         default:
-            throw wrapped.error(at: target, connectionOK: isConnected)
+            let error = wrapped.error(at: target, connectionOK: isConnected)
+            if error.kind == .unreachable { lost = true }
+            throw error
         }
     }
 
     /// Runs several statements with no parameters (migrations) through libpq's simple query
-    /// protocol, in one round trip; the server stops at the first failing statement.
-    public func executeScript(_ sql: String) throws {
+    /// protocol, in one round trip; the server stops at the first failing statement. Also the
+    /// engine's way to send `BEGIN` with what must follow it in one message.
+    @discardableResult
+    public func executeScript(_ sql: String) throws -> PostgresResult {
         try check(PQexec(handle, sql))
     }
 
@@ -174,6 +210,11 @@ public final class PostgresConnection {
         }
         if lower.contains("database") && lower.contains("does not exist") { return .databaseMissing }
         if lower.contains("permission denied") { return .permissionDenied }
+        // A server that went away during the TLS handshake (a crash, a failover) is not a TLS fault.
+        if lower.contains("ssl syscall error") || lower.contains("eof detected")
+            || lower.contains("server closed the connection unexpectedly") {
+            return .unreachable
+        }
         if lower.contains("ssl") || lower.contains("certificate") || lower.contains("tls") { return .tls }
         return .unreachable
     }
@@ -249,7 +290,7 @@ public final class PostgresResult {
         let state = PQresultErrorField(handle, Int32(UInt8(ascii: "C"))).map { SQLState(rawValue: String(cString: $0)) }
         let primary = PQresultErrorField(handle, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
             ?? PostgresConnection.firstLine(String(cString: PQresultErrorMessage(handle)))
-        if !connectionOK {
+        if !connectionOK || state?.isConnectionLoss == true {
             return PostgresError(.unreachable, "Lost the PostgreSQL store at \(target): \(primary)", sqlState: state)
         }
         let kind: PostgresError.Kind = state == .insufficientPrivilege ? .permissionDenied : .statement

@@ -14,6 +14,9 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
         public static let configuration = Kind(rawValue: "configuration")
         /// The server could not be reached (refused, timed out, unknown host).
         public static let unreachable = Kind(rawValue: "unreachable")
+        /// A server answered but none of the URL's hosts accepts writes
+        /// (`target_session_attrs=read-write` met only standbys): a failover under way.
+        public static let noPrimary = Kind(rawValue: "noPrimary")
         /// The server refused the credentials (SQLSTATE 28P01 / 28000).
         public static let authentication = Kind(rawValue: "authentication")
         /// The TLS handshake or the certificate check failed.
@@ -57,6 +60,19 @@ public struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConver
     public static let insufficientPrivilege = SQLState(rawValue: "42501")
     public static let lockNotAvailable = SQLState(rawValue: "55P03")
     public static let queryCanceled = SQLState(rawValue: "57014")
+
+    public static let adminShutdown = SQLState(rawValue: "57P01")
+    public static let crashShutdown = SQLState(rawValue: "57P02")
+    public static let cannotConnectNow = SQLState(rawValue: "57P03")
+    public static let readOnlySQLTransaction = SQLState(rawValue: "25006")
+
+    /// The server (or a pooler in front of it) ended the session: class 08 (connection
+    /// exception), a shutdown or crash of the server (57P01, 57P02), a server still starting or
+    /// in recovery (57P03), or a write sent to a server that became a read-only standby (25006).
+    /// The connection must be opened again; a failover's new primary may be another host.
+    public var isConnectionLoss: Bool {
+        errorClass == "08" || [.adminShutdown, .crashShutdown, .cannotConnectNow, .readOnlySQLTransaction].contains(self)
+    }
 
     /// The class (first two characters), e.g. `23` for integrity constraint violations.
     public var errorClass: Substring { rawValue.prefix(2) }

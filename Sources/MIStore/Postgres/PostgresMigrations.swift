@@ -19,6 +19,12 @@ enum PostgresMigrations {
         }
     }
 
+    /// For a read-only standby (`store.readUrl`): refuses a store migrated by a newer miadmin,
+    /// as ``migrate(_:)`` does, and writes nothing.
+    static func checkKnown(_ connection: PostgresConnection) throws {
+        _ = try Migrations.pending(applied: applied(connection), at: connection.target.description)
+    }
+
     /// The schema version a store is at: the identifier of its newest applied migration in this
     /// binary's order, or nil for an empty database.
     static func version(_ connection: PostgresConnection) throws -> String? {

@@ -53,6 +53,9 @@ public struct PostgresTarget: Sendable, Equatable, CustomStringConvertible {
         return pairs.joined(separator: ",") + "/" + (options["dbname"] ?? options["user"] ?? "")
     }
 
+    /// How many hosts the URL names (a primary and its standbys: more than one).
+    public var hostCount: Int { (options["host"] ?? options["hostaddr"] ?? "").split(separator: ",").count }
+
     /// The options as libpq keyword/value pairs, plus `extra` (e.g. a password read from a file).
     func keywordPairs(adding extra: [String: String] = [:]) -> [(String, String)] {
         options.merging(extra) { _, new in new }.sorted { $0.key < $1.key }

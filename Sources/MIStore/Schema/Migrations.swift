@@ -16,7 +16,7 @@ struct Migration: Sendable {
 /// use raw SQL only, never app types, so they mean the same thing forever. Both engines record
 /// what they applied in one table, `schema_migrations` (``SchemaDialect/stateTable``).
 enum Migrations {
-    static let all: [Migration] = [v1, v2, v3]
+    static let all: [Migration] = [v1, v2, v3, v4]
 
     static let identifiers = all.map(\.id)
 
@@ -163,5 +163,19 @@ enum Migrations {
             sent_at {REAL} NOT NULL,
             PRIMARY KEY (form_id, day)
         );
+        """)
+
+    /// `write_ids`: the id each PostgreSQL write transaction inserts first (with its `BEGIN`), so
+    /// that after a connection lost while its COMMIT was under way the console can find out
+    /// whether it happened (``PostgresEngine``); a console deletes rows older than a day when it
+    /// connects. SQLite has no such doubt and writes none; the table is there so both engines
+    /// have one schema and one version. Not in `creates`: ids belong to the database that
+    /// wrote them, so `store copy` leaves them behind.
+    static let v4 = Migration(id: "v4-write-ids", creates: [], sql: """
+        CREATE TABLE write_ids (
+            id {TEXT} PRIMARY KEY,
+            at {REAL} NOT NULL
+        );
+        CREATE INDEX write_ids_at ON write_ids(at);
         """)
 }
