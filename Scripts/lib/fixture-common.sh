@@ -1,6 +1,5 @@
-# Shared helpers for the throwaway server fixtures written in bash (Scripts/ad-fixture; its
-# make_tls, port_in_use and pick_port mean what Scripts/pg-fixture's own copies mean, so that one
-# can source this file instead). Scripts/ldap-fixture uses the Python twin, lib/fixture_common.py,
+# Shared helpers for the throwaway server fixtures written in bash (Scripts/ad-fixture,
+# Scripts/pg-fixture). Scripts/ldap-fixture uses the Python twin, lib/fixture_common.py,
 # and the same lib/make-tls. Sourced, not run. The sourcing script sets FIXTURE_NAME (for
 # messages) first.
 #
