@@ -107,21 +107,7 @@ public final class LDAPConnection {
     }
 
     private func unreachable(_ code: LDAPResultCode) -> DirectoryError {
-        let suffix = diagnosticSuffix()
-        if settings.uri.lowercased().hasPrefix("ldaps://"), suffix.localizedCaseInsensitiveContains("TLS")
-            || suffix.localizedCaseInsensitiveContains("certificate") {
-            return DirectoryError(.tls, code: code, "TLS with \(settings.uri) failed\(suffix) — check ldap.caFile")
-        }
-        // libldap says "Can't contact LDAP server" for a refused certificate too: a server that
-        // answers on its ldaps:// port was reached, and the handshake is what failed.
-        let ldaps = LDAPURIList(settings.uri)?.uris.filter { $0.lowercased().hasPrefix("ldaps://") } ?? []
-        if code == .serverDown, !ldaps.isEmpty, TLSDiagnosis.anyServerAnswers(ldaps, timeout: Int32(settings.timeoutSeconds)) {
-            let ca = settings.caFile.map { "'\($0)'" } ?? "(not set: the system's CAs)"
-            return DirectoryError(.tls, code: code, "TLS with \(settings.uri) failed: the server answers, but the TLS "
-                + "handshake failed (libldap: \(code)\(suffix)); most likely its certificate is not trusted: "
-                + "it must chain to the CA in ldap.caFile \(ca) and name the host — check ldap.caFile")
-        }
-        return DirectoryError(.unreachable, code: code, "directory \(settings.uri) is unreachable\(suffix)")
+        TLSDiagnosis.error(for: code, settings: settings, diagnostic: diagnosticSuffix())
     }
 
     /// Maps a failed result code to an error of the right kind.

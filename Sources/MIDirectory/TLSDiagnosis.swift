@@ -6,6 +6,26 @@ import Foundation
 /// showed as "unreachable" with no pointer to it). If the server's port accepts a TCP
 /// connection, the server is there and the TLS handshake is what failed.
 enum TLSDiagnosis {
+    /// The error for a connection that failed with `code` (`diagnostic`: libldap's message, as
+    /// ": …" or empty): a TLS failure naming `ldap.caFile` when TLS is what failed, else
+    /// "unreachable".
+    static func error(for code: LDAPResultCode, settings: ConnectionSettings, diagnostic suffix: String) -> DirectoryError {
+        if settings.uri.lowercased().hasPrefix("ldaps://"), suffix.localizedCaseInsensitiveContains("TLS")
+            || suffix.localizedCaseInsensitiveContains("certificate") {
+            return DirectoryError(.tls, code: code, "TLS with \(settings.uri) failed\(suffix) — check ldap.caFile")
+        }
+        // libldap says "Can't contact LDAP server" for a refused certificate too: a server that
+        // answers on its ldaps:// port was reached, and the handshake is what failed.
+        let ldaps = LDAPURIList(settings.uri)?.uris.filter { $0.lowercased().hasPrefix("ldaps://") } ?? []
+        if code == .serverDown, !ldaps.isEmpty, anyServerAnswers(ldaps, timeout: Int32(settings.timeoutSeconds)) {
+            let ca = settings.caFile.map { "'\($0)'" } ?? "(not set: the system's CAs)"
+            return DirectoryError(.tls, code: code, "TLS with \(settings.uri) failed: the server answers, but the TLS "
+                + "handshake failed (libldap: \(code)\(suffix)); most likely its certificate is not trusted: "
+                + "it must chain to the CA in ldap.caFile \(ca) and name the host — check ldap.caFile")
+        }
+        return DirectoryError(.unreachable, code: code, "directory \(settings.uri) is unreachable\(suffix)")
+    }
+
     /// True when every `ldaps://` URI of `uris` is refused by nobody at the TCP level within
     /// `timeout`: one of them accepting a connection is enough.
     static func anyServerAnswers(_ uris: [String], timeout: Int32) -> Bool {
