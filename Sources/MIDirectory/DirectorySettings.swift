@@ -22,11 +22,13 @@ public struct DirectorySettings: Sendable {
     /// With a suffix (`example.test`), a login name `name@example.test` is looked up by
     /// `userPrincipalName` (`ldap.userPrincipalSuffix`, Active Directory).
     public var userPrincipalSuffix: String?
+    /// Where crews come from (`teams`); nil: no crews.
+    public var teams: TeamSettings?
 
     public init(connection: ConnectionSettings, baseDN: String, userBase: String, userAttribute: String = "uid",
                 bindDN: String?, bindPassword: [UInt8]?, groups: [Role: String],
                 roleSource: RoleSource = .auto, nestedGroups: Bool = false, userFilter: String? = nil,
-                userPrincipalSuffix: String? = nil) {
+                userPrincipalSuffix: String? = nil, teams: TeamSettings? = nil) {
         self.connection = connection
         self.baseDN = baseDN
         self.userBase = userBase
@@ -38,6 +40,7 @@ public struct DirectorySettings: Sendable {
         self.nestedGroups = nestedGroups
         self.userFilter = userFilter
         self.userPrincipalSuffix = userPrincipalSuffix
+        self.teams = teams
     }
 
     /// True when a service account is configured: it does every read, the user's bind only

@@ -105,6 +105,12 @@ extension FormStore {
                 conditions.append("form_id = ?")
                 arguments += [try Audit.formId(ref, in: db)]
             }
+            if !ownerScope.isEveryone {
+                // A foreman reads the history of his crews' forms, and the site-wide rows (policy).
+                var owned: [String] = []
+                addScope("owner", to: &owned, &arguments)
+                conditions.append("(form_id IS NULL OR form_id IN (SELECT id FROM forms WHERE \(owned.joined())))")
+            }
             if let command = filter.command {
                 // "policy" also matches "policy.set": the range of names starting "policy."
                 // ('/' is the character after '.'), which reads the same on both engines.

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// The shared store of forms, media, foreman comments, notices and the audit trail: one SQLite
 /// file in WAL mode that several processes (foremen's consoles, cron jobs) use at once, or one
@@ -24,6 +25,8 @@ public final class FormStore: Sendable {
     let standby: StandbyReads?
     let clock: any StoreClock
     let logger: Logger
+    /// ``ownerScope``'s value: set once after login, read by every listing and change.
+    let scope = Mutex(OwnerScope.everyone)
 
     /// A logger that drops everything, the default when the caller passes none.
     public static let silentLogger = Logger(label: "miadmin.store", factory: { _ in SwiftLogNoOpLogHandler() })

@@ -24,11 +24,23 @@ extension FormStore {
                 let who = String(prefix[..<slash])
                 let namePrefix = String(prefix[prefix.index(after: slash)...])
                 if let owner, owner != who { return [] }
+                guard ownerScope.allows(who) else { return [] }
                 let names = try db.values(String.self, """
                     SELECT DISTINCT name FROM forms WHERE \(inScope) AND owner = ? AND name >= ? AND name < ?
                     ORDER BY name LIMIT ?
                     """, [who, namePrefix, namePrefix + "\u{10FFFF}", limit])
                 return names.map { "\(who)/\($0)" }
+            }
+            if let crew = ownerScope.owners {
+                // A foreman's crews: their members who hold forms, not a walk over every owner.
+                var found: [String] = []
+                for uid in crew.filter({ $0.hasPrefix(prefix) && (owner == nil || $0 == owner) }).sorted()
+                where found.count < limit {
+                    if try db.value(Bool.self, "SELECT EXISTS (SELECT 1 FROM forms WHERE \(inScope) AND owner = ?)", [uid]) == true {
+                        found.append(uid + "/")
+                    }
+                }
+                return found
             }
             if let owner {
                 guard owner.hasPrefix(prefix), try db.value(Bool.self, "SELECT EXISTS (SELECT 1 FROM forms WHERE \(inScope) AND owner = ?)", [owner]) == true else { return [] }

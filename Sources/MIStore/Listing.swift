@@ -8,7 +8,7 @@ extension FormStore {
     /// same snapshot; changes made from it (a move) commit at once but do not show in the listing.
     /// `olderThanDays` compares `created` with the store clock's now.
     public func forEachForm(_ filter: FormFilter = FormFilter(), _ body: (FormSummary) throws -> Void) throws {
-        let (whereClause, arguments) = Self.sqlCondition(filter, now: clock.now())
+        let (whereClause, arguments) = sqlCondition(filter)
         try readListing { db in
             try db.forEachRow("""
                 SELECT \(SummarySQL.columns) FROM forms WHERE \(whereClause) ORDER BY owner, name, id
@@ -20,7 +20,7 @@ extension FormStore {
 
     /// How many live forms match `filter`.
     public func countForms(_ filter: FormFilter = FormFilter()) throws -> Int {
-        let (whereClause, arguments) = Self.sqlCondition(filter, now: clock.now())
+        let (whereClause, arguments) = sqlCondition(filter)
         return try readListing { db in
             try db.value(Int.self, "SELECT COUNT(*) FROM forms WHERE \(whereClause)", arguments) ?? 0
         }
@@ -28,7 +28,7 @@ extension FormStore {
 
     /// How many live forms match `filter` for each value of `field`, most first (then by value).
     public func countForms(by field: FormField, _ filter: FormFilter = FormFilter()) throws -> [(value: String, count: Int)] {
-        let (whereClause, arguments) = Self.sqlCondition(filter, now: clock.now())
+        let (whereClause, arguments) = sqlCondition(filter)
         let column = field.rawValue  // one of three fixed column names, never user text
         return try readListing { db in
             try db.rows("""
@@ -38,9 +38,15 @@ extension FormStore {
         }
     }
 
-    static func sqlCondition(_ filter: FormFilter, now: Date) -> (String, StoreArguments) {
+    /// The `WHERE` clause of a listing: live forms matching `filter`, within ``ownerScope``.
+    func sqlCondition(_ filter: FormFilter) -> (String, StoreArguments) {
+        let now = clock.now()
         var conditions = ["trashed_at IS NULL"]
         var arguments: StoreArguments = []
+        addScope("owner", to: &conditions, &arguments)
+        if let owners = filter.owners {
+            add(OwnerScope(owners: owners, crews: []), on: "owner", to: &conditions, &arguments)
+        }
         if let owner = filter.owner {
             conditions.append("owner = ?")
             arguments += [owner.nfc]

@@ -49,6 +49,7 @@ extension FormStore {
                 case .path(let asked, let name): throw StoreError(.notFound, "\(asked) has no form named '\(name)' in the trash.")
                 }
             }
+            try ownerScope.check(record.owner)
             let files = try Self.media(formId: record.id, in: db).filter { fileName == nil || $0.fileName == fileName }
             if let fileName, files.isEmpty {
                 throw StoreError(.notFound, "Form \(record.id) '\(record.name)' has no media file '\(fileName)'.")

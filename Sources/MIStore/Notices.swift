@@ -62,7 +62,8 @@ enum Notices {
 extension FormStore {
     /// The notices of `uid`, oldest first; only unread ones unless `unreadOnly` is false.
     public func notices(for uid: String, unreadOnly: Bool = true) throws -> [Notice] {
-        try read { db in
+        try ownerScope.check(uid)
+        return try read { db in
             try db.rows("""
                 SELECT id, uid, text, created, read_at, source, form_id FROM notices
                 WHERE uid = ? \(unreadOnly ? "AND read_at IS NULL" : "") ORDER BY id
@@ -80,6 +81,9 @@ extension FormStore {
             let now = nowSeconds()
             var changed: [Int64] = []
             for id in ids {
+                if let uid = try db.value(String.self, "SELECT uid FROM notices WHERE id = ?", [id]) {
+                    try ownerScope.check(uid)
+                }
                 if try db.execute("UPDATE notices SET read_at = ? WHERE id = ? AND read_at IS NULL", [now, id]) > 0 {
                     changed.append(id)
                 }
@@ -99,6 +103,7 @@ extension FormStore {
     public func markAllRead(for uid: String, actor: String) throws -> Int {
         let uid = try Validate.uid(uid)
         let actor = try Validate.name(actor, what: "actor")
+        try ownerScope.check(uid)
         return try write { db in
             let now = nowSeconds()
             let count = try db.execute("UPDATE notices SET read_at = ? WHERE uid = ? AND read_at IS NULL", [now, uid])

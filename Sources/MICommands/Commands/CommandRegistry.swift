@@ -7,6 +7,7 @@ public enum CommandRegistry {
         HelpCommand.self,
         WhoamiCommand.self,
         UsersCommand.self,
+        TeamsCommand.self,
         FormsCommand.self,
         ShowCommand.self,
         ReportCommand.self,

@@ -14,11 +14,13 @@ public struct FormsCommand: ConsoleCommand {
               forms --template 'Monthly pump inspection' --older-than 5
               forms --state incomplete --count-by owner    # who has the most incomplete forms
               forms --owner 'u0000*'
+              forms --team 'Kolonne Nord' --state completed
 
             --owner takes a user id or a glob, as 'users' does (* any run of characters, ? one, \\ \
             makes the next literal). When no form in the store belongs to the owner named, a \
             note on stderr says so (with a "did you mean" for a typo). --count-by prints one row per \
-            owner, state or template with its number of forms (most first), with the same filters.
+            owner, state or template with its number of forms (most first), with the same filters. \
+            Where the site keeps crews, a foreman sees the forms of the crews he leads (and his own).
             """)
     public static let roles: Set<Role> = Set(Role.allCases)
 
@@ -31,6 +33,9 @@ public struct FormsCommand: ConsoleCommand {
     public var template: String?
     @Option(name: .customLong("older-than"), help: ArgumentHelp("Only forms created more than this many days ago.", valueName: "days"))
     public var olderThan: Int?
+
+    @Option(help: ArgumentHelp("Only forms of this crew's technicians (see 'teams').", valueName: "team"))
+    public var team: String?
 
     @Option(name: .customLong("count-by"), help: "Count the forms per owner, state or template instead of listing them.")
     public var countBy: FormField?
@@ -45,6 +50,9 @@ public struct FormsCommand: ConsoleCommand {
         let owner = try session.visibleOwner(asked: self.owner)
         let store = try session.store()
         var filter = FormFilter(owner: owner, state: state, template: template, olderThanDays: olderThan)
+        if let team {
+            filter.owners = Set(try session.directory.memberIDs(of: session.visibleCrew(team)))
+        }
         // A glob on --owner, as `users` takes one: the store's owners it matches (with forms
         // passing the other filters), listed one after the other, in owner order.
         var owners: [String?] = [owner]

@@ -13,7 +13,8 @@ public struct MoveCommand: ConsoleCommand {
             'Name (3)', ... (the smallest free number). The old and the new owner each get a notice \
             (shown at their next login) naming the form, who moved it in which role, and the --note. \
             The form's expiry counts from the move (unless 'policy set expiry-from created'); the \
-            output shows when it expires now.
+            output shows when it expires now. Where the site keeps crews, a foreman moves forms \
+            only between technicians of the crews he leads.
 
             Examples:
               move 12 asmith
@@ -29,6 +30,9 @@ public struct MoveCommand: ConsoleCommand {
     public init() {}
 
     public func run(in session: Session, output: OutputSink) throws {
+        // Both ends inside the foreman's crews (issue 22): the target is refused before the store
+        // is asked; the store checks the form's owner, and the target again, in the move's transaction.
+        try session.requireInCrews(uid)
         let technician = try session.technician(uid)
         let result = try session.store().move(target.form, to: technician.uid, actor: session.user.uid,
                                               actorRole: session.actingRole(Self.roles).rawValue, note: note.note,

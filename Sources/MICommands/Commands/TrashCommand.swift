@@ -29,6 +29,7 @@ public struct TrashCommand: ConsoleCommand {
 
     public func run(in session: Session, output: OutputSink) throws {
         output.beginRows(Self.columns)
+        let owner = try session.visibleOwner(asked: self.owner)
         try session.store().forEachTrashedForm(owner: owner) {
             try session.checkpointRow()
             output.row(Self.values($0))

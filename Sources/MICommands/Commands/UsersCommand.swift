@@ -15,6 +15,7 @@ public struct UsersCommand: ConsoleCommand {
               users 'j*'
               users --role technician
               users '*Ångström*'
+              users --team 'Kolonne Nord' --role technician
             """)
     public static let roles: Set<Role> = [.foreman, .support]
 
@@ -24,14 +25,29 @@ public struct UsersCommand: ConsoleCommand {
     @Option(help: "Only users holding this role (foreman, technician, support).")
     public var role: Role?
 
+    @Option(help: ArgumentHelp("Only the members of this crew (see 'teams').", valueName: "team"))
+    public var team: String?
+
     public init() {}
 
     public func run(in session: Session, output: OutputSink) throws {
         output.beginRows([Column("uid"), Column("name"), Column("mail"), Column("roles")])
-        try session.directory.forEachUser(matching: pattern.map(Glob.init), role: role) { user in
+        func show(_ user: DirectoryUser) throws {
             try session.checkpointRow()
             output.row([.string(user.uid), .string(user.name), user.mail.map(Value.string) ?? .null,
                         .list(user.roles.map { .string($0.rawValue) })])
+        }
+        if let team {
+            // A crew's members, each looked up (a crew is tens of people, not the directory).
+            let glob = pattern.map(Glob.init)
+            for uid in try session.directory.memberIDs(of: session.visibleCrew(team)).sorted() {
+                guard let user = try session.directory.user(uid: uid) else { continue }
+                if let role, !user.has(role) { continue }
+                if let glob, !glob.matches(user.uid), !glob.matches(user.name) { continue }
+                try show(user)
+            }
+        } else {
+            try session.directory.forEachUser(matching: pattern.map(Glob.init), role: role, show)
         }
         output.endRows()
     }

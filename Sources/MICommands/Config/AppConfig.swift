@@ -23,6 +23,8 @@ public struct AppConfig: Sendable {
         public var userFilter: String?
         public var userPrincipalSuffix: String?
         public var pageSize: Int
+        /// `teams`: where crews come from; nil when the site keeps none.
+        public var teams: TeamSettings? = nil
     }
 
     /// The documented bounds of every number in the file (docs/configuration.md).
@@ -162,7 +164,7 @@ public struct AppConfig: Sendable {
         if let userFilter, !Self.isBalancedFilter(userFilter) {
             throw ConfigError(file: path, message: "key ldap.userFilter must be \"auto\" or an LDAP filter in parentheses, such as (objectClass=inetOrgPerson)")
         }
-        let ldap = LDAP(
+        var ldap = LDAP(
             uri: try reader.requiredString("ldap.uri"),
             startTLS: try reader.bool("ldap.startTLS") ?? false,
             caFile: resolve(try reader.string("ldap.caFile")),
@@ -180,6 +182,7 @@ public struct AppConfig: Sendable {
             userFilter: userFilter,
             userPrincipalSuffix: try reader.string("ldap.userPrincipalSuffix").flatMap { $0.isEmpty ? nil : $0 },
             pageSize: try reader.integer("ldap.pageSize", in: Bounds.pageSize, unit: "entries") ?? 500)
+        ldap.teams = try Self.teams(reader: &reader, file: path)
         let busy = try reader.number("store.busyTimeoutSeconds", in: Bounds.busyTimeoutSeconds, unit: "seconds") ?? 5
         var store = try Self.store(reader: &reader, file: path, busy: busy, resolve: resolve)
         try Self.readPostgresOptions(into: &store, reader: &reader, file: path)
@@ -260,6 +263,39 @@ public struct AppConfig: Sendable {
         }
     }
 
+    /// The `teams` object: `source` (groups or manager), `base` (groups), `allTeamsGroup`,
+    /// `managerAttribute`. Absent: no crews.
+    private static func teams(reader: inout ConfigReader, file: String) throws -> TeamSettings? {
+        let source = try reader.choice("teams.source", TeamSettings.Source.allCases.map(\.rawValue)).flatMap(TeamSettings.Source.init)
+        let base = try reader.string("teams.base").flatMap { $0.isEmpty ? nil : $0 }
+        let allTeamsGroup = try reader.string("teams.allTeamsGroup").flatMap { $0.isEmpty ? nil : $0 }
+        let managerAttribute = try reader.string("teams.managerAttribute").flatMap { $0.isEmpty ? nil : $0 }
+        guard let source else {
+            if base != nil || allTeamsGroup != nil || managerAttribute != nil {
+                throw ConfigError(file: file, message: "missing key teams.source (groups or manager)")
+            }
+            return nil
+        }
+        switch source {
+        case .groups:
+            guard base != nil else {
+                throw ConfigError(file: file, message: "teams.source is groups, so teams.base (the entry the crew groups are under) is required")
+            }
+            if managerAttribute != nil {
+                throw ConfigError(file: file, message: "teams.managerAttribute is for teams.source manager, not groups")
+            }
+        case .manager:
+            if base != nil {
+                throw ConfigError(file: file, message: "teams.base is for teams.source groups; with manager, crews are the foremen's reports")
+            }
+        }
+        if let managerAttribute, !managerAttribute.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) {
+            throw ConfigError(file: file, message: "key teams.managerAttribute must be an attribute name such as manager")
+        }
+        return TeamSettings(source: source, base: base, allTeamsGroup: allTeamsGroup,
+                            managerAttribute: managerAttribute ?? "manager")
+    }
+
     /// A filter's outer shape: in parentheses, balanced (escaped values use `\\28`, `\\29`).
     /// The server checks the rest and says what it dislikes on first use.
     static func isBalancedFilter(_ filter: String) -> Bool {
@@ -291,7 +327,8 @@ public struct AppConfig: Sendable {
         return DirectorySettings(connection: connectionSettings, baseDN: ldap.baseDN, userBase: ldap.userBase,
                                  userAttribute: ldap.userAttribute, bindDN: ldap.bindDN, bindPassword: password,
                                  groups: ldap.groups, roleSource: ldap.roleSource, nestedGroups: ldap.nestedGroups,
-                                 userFilter: ldap.userFilter, userPrincipalSuffix: ldap.userPrincipalSuffix)
+                                 userFilter: ldap.userFilter, userPrincipalSuffix: ldap.userPrincipalSuffix,
+                                 teams: ldap.teams)
     }
 
     /// The first line of a password file the config names under `key`. `privileged`: the run

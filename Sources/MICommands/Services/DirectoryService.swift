@@ -14,6 +14,22 @@ public protocol DirectoryService: AnyObject {
 
     /// At most `limit` user ids starting with `prefix`, sorted (Tab completion).
     func userIDs(prefix: String, role: Role?, limit: Int) throws -> [String]
+
+    // MARK: Crews (issue 22; ``TeamSettings``)
+    /// Where crews come from; nil when the site keeps none.
+    var teamSettings: TeamSettings? { get }
+    /// Whether `user` is in `teams.allTeamsGroup` (foreman of every crew).
+    func leadsAllCrews(_ user: DirectoryUser) throws -> Bool
+    /// The crews a foreman leads.
+    func crews(ledBy user: DirectoryUser) throws -> [Crew]
+    /// The crews `user` works in.
+    func crews(containing user: DirectoryUser) throws -> [Crew]
+    /// Every crew, by name.
+    func forEachCrew(_ body: (Crew) throws -> Void) throws
+    /// The crew called `name`, or nil.
+    func crew(named name: String) throws -> Crew?
+    /// The user ids of a crew's members (foremen included).
+    func memberIDs(of crew: Crew) throws -> [String]
 }
 
 extension DirectoryService {
@@ -22,4 +38,6 @@ extension DirectoryService {
     }
 }
 
-extension Directory: DirectoryService {}
+extension Directory: DirectoryService {
+    public var teamSettings: TeamSettings? { settings.teams }
+}

@@ -17,6 +17,9 @@ public protocol StoreService: AnyObject {
     var engineName: String { get }
     /// What the store did that the console should say after the line (``StoreEvent``).
     func takeEvents() -> [StoreEvent]
+    /// Whose forms the session may see and change (``OwnerScope``): the session sets it once,
+    /// before any command reaches the store, and the store enforces it in every listing and change.
+    var ownerScope: OwnerScope { get set }
 
     // MARK: Forms: listing and reading
     func forEachForm(_ filter: FormFilter, _ body: (FormSummary) throws -> Void) throws

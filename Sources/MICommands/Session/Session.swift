@@ -37,6 +37,8 @@ public final class Session {
     public var noticesShownAtLogin = 0
     /// The technicians as the running script sees them; nil at the prompt (see TechnicianRoster).
     public private(set) var roster: TechnicianRoster?
+    /// ``crewReach()`` once read.
+    var crewReachCache: CrewReach?
 
     /// `store`: opens the store on first use (``store()``); called again after a failure, so a
     /// store that was unreachable once may be reached by a later command.
@@ -53,7 +55,11 @@ public final class Session {
     /// The shared store, opened once per process on first use.
     public func store() throws -> any StoreService {
         if let openedStore { return openedStore }
+        // The crews are read before the store is handed out: a directory that cannot say them
+        // leaves the store closed rather than open to every crew.
+        let scope = try crewReach().scope
         let store = try openStore()
+        store.ownerScope = scope
         openedStore = store
         return store
     }
@@ -92,11 +98,16 @@ public final class Session {
     /// command may show when the user asked for `asked` (nil: nobody in particular).
     ///
     /// Returns the owner to limit the lookup to: the user's own uid for a technician, `asked`
-    /// for everyone else. A technician naming somebody else gets ``ownOnlyMessage``. A single
+    /// for everyone else. A technician naming somebody else gets ``ownOnlyMessage``; a foreman
+    /// naming somebody outside his crews gets the crew refusal (``requireInCrews(_:)``). A single
     /// form is looked up *with* this owner (`show`), so another's form gives exactly the answer
     /// a missing form gives and tells nothing of what others hold.
     public func visibleOwner(asked: String? = nil) throws -> String? {
-        guard isTechnicianOnly else { return asked }
+        guard isTechnicianOnly else {
+            // A glob is not an owner: the store's scope limits what it matches.
+            if let asked, Glob(asked).isLiteral { try requireInCrews(asked) }
+            return asked
+        }
         if let asked, asked.precomposedStringWithCanonicalMapping != user.uid.precomposedStringWithCanonicalMapping {
             throw CommandError.permissionDenied(Self.ownOnlyMessage)
         }

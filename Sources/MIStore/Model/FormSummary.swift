@@ -21,6 +21,8 @@ public struct FormFilter: Sendable, Hashable {
     public var template: String?
     /// Only forms created more than this many days before the store clock's now.
     public var olderThanDays: Int?
+    /// Only forms of these owners (a crew's technicians: `forms --team`); nil: anyone's.
+    public var owners: Set<String>?
 
     public init(owner: String? = nil, state: FormState? = nil, template: String? = nil, olderThanDays: Int? = nil) {
         self.owner = owner

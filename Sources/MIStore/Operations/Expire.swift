@@ -55,18 +55,22 @@ extension FormStore {
 
     /// How many forms ``expire(_:actor:note:batchSize:_:progress:)`` would take now.
     public func countExpirable(_ cutoff: ExpiryCutoff) throws -> Int {
-        try read { db in
-            try db.value(Int.self, "SELECT COUNT(*) FROM forms WHERE \(SummarySQL.expirable)", [cutoff.before.timeIntervalSince1970]) ?? 0
+        let scope = scopeClause("forms.owner", firstNumber: 2)
+        return try read { db in
+            try db.value(Int.self, "SELECT COUNT(*) FROM forms WHERE \(SummarySQL.expirable)\(scope.sql)",
+                         [cutoff.before.timeIntervalSince1970] + scope.arguments) ?? 0
         }
     }
 
     /// Calls `body` with each form an expiry run would take, oldest `created` first (then id) —
     /// the order the run takes them in. Streams from a cursor; changes nothing.
     public func forEachExpirable(_ cutoff: ExpiryCutoff, _ body: (FormSummary) throws -> Void) throws {
+        let scope = scopeClause("forms.owner", firstNumber: 2)
         try read { db in
             try db.forEachRow("""
-                SELECT \(SummarySQL.columns) FROM forms WHERE \(SummarySQL.expirable) ORDER BY forms.created_utc, forms.id
-                """, [cutoff.before.timeIntervalSince1970]) { row in try body(try Self.summary(row)) }
+                SELECT \(SummarySQL.columns) FROM forms WHERE \(SummarySQL.expirable)\(scope.sql)
+                ORDER BY forms.created_utc, forms.id
+                """, [cutoff.before.timeIntervalSince1970] + scope.arguments) { row in try body(try Self.summary(row)) }
         }
     }
 
@@ -91,13 +95,15 @@ extension FormStore {
         let before = cutoff.before.timeIntervalSince1970
         var resume: (created: Double, id: Int64) = (-Double.greatestFiniteMagnitude, 0)
         var done = 0
+        // A foreman's run takes his crews' forms only (``OwnerScope``).
+        let scope = scopeClause("forms.owner", firstNumber: 5)
         while true {
             let batch: [ExpiredForm] = try write { db in
                 let rows = try db.rows("""
                     SELECT \(SummarySQL.columns) FROM forms
-                    WHERE \(SummarySQL.expirable) AND forms.created_utc >= ?2 AND (forms.created_utc > ?2 OR forms.id > ?3)
+                    WHERE \(SummarySQL.expirable) AND forms.created_utc >= ?2 AND (forms.created_utc > ?2 OR forms.id > ?3)\(scope.sql)
                     ORDER BY forms.created_utc, forms.id LIMIT ?4
-                    """, [before, resume.created, resume.id, batchSize])
+                    """, [before, resume.created, resume.id, batchSize] + scope.arguments)
                 let now = nowSeconds()
                 let trashedAt = Date(timeIntervalSince1970: now)
                 let trashedText = JSONValue.string(trashedAt.iso8601)

@@ -52,7 +52,9 @@ extension FormStore {
         let uid = try Validate.uid(uid)
         let actor = try Validate.name(actor, what: "actor")
         let result: MoveResult = try write { db in
-            let form = try FormRecord.find(ref, in: db)
+            let form = try findInScope(ref, in: db)
+            // The target must be in the crews too: a foreman hands work on inside his crews only.
+            try ownerScope.check(uid)
             try form.check(expectedVersion: expectedVersion)
             guard form.state == .incomplete else {
                 throw StoreError(.invalidState, "Form \(form.id) '\(form.name)' of \(form.owner) is \(form.state); "

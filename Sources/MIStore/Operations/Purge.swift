@@ -29,19 +29,22 @@ extension FormStore {
 
     /// How many trashed forms ``purge(_:actor:note:batchSize:_:progress:)`` would destroy now.
     public func countPurgeable(_ cutoff: PurgeCutoff) throws -> Int {
-        try read { db in
-            try db.value(Int.self, "SELECT COUNT(*) FROM forms WHERE trashed_at IS NOT NULL AND trashed_at < ?", [cutoff.before.timeIntervalSince1970]) ?? 0
+        let scope = scopeClause("owner", firstNumber: 2)
+        return try read { db in
+            try db.value(Int.self, "SELECT COUNT(*) FROM forms WHERE trashed_at IS NOT NULL AND trashed_at < ?1\(scope.sql)",
+                         [cutoff.before.timeIntervalSince1970] + scope.arguments) ?? 0
         }
     }
 
     /// Calls `body` with each trashed form a purge would destroy, oldest in the trash first — the
     /// order the purge takes them in. Changes nothing.
     public func forEachPurgeable(_ cutoff: PurgeCutoff, _ body: (TrashedForm) throws -> Void) throws {
+        let scope = scopeClause("forms.owner", firstNumber: 2)
         try read { db in
             try db.forEachRow("""
                 SELECT \(SummarySQL.columns), forms.trashed_at FROM forms
-                WHERE forms.trashed_at IS NOT NULL AND forms.trashed_at < ? ORDER BY forms.trashed_at, forms.id
-                """, [cutoff.before.timeIntervalSince1970]) { row in
+                WHERE forms.trashed_at IS NOT NULL AND forms.trashed_at < ?1\(scope.sql) ORDER BY forms.trashed_at, forms.id
+                """, [cutoff.before.timeIntervalSince1970] + scope.arguments) { row in
                 try body(TrashedForm(form: try Self.summary(row), trashedAt: Date(timeIntervalSince1970: row["trashed_at"])))
             }
         }
@@ -59,13 +62,16 @@ extension FormStore {
         guard batchSize >= 1 else { throw StoreError(.invalidInput, "The batch size must be 1 or more.") }
         let before = cutoff.before.timeIntervalSince1970
         var done = 0
+        // A foreman's purge takes his crews' forms only (``OwnerScope``).
+        let scope = scopeClause("forms.owner", firstNumber: 3)
         while true {
             // Purged rows leave the index, so each batch simply takes the oldest that remain.
             let batch: [TrashedForm] = try write { db in
                 let rows = try db.rows("""
                     SELECT \(SummarySQL.columns), forms.trashed_at FROM forms
-                    WHERE forms.trashed_at IS NOT NULL AND forms.trashed_at < ? ORDER BY forms.trashed_at, forms.id LIMIT ?
-                    """, [before, batchSize])
+                    WHERE forms.trashed_at IS NOT NULL AND forms.trashed_at < ?1\(scope.sql)
+                    ORDER BY forms.trashed_at, forms.id LIMIT ?2
+                    """, [before, batchSize] + scope.arguments)
                 let now = nowSeconds()
                 var purged: [TrashedForm] = []
                 for row in rows {

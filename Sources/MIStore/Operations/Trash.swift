@@ -46,6 +46,9 @@ extension FormStore {
                 sql += " AND forms.owner = ?"
                 arguments += [owner.nfc]
             }
+            var scoped: [String] = []
+            addScope("forms.owner", to: &scoped, &arguments)
+            sql += scoped.map { " AND " + $0 }.joined()
             try db.forEachRow(sql + " ORDER BY forms.trashed_at, forms.id", arguments) { row in
                 try body(TrashedForm(form: try Self.summary(row), trashedAt: Date(timeIntervalSince1970: row["trashed_at"])))
             }
@@ -66,6 +69,7 @@ extension FormStore {
         let actor = try Validate.name(actor, what: "actor")
         let result: RestoreResult = try write { db in
             let form = try Self.findTrashed(ref, in: db)
+            try ownerScope.check(form.owner)
             let newName = try FormNames.freeName(for: form.name, owner: form.owner, in: db)
             let now = nowSeconds()
             do {

@@ -75,6 +75,9 @@ extension FormStore {
                 sql += " AND forms.owner = ?"
                 arguments += [owner.nfc]
             }
+            var scoped: [String] = []
+            addScope("forms.owner", to: &scoped, &arguments)
+            sql += scoped.map { " AND " + $0 }.joined()
             var currentOwner: String?
             var pendingOfOwner: [Reminder] = []
             func flush() throws {

@@ -19,18 +19,46 @@ final class FakeDirectory: DirectoryService {
                       mail: nil, roles: []),
     ]
 
-    static func user(_ uid: String) -> DirectoryUser { users.first { $0.uid == uid }! }
+    /// The site lead of the crew tests: a foreman in `cn=site-leads` (``withCrews()``).
+    static let siteLead = DirectoryUser(uid: "slead", dn: "uid=slead,ou=people,dc=example,dc=com", name: "Sam Lead",
+                                        mail: nil, roles: [.foreman])
+    /// A technician of the south crew, for targets outside the north crew.
+    static let southTechnician = DirectoryUser(uid: "sobrien", dn: "uid=sobrien,ou=people,dc=example,dc=com",
+                                               name: "Sean O'Brien", mail: nil, roles: [.technician])
+
+    /// A second technician of the north crew, a move target inside it.
+    static let northTechnician = DirectoryUser(uid: "zangstrom", dn: "cn=Zoë Ångström,ou=people,dc=example,dc=com",
+                                               name: "Zoë Ångström", mail: nil, roles: [.technician])
+    static let crewUsers = [siteLead, southTechnician, northTechnician]
+
+    static func user(_ uid: String) -> DirectoryUser { (users + crewUsers).first { $0.uid == uid }! }
 
     private(set) var questions: [String] = []
 
+    /// Crews (nil: the site keeps none): name → member ids, foremen included.
+    private(set) var crewMembers: [String: [String]]?
+    private(set) var teamSettings: TeamSettings?
+    private var allTeams: Set<String> = []
+    private var everyone: [DirectoryUser] { crewMembers == nil ? Self.users : Self.users + Self.crewUsers }
+
+    /// The crews of the crew tests: Kolonne Nord (mkhan leads; jdoe, zangstrom), Kolonne Süd (tpatel leads;
+    /// asmith, sobrien), slead in the all-teams group.
+    func withCrews() -> FakeDirectory {
+        teamSettings = TeamSettings(source: .groups, base: "ou=Kolonnen,dc=example,dc=com",
+                                    allTeamsGroup: "cn=site-leads,ou=groups,dc=example,dc=com")
+        crewMembers = ["Kolonne Nord": ["mkhan", "jdoe", "zangstrom"], "Kolonne Süd": ["tpatel", "asmith", "sobrien"]]
+        allTeams = ["slead"]
+        return self
+    }
+
     func user(uid: String) throws -> DirectoryUser? {
         questions.append("user \(uid)")
-        return Self.users.first { $0.uid.lowercased() == uid.lowercased() }
+        return everyone.first { $0.uid.lowercased() == uid.lowercased() }
     }
 
     func forEachUser(matching pattern: Glob?, role: Role?, _ body: (DirectoryUser) throws -> Void) throws {
         questions.append("users")
-        for user in Self.users where role.map(user.roles.contains) ?? true {
+        for user in everyone where role.map(user.roles.contains) ?? true {
             if let pattern, !pattern.matches(user.uid), !pattern.matches(user.name) { continue }
             try body(user)
         }
@@ -38,7 +66,36 @@ final class FakeDirectory: DirectoryService {
 
     func userIDs(prefix: String, role: Role?, limit: Int) throws -> [String] {
         questions.append("userIDs \(prefix)")
-        return Self.users.filter { $0.uid.hasPrefix(prefix) && (role.map($0.roles.contains) ?? true) }
+        return everyone.filter { $0.uid.hasPrefix(prefix) && (role.map($0.roles.contains) ?? true) }
             .map(\.uid).sorted().prefix(limit).map { $0 }
+    }
+
+    private func crew(_ name: String) -> Crew { Crew(name: name, dn: "cn=\(name),ou=Kolonnen,dc=example,dc=com") }
+
+    func leadsAllCrews(_ user: DirectoryUser) throws -> Bool {
+        questions.append("allTeams \(user.uid)")
+        return allTeams.contains(user.uid)
+    }
+
+    func crews(containing user: DirectoryUser) throws -> [Crew] {
+        questions.append("crews of \(user.uid)")
+        return (crewMembers ?? [:]).filter { $0.value.contains(user.uid) }.keys.sorted().map(crew)
+    }
+
+    func crews(ledBy user: DirectoryUser) throws -> [Crew] { try crews(containing: user) }
+
+    func forEachCrew(_ body: (Crew) throws -> Void) throws {
+        questions.append("crews")
+        for name in (crewMembers ?? [:]).keys.sorted() { try body(crew(name)) }
+    }
+
+    func crew(named name: String) throws -> Crew? {
+        questions.append("crew \(name)")
+        return crewMembers?[name] == nil ? nil : crew(name)
+    }
+
+    func memberIDs(of crew: Crew) throws -> [String] {
+        questions.append("members \(crew.name)")
+        return crewMembers?[crew.name] ?? []
     }
 }

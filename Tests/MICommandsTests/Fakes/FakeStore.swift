@@ -12,6 +12,9 @@ final class FakeStore: StoreService {
     let path = "/fake/store.sqlite"
     let engineName = "sqlite"
     private(set) var calls: [String] = []
+    /// Set by the session before any command reaches the store; the fake records it, the real
+    /// store enforces it (CrewRuleTests run on a real SQLite store).
+    var ownerScope: OwnerScope = .everyone
     /// The arguments of the last `forEachForm` call.
     private(set) var lastFilter: FormFilter?
     var forms: [FormSummary] = [

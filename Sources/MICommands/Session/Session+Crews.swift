@@ -1,0 +1,105 @@
+import MIDirectory
+import MIStore
+
+/// Which crews the logged-in user acts for (issue 22): read once per session from the
+/// directory with the service account, and handed to the store as its ``OwnerScope`` before
+/// any command reaches it, so every listing and every change of forms is limited there.
+public struct CrewReach: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// The site keeps no crews (no `teams` in the config): every foreman, every form.
+        case noCrews
+        /// Support staff keep every crew: they fix stuck forms anywhere.
+        case support
+        /// A member of `teams.allTeamsGroup`: foreman of every crew.
+        case siteLead
+        /// A foreman: the crews he leads.
+        case crews
+        /// A technician (and nothing more): their own forms, as without crews.
+        case ownForms
+    }
+
+    public let kind: Kind
+    /// The crews led (``Kind/crews``), by name.
+    public let crews: [Crew]
+    /// The store's scope: every owner, or the members of the crews led and the user himself.
+    public let scope: OwnerScope
+
+    /// True when every crew is within reach.
+    public var isEveryCrew: Bool { kind == .noCrews || kind == .support || kind == .siteLead }
+
+    /// How `whoami` and `teams` put it.
+    public var summary: String {
+        switch kind {
+        case .noCrews: "all forms (this site keeps no crews)"
+        case .support: "every crew (support)"
+        case .siteLead: "every crew (site lead)"
+        case .crews where crews.isEmpty: "no crew: you lead none, so you act on your own forms only"
+        case .crews: crews.map(\.name).joined(separator: ", ")
+        case .ownForms: "your own forms (technician)"
+        }
+    }
+}
+
+extension Session {
+    /// The crews this session acts for, read from the directory on first use.
+    public func crewReach() throws -> CrewReach {
+        if let crewReachCache { return crewReachCache }
+        let reach = try readCrewReach()
+        crewReachCache = reach
+        if reach.kind == .crews {
+            logger.debug("crews led", metadata: ["crews": "\(reach.summary)", "members": "\(reach.scope.owners?.count ?? 0)"])
+        }
+        return reach
+    }
+
+    private func readCrewReach() throws -> CrewReach {
+        guard directory.teamSettings != nil else { return CrewReach(kind: .noCrews, crews: [], scope: .everyone) }
+        if user.has(.support) { return CrewReach(kind: .support, crews: [], scope: .everyone) }
+        guard user.has(.foreman) else { return CrewReach(kind: .ownForms, crews: [], scope: .everyone) }
+        if try directory.leadsAllCrews(user) { return CrewReach(kind: .siteLead, crews: [], scope: .everyone) }
+        let crews = try directory.crews(ledBy: user)
+        var owners: Set<String> = [user.uid]
+        for crew in crews { owners.formUnion(try directory.memberIDs(of: crew)) }
+        return CrewReach(kind: .crews, crews: crews, scope: OwnerScope(owners: owners, crews: crews.map(\.name)))
+    }
+
+    /// Refuses a command naming `owner` (a filter, a target, a user's notices) when the owner is
+    /// outside the user's crews: `t00011 is not in your crews (Kolonne Nord)`. Nothing is read.
+    public func requireInCrews(_ owner: String) throws {
+        let scope = try crewReach().scope
+        guard scope.allows(owner) else { throw CommandError.permissionDenied(scope.refusal(owner)) }
+    }
+
+    /// The crew `name` if the user may see it (one they lead, or every crew for support and site
+    /// leads); refuses otherwise, naming the crews they lead.
+    public func visibleCrew(_ name: String) throws -> Crew {
+        let reach = try crewReach()
+        guard directory.teamSettings != nil else {
+            throw CommandError.failed("this site keeps no crews (no teams object in \(config.file))")
+        }
+        if reach.isEveryCrew {
+            guard let crew = try directory.crew(named: name) else {
+                throw CommandError.failed("no crew '\(name)' in the directory")
+            }
+            return crew
+        }
+        guard let crew = reach.crews.first(where: { $0.name == name })
+            ?? reach.crews.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) else {
+            let led = reach.crews.isEmpty ? "you lead none" : reach.crews.map(\.name).joined(separator: ", ")
+            throw CommandError.permissionDenied("'\(name)' is not one of your crews (\(led))")
+        }
+        return crew
+    }
+
+    /// The crews the user may see, by name: every crew for support and site leads, the crews
+    /// led for a foreman.
+    public func forEachVisibleCrew(_ body: (Crew) throws -> Void) throws {
+        let reach = try crewReach()
+        guard directory.teamSettings != nil else { return }
+        if reach.isEveryCrew {
+            try directory.forEachCrew(body)
+        } else {
+            for crew in reach.crews { try body(crew) }
+        }
+    }
+}

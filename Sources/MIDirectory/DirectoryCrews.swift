@@ -1,0 +1,226 @@
+import Foundation
+
+/// A crew as the directory keeps it (``TeamSettings``).
+public struct Crew: Sendable, Hashable, Comparable {
+    /// The group's `cn`, or (source `manager`) the foreman's user id.
+    public let name: String
+    /// The group's DN, or (source `manager`) the foreman's DN.
+    public let dn: String
+
+    public init(name: String, dn: String) {
+        self.name = name
+        self.dn = dn
+    }
+
+    public static func < (lhs: Crew, rhs: Crew) -> Bool { (lhs.name, lhs.dn) < (rhs.name, rhs.dn) }
+}
+
+/// Reading crews (issue 22). Every read runs on the session's read connection, bound as the
+/// service account. Nothing here holds a crew's members beyond the call that reads them: a
+/// session keeps the user ids of the crews its user leads, not every crew's.
+extension Directory {
+    private var teams: TeamSettings {
+        get throws {
+            guard let teams = settings.teams else {
+                throw DirectoryError(.configuration, "this site keeps no crews (no teams object in the config)")
+            }
+            return teams
+        }
+    }
+
+    /// A filter matching group entries that list the user at `dn` (user id `uid`) as a member,
+    /// with any membership attribute the role groups support; through nested groups on Active
+    /// Directory with `ldap.nestedGroups`.
+    private func membershipFilter(dn: String, uid: String) -> String {
+        let escaped = FilterEscaping.escape(dn)
+        let chain = settings.nestedGroups ? ":\(Self.inChain):" : ""
+        return "(|(member\(chain)=\(escaped))(uniqueMember=\(escaped))(memberUid=\(FilterEscaping.escape(uid))))"
+    }
+
+    /// Group entries, whatever their kind (the crew base holds groups; other entries there, such
+    /// as sub-OUs, are not crews).
+    private static let groupFilter =
+        "(|(objectClass=groupOfNames)(objectClass=groupOfUniqueNames)(objectClass=posixGroup)(objectClass=group))"
+
+    /// Whether `user` is in `teams.allTeamsGroup` (a site lead: foreman of every crew).
+    public func leadsAllCrews(_ user: DirectoryUser) throws -> Bool {
+        guard let group = try teams.allTeamsGroup else { return false }
+        let ldap = try connect()
+        switch try ldap.baseMatches([group], filter: membershipFilter(dn: user.dn, uid: user.uid)).first {
+        case .matches: return true
+        case .missing:
+            logger.warning("teams.allTeamsGroup does not exist: \(group)")
+            return false
+        case .doesNotMatch, nil: return false
+        }
+    }
+
+    /// The crews `user` belongs to: as a member of the crew's group (source `groups`), or
+    /// through their own manager attribute (source `manager`: the crew of their foreman). A
+    /// foreman leads the crews he belongs to; with source `manager` he leads his own crew, which
+    /// ``crews(ledBy:)`` gives.
+    public func crews(containing user: DirectoryUser) throws -> [Crew] {
+        let teams = try teams
+        let ldap = try connect()
+        switch teams.source {
+        case .groups:
+            var crews: [Crew] = []
+            try ldap.search(base: try crewBase(teams), scope: .subtree,
+                            filter: "(&\(Self.groupFilter)\(membershipFilter(dn: user.dn, uid: user.uid)))",
+                            attributes: ["cn"]) { entry in
+                crews.append(Crew(name: entry.first("cn") ?? entry.dn, dn: entry.dn))
+            }
+            return crews.sorted()
+        case .manager:
+            var managers: [String] = []
+            try ldap.forEachValue(of: [teams.managerAttribute], inEntry: user.dn) { _, value in
+                managers.append(String(decoding: value, as: UTF8.self))
+            }
+            return try managers.compactMap { dn in try userIDs(ofMembers: [dn], on: ldap).first.map { Crew(name: $0, dn: dn) } }
+                .sorted()
+        }
+    }
+
+    /// The crews a foreman leads: the groups he is a member of, or (source `manager`) his own.
+    public func crews(ledBy user: DirectoryUser) throws -> [Crew] {
+        switch try teams.source {
+        case .groups: return try crews(containing: user)
+        case .manager: return [Crew(name: user.uid, dn: user.dn)]
+        }
+    }
+
+    /// Every crew, by name: each group under `teams.base`, or (source `manager`) each foreman.
+    public func forEachCrew(_ body: (Crew) throws -> Void) throws {
+        let teams = try teams
+        switch teams.source {
+        case .groups:
+            var crews: [Crew] = []
+            try connect().search(base: try crewBase(teams), scope: .subtree, filter: Self.groupFilter, attributes: ["cn"]) { entry in
+                crews.append(Crew(name: entry.first("cn") ?? entry.dn, dn: entry.dn))
+            }
+            for crew in crews.sorted() { try body(crew) }
+        case .manager:
+            var crews: [Crew] = []
+            try forEachUser(matching: nil, role: .foreman) { crews.append(Crew(name: $0.uid, dn: $0.dn)) }
+            for crew in crews.sorted() { try body(crew) }
+        }
+    }
+
+    /// The crew called `name` (its `cn`, or the foreman's user id), or nil.
+    public func crew(named name: String) throws -> Crew? {
+        let teams = try teams
+        switch teams.source {
+        case .groups:
+            var found: Crew?
+            try connect().search(base: try crewBase(teams), scope: .subtree,
+                                 filter: "(&\(Self.groupFilter)(cn=\(FilterEscaping.escape(name))))", attributes: ["cn"]) { entry in
+                found = found ?? Crew(name: entry.first("cn") ?? name, dn: entry.dn)
+            }
+            return found
+        case .manager:
+            guard let foreman = try user(uid: name), foreman.has(.foreman) else { return nil }
+            return Crew(name: foreman.uid, dn: foreman.dn)
+        }
+    }
+
+    /// The user ids of `crew`'s members, foremen included: what a session that leads it keeps.
+    /// Where member DNs have the usual layout (`uid=ID,<ldap.userBase>`) the id is read from the
+    /// DN itself; other members cost one base read each, all sent at once.
+    public func memberIDs(of crew: Crew) throws -> [String] {
+        let teams = try teams
+        let ldap = try connect()
+        switch teams.source {
+        case .manager:
+            var ids = [crew.name]
+            try ldap.search(base: settings.userBase, scope: .subtree,
+                            filter: "(&\(try userFilter(on: ldap))(\(teams.managerAttribute)=\(FilterEscaping.escape(crew.dn))))",
+                            attributes: [settings.userAttribute]) { entry in
+                if let uid = entry.first(settings.userAttribute) { ids.append(uid) }
+            }
+            return ids
+        case .groups where settings.nestedGroups:
+            var ids: [String] = []
+            try ldap.search(base: settings.userBase, scope: .subtree,
+                            filter: "(&\(try userFilter(on: ldap))(memberOf:\(Self.inChain):=\(FilterEscaping.escape(crew.dn))))",
+                            attributes: [settings.userAttribute]) { entry in
+                if let uid = entry.first(settings.userAttribute) { ids.append(uid) }
+            }
+            return ids
+        case .groups:
+            var dns: [String] = [], uids: [String] = []
+            try ldap.forEachValue(of: ["member", "uniqueMember", "memberUid"], inEntry: crew.dn) { attribute, value in
+                var text = String(decoding: value, as: UTF8.self)
+                switch attribute {
+                case 2: uids.append(text)
+                case 1:
+                    // uniqueMember: `DN#'0101'B` may carry a unique id after the DN.
+                    if let hash = text.lastIndex(of: "#") { text = String(text[..<hash]) }
+                    dns.append(text)
+                default: dns.append(text)
+                }
+            }
+            return try userIDs(ofMembers: dns, on: ldap) + uids
+        }
+    }
+
+    /// `crew`'s members as users with their roles, foremen included (`teams show`).
+    public func forEachMember(of crew: Crew, _ body: (DirectoryUser) throws -> Void) throws {
+        for uid in try memberIDs(of: crew).sorted() {
+            if let user = try user(uid: uid) { try body(user) }
+        }
+    }
+
+    /// The crew base (`teams.base`), required for source `groups`.
+    private func crewBase(_ teams: TeamSettings) throws -> String {
+        guard let base = teams.base, !base.isEmpty else {
+            throw DirectoryError(.configuration, "teams.source is groups, so teams.base is required")
+        }
+        return base
+    }
+
+    /// The user ids of the entries at `dns` that are users: read from the DN where it is
+    /// `<userAttribute>=ID,<userBase>`, otherwise by one base read each (all sent before any
+    /// answer is read). Entries that are not users (a nested group, a machine) are left out.
+    func userIDs(ofMembers dns: [String], on ldap: LDAPConnection) throws -> [String] {
+        var ids: [String] = []
+        var others: [String] = []
+        let userBase = DistinguishedName.normalized(settings.userBase)
+        for dn in dns {
+            if let uid = Self.simpleRDNValue(dn, attribute: settings.userAttribute, under: userBase) {
+                ids.append(uid)
+            } else {
+                others.append(dn)
+            }
+        }
+        guard !others.isEmpty else { return ids }
+        let filter = try userFilter(on: ldap)
+        var sent: [LDAPConnection.SentSearch] = []
+        defer { sent.forEach(ldap.abandon) }
+        for dn in others {
+            sent.append(try ldap.send(base: dn, scope: .base, filter: filter, attributes: [settings.userAttribute]))
+        }
+        while !sent.isEmpty {
+            let search = sent.removeFirst()
+            do {
+                try ldap.receive(search) { entry in
+                    if let uid = entry.first(settings.userAttribute) { ids.append(uid) }
+                }
+            } catch let error as DirectoryError where error.code == .noSuchObject {
+                logger.debug("a crew member's entry does not exist: \(error)")
+            }
+        }
+        return ids
+    }
+
+    /// `ID` when `dn` is `attribute=ID,<base>` with a plain value (no escapes, quotes or `+`)
+    /// and `base` (normalized) right above it; nil otherwise.
+    static func simpleRDNValue(_ dn: String, attribute: String, under base: String) -> String? {
+        guard let comma = dn.firstIndex(of: ","), let equals = dn[..<comma].firstIndex(of: "=") else { return nil }
+        let name = dn[..<equals].trimmingCharacters(in: .whitespaces)
+        let value = dn[dn.index(after: equals)..<comma].trimmingCharacters(in: .whitespaces)
+        guard name.caseInsensitiveCompare(attribute) == .orderedSame, !value.isEmpty,
+              !value.contains(where: { "\\\"+#<>;=".contains($0) }) else { return nil }
+        guard DistinguishedName.normalized(String(dn[dn.index(after: comma)...])) == base else { return nil }
+        return value
+    }
+}

@@ -1,0 +1,28 @@
+/// Where a site keeps its crews (the config's `teams` object, docs/configuration.md). Without it
+/// there are no crews: every foreman acts on every technician's forms, as before crews existed.
+public struct TeamSettings: Sendable, Equatable {
+    public enum Source: String, Sendable, CaseIterable {
+        /// Every group entry under ``TeamSettings/base`` is a crew, named by its `cn`; its members
+        /// who are foremen lead it, those who are technicians work in it.
+        case groups
+        /// A foreman's crew is the users whose ``TeamSettings/managerAttribute`` names the
+        /// foreman's DN (Active Directory fills `directReports` back); named after his user id.
+        case manager
+    }
+
+    public var source: Source
+    /// `teams.base` (groups): the entry the crew groups are under, such as `ou=Kolonnen,dc=example,dc=org`.
+    public var base: String?
+    /// `teams.allTeamsGroup`: its members act as foremen of every crew (site leads, a nightly
+    /// service account).
+    public var allTeamsGroup: String?
+    /// `teams.managerAttribute` (manager): the attribute naming a technician's foreman.
+    public var managerAttribute: String
+
+    public init(source: Source, base: String? = nil, allTeamsGroup: String? = nil, managerAttribute: String = "manager") {
+        self.source = source
+        self.base = base
+        self.allTeamsGroup = allTeamsGroup
+        self.managerAttribute = managerAttribute
+    }
+}

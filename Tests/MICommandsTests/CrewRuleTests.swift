@@ -1,0 +1,227 @@
+import Foundation
+import Logging
+import MICommands
+import MIDirectory
+import MIStore
+import Testing
+
+/// The crew rule (issue 22) on a real SQLite store: each session opens its own store on one
+/// file, as each console process does, and the store enforces the session's scope. Crews come
+/// from the fake directory (``FakeDirectory/withCrews()``): Kolonne Nord (mkhan leads; jdoe,
+/// zangstrom), Kolonne Süd (tpatel leads; asmith, sobrien), slead in the all-teams group.
+@Suite("Crew rule")
+struct CrewRuleTests {
+    /// A store with the sample tree plus forms for the south crew, and the ids of the forms the
+    /// tests act on.
+    final class Site {
+        let dir: URL
+        let path: String
+        let directory = FakeDirectory().withCrews()
+        let clock = FixedClock(Date(timeIntervalSince1970: 1_796_000_000))
+        /// jdoe's incomplete and completed forms (Kolonne Nord).
+        var northIncomplete: Int64 = 0, northCompleted: Int64 = 0
+        /// asmith's incomplete and completed forms (Kolonne Süd).
+        var southIncomplete: Int64 = 0, southCompleted: Int64 = 0
+
+        init() throws {
+            dir = FileManager.default.temporaryDirectory.appendingPathComponent("crew-test-\(UUID().uuidString)")
+            let tree = dir.appendingPathComponent("Documents")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: Self.sampleTree, toPath: tree.path)
+            try Self.copyForm(in: tree, from: "jdoe/Pump station 4", to: "sobrien/Hydrant 9", name: "Hydrant 9")
+            try Self.copyForm(in: tree, from: "Completed MIs/jdoe/Generator monthly", to: "Completed MIs/asmith/Generator weekly",
+                              name: "Generator weekly")
+            path = dir.appendingPathComponent("store.sqlite").path
+            let store = try unscoped()
+            _ = try store.importTree(at: tree, actor: "setup")
+            try store.forEachForm { form in
+                switch (form.owner, form.state) {
+                case ("jdoe", .incomplete) where form.name == "Pump station 4": northIncomplete = form.id
+                case ("jdoe", .completed): northCompleted = form.id
+                case ("asmith", .incomplete) where form.name == "Pump station 4": southIncomplete = form.id
+                case ("asmith", .completed): southCompleted = form.id
+                default: break
+                }
+            }
+        }
+
+        deinit { try? FileManager.default.removeItem(at: dir) }
+
+        static let sampleTree: String = {
+            var url = URL(fileURLWithPath: #filePath)
+            url.deleteLastPathComponent()
+            url.deleteLastPathComponent()
+            return url.appendingPathComponent("Fixtures/Documents").path
+        }()
+
+        static func copyForm(in tree: URL, from: String, to: String, name: String) throws {
+            let source = try String(contentsOf: tree.appendingPathComponent(from).appendingPathComponent("form.json"), encoding: .utf8)
+            let oldName = String(from.split(separator: "/").last!)
+            let target = tree.appendingPathComponent(to)
+            try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+            try source.replacingOccurrences(of: "\"name\": \"\(oldName)\"", with: "\"name\": \"\(name)\"")
+                .write(to: target.appendingPathComponent("form.json"), atomically: true, encoding: .utf8)
+        }
+
+        /// The store as support sees it: every crew.
+        func unscoped() throws -> FormStore { try FormStore(path: path, clock: clock) }
+
+        /// A console session of `uid` with its own store connection.
+        func session(_ uid: String) throws -> (Session, RecordingSink) {
+            let config = try AppConfig.parse(Data(CommandHarness.configJSON.utf8), path: "/fake/config.json")
+            let path = self.path, clock = self.clock
+            let session = Session(config: config, user: FakeDirectory.user(uid), directory: directory,
+                                  logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, clock: clock) {
+                try FormStore(path: path, clock: clock)
+            }
+            session.assumeYes = true
+            return (session, RecordingSink())
+        }
+
+        func run(_ uid: String, _ words: [String]) throws -> RecordingSink {
+            let (session, output) = try session(uid)
+            let (command, name) = try CommandHarness.parse(words)
+            try session.run(command, named: name, output: output)
+            return output
+        }
+
+        /// Everything a refusal must leave as it was: every form (live and trashed) with its
+        /// owner, name, state and version, the audit trail's length, and every notice.
+        func snapshot() throws -> [String] {
+            let store = try unscoped()
+            var lines: [String] = []
+            try store.forEachForm { lines.append("form \($0.id) \($0.owner)/\($0.name) \($0.state) v\($0.version)") }
+            try store.forEachTrashedForm { lines.append("trashed \($0.form.id) \($0.form.owner)/\($0.form.name) v\($0.form.version)") }
+            var audit = 0
+            try store.forEachAuditEntry { _ in audit += 1 }
+            lines.append("audit \(audit)")
+            for uid in ["jdoe", "asmith", "sobrien", "mkhan", "tpatel", "zangstrom"] {
+                lines += try store.notices(for: uid, unreadOnly: false).map { "notice \($0.id) \(uid) read:\($0.readAt != nil)" }
+            }
+            return lines
+        }
+    }
+
+    private func owners(_ output: RecordingSink) -> Set<String> {
+        Set(output.rows.compactMap { row -> String? in
+            if case .string(let owner) = row[2] { return owner }
+            return nil
+        })
+    }
+
+    @Test func aForemanListsTheFormsOfHisCrewOnly() throws {
+        let site = try Site()
+        #expect(owners(try site.run("mkhan", ["forms"])) == ["jdoe"])
+        #expect(owners(try site.run("tpatel", ["forms"])) == ["asmith", "sobrien"])
+        #expect(owners(try site.run("slead", ["forms"])) == ["asmith", "jdoe", "sobrien"])
+        #expect(owners(try site.run("lchen", ["forms"])) == ["asmith", "jdoe", "sobrien"])
+        #expect(owners(try site.run("jdoe", ["forms"])) == ["jdoe"])
+        // A glob on --owner is limited by the crews, not refused.
+        #expect(owners(try site.run("mkhan", ["forms", "--owner", "*s*"])).isEmpty)
+        #expect(owners(try site.run("mkhan", ["forms", "--state", "completed"])) == ["jdoe"])
+        #expect(owners(try site.run("lchen", ["forms", "--team", "Kolonne Süd"])) == ["asmith", "sobrien"])
+    }
+
+    /// Every command the issue names, by the north foreman on the south crew's forms (or with a
+    /// south target): refused with the rule and the crew named, and the store is as it was.
+    @Test func outsideTheCrewEveryCommandIsRefusedAndChangesNothing() throws {
+        let site = try Site()
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("crew-out-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let a = "\(site.southIncomplete)", c = "\(site.southCompleted)", j = "\(site.northIncomplete)"
+        let lines: [[String]] = [
+            ["forms", "--owner", "asmith"],
+            ["forms", "--team", "Kolonne Süd"],
+            ["show", a],
+            ["show", "asmith/Pump station 4"],
+            ["report", c, "--pdf", out.appendingPathComponent("r.pdf").path],
+            ["report", "--state", "completed", "--owner", "asmith", "--dir", out.path],
+            ["media", a, "--out", out.path],
+            ["comment", c, "looks fine"],
+            ["submit", c, "--yes"],
+            ["reopen", c, "--note", "redo"],
+            ["move", a, "jdoe"],
+            ["move", j, "asmith"],
+            ["move", "asmith/Pump station 4", "zangstrom"],
+            ["notices", "asmith"],
+            ["notifications", "--user", "asmith"],
+            ["trash", "--owner", "asmith"],
+            ["users", "--team", "Kolonne Süd"],
+            ["teams", "show", "Kolonne Süd"],
+        ]
+        let before = try site.snapshot()
+        for line in lines {
+            let error = #expect(throws: (any Error).self, "\(line)") { _ = try site.run("mkhan", line) }
+            let refused = error?.isPermissionDenied == true || (error as? StoreError)?.kind == .forbidden
+            #expect(refused, "\(line): \(String(describing: error))")
+            #expect("\(error.map { "\($0)" } ?? "")".contains("Kolonne Nord"), "\(line): \(String(describing: error))")
+            #expect(try site.snapshot() == before, "\(line) changed the store")
+        }
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("r.pdf").path))
+    }
+
+    @Test func insideTheCrewTheForemanWorksAsBefore() throws {
+        let site = try Site()
+        let move = try site.run("mkhan", ["move", "\(site.northIncomplete)", "zangstrom", "--note", "jdoe off sick"])
+        #expect(move.records.first?.values[2] == .string("zangstrom"))
+        _ = try site.run("mkhan", ["comment", "\(site.northCompleted)", "looks fine"])
+        _ = try site.run("mkhan", ["submit", "\(site.northCompleted)", "--yes"])
+        let show = try site.run("mkhan", ["show", "zangstrom/Pump station 4"])
+        #expect(!show.records.isEmpty || !show.rows.isEmpty)
+        // The audit trail a foreman reads is his crews' (and site-wide rows), not the south's.
+        let audit = try site.run("mkhan", ["audit"])
+        #expect(!audit.rows.isEmpty)
+        #expect(!audit.rows.contains { $0.contains { "\($0)".contains("asmith/") } })
+    }
+
+    @Test func siteLeadsAndSupportReachEveryCrew() throws {
+        let site = try Site()
+        // A site lead moves between crews; support reads anywhere.
+        let move = try site.run("slead", ["move", "\(site.southIncomplete)", "jdoe"])
+        #expect(move.records.first?.values[1] == .string("asmith"))
+        #expect(move.records.first?.values[2] == .string("jdoe"))
+        _ = try site.run("lchen", ["show", "\(site.southCompleted)"])
+        // The move put the form into the north crew: its foreman now sees it.
+        #expect(try site.run("mkhan", ["forms", "--owner", "jdoe"]).rows.contains { $0[0] == .int(site.southIncomplete) })
+    }
+
+    @Test func aForemansExpiryTakesHisCrewsFormsOnly() throws {
+        let site = try Site()
+        _ = try site.run("mkhan", ["expire", "--days", "1", "--yes"])
+        let store = try site.unscoped()
+        var trashedOwners = Set<String>()
+        try store.forEachTrashedForm { trashedOwners.insert($0.form.owner) }
+        #expect(trashedOwners == ["jdoe"])
+        #expect(try store.countForms(FormFilter(owner: "asmith", state: .incomplete)) == 2)
+        // Restore is the crew's too: the south foreman cannot take the north's form back.
+        let error = #expect(throws: StoreError.self) { _ = try site.run("tpatel", ["restore", "jdoe/Pump station 4"]) }
+        #expect(error?.kind == .forbidden)
+        _ = try site.run("mkhan", ["restore", "jdoe/Pump station 4"])
+    }
+
+    @Test func whoamiAndTeamsSayWhichCrews() throws {
+        let site = try Site()
+        #expect(try site.run("mkhan", ["whoami"]).records.first?.values.last == .string("Kolonne Nord"))
+        #expect(try site.run("slead", ["whoami"]).records.first?.values.last == .string("every crew (site lead)"))
+        let teams = try site.run("mkhan", ["teams"])
+        #expect(teams.columns == ["team", "foremen", "technicians", "incomplete", "completed", "submitted"])
+        #expect(teams.rows.map { $0[0] } == [.string("Kolonne Nord")])
+        #expect(teams.rows.first?[1] == .list([.string("mkhan")]))
+        #expect(teams.rows.first?[2] == .int(2))
+        let all = try site.run("lchen", ["teams"])
+        #expect(all.rows.map { $0[0] } == [.string("Kolonne Nord"), .string("Kolonne Süd")])
+        #expect(all.rows.last?[2] == .int(3))  // tpatel (foreman and technician), asmith, sobrien
+        let members = try site.run("tpatel", ["teams", "show", "Kolonne Süd"])
+        #expect(members.rows.map { $0[0] } == [.string("asmith"), .string("sobrien"), .string("tpatel")])
+    }
+
+    /// Without `teams` in the config nothing is limited: the sample harness's foreman sees all.
+    @Test func withoutCrewsEveryForemanSeesEveryForm() throws {
+        let harness = try CommandHarness(user: "mkhan")
+        try harness.run(["forms"])
+        #expect(harness.store.ownerScope == .everyone)
+        #expect(harness.directory.questions.isEmpty)
+        let error = #expect(throws: CommandError.self) { try harness.run(["teams"]) }
+        #expect(error?.description.contains("keeps no crews") == true)
+    }
+}
