@@ -27,6 +27,8 @@ public final class FormStore: Sendable {
     let logger: Logger
     /// ``ownerScope``'s value: set once after login, read by every listing and change.
     let scope = Mutex(OwnerScope.everyone)
+    /// ``crewNaming``'s value.
+    let naming = Mutex<(any CrewNaming)?>(nil)
 
     /// A logger that drops everything, the default when the caller passes none.
     public static let silentLogger = Logger(label: "miadmin.store", factory: { _ in SwiftLogNoOpLogHandler() })

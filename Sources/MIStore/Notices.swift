@@ -19,6 +19,8 @@ public struct Notice: Sendable, Hashable, Identifiable {
     public static let sourceMove = "move"
     /// Written by ``FormStore/move(_:to:actor:actorRole:note:expectedVersion:)`` for the new owner.
     public static let sourceMoveReceived = "move.received"
+    /// Left for the foremen of a crew a form was moved into from outside it (issue 22).
+    public static let sourceMoveIntoCrew = "move.crew"
     /// Read from an `Error/<uid>` file by ``FormStore/importTree(at:actor:)``.
     public static let sourceImport = "import"
 }
@@ -44,6 +46,13 @@ enum Notices {
                          reason: String?) -> String {
         let was = oldName == formName ? "" : " (was '\(oldName)')"
         return "Form '\(formName)'\(was) was given to you from \(uid) by \(role) \(actor)" + because(reason)
+    }
+
+    /// The text a foreman reads when a form came into his crew from outside it.
+    static func movedIntoCrew(formName: String, crews: [String], to uid: String, from previous: String, by actor: String,
+                              role: String, reason: String?) -> String {
+        let crew = crews.isEmpty ? "your crew" : "your crew (\(crews.joined(separator: ", ")))"
+        return "Form '\(formName)' came into \(crew): given to \(uid) from \(previous) by \(role) \(actor)" + because(reason)
     }
 
     /// `: reason` after a notice's sentence, or the closing full stop without one.
@@ -89,7 +98,7 @@ extension FormStore {
                 }
             }
             if !changed.isEmpty {
-                try Audit.record(db, at: now, actor: actor, command: "notices.read", formId: nil,
+                try audit(db, at: now, actor: actor, command: "notices.read", formId: nil,
                                  object: "notices \(changed.map(String.init).joined(separator: ","))",
                                  before: nil, after: .object(JSONObject([("read", .array(changed.map { .integer(Int($0)) }))])),
                                  note: nil)
@@ -108,7 +117,7 @@ extension FormStore {
             let now = nowSeconds()
             let count = try db.execute("UPDATE notices SET read_at = ? WHERE uid = ? AND read_at IS NULL", [now, uid])
             if count > 0 {
-                try Audit.record(db, at: now, actor: actor, command: "notices.read", formId: nil, object: "notices of \(uid)",
+                try audit(db, at: now, actor: actor, command: "notices.read", formId: nil, object: "notices of \(uid)",
                                  before: nil, after: .object(JSONObject([("count", .integer(count))])), note: nil)
             }
             return count

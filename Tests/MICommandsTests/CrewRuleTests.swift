@@ -181,8 +181,25 @@ struct CrewRuleTests {
         #expect(move.records.first?.values[1] == .string("asmith"))
         #expect(move.records.first?.values[2] == .string("jdoe"))
         _ = try site.run("lchen", ["show", "\(site.southCompleted)"])
-        // The move put the form into the north crew: its foreman now sees it.
+        // The move put the form into the north crew: its foreman now sees it, and was told.
         #expect(try site.run("mkhan", ["forms", "--owner", "jdoe"]).rows.contains { $0[0] == .int(site.southIncomplete) })
+        let store = try site.unscoped()
+        let told = try store.notices(for: "mkhan").filter { $0.source == Notice.sourceMoveIntoCrew }
+        #expect(told.map(\.text) == ["Form 'Pump station 4 (2)' came into your crew (Kolonne Nord): given to jdoe from asmith by foreman slead."])
+        // The crew's other members and the south foreman were not told as foremen.
+        #expect(try store.notices(for: "tpatel").isEmpty)
+        // The audit row names the crews before and after.
+        var row: AuditEntry?
+        try store.forEachAuditEntry(AuditFilter(command: "move")) { row = $0 }
+        #expect(row?.before?.contains(#""crews":["Kolonne Süd"]"#) == true)
+        #expect(row?.after?.contains(#""crews":["Kolonne Nord"]"#) == true)
+    }
+
+    /// A move inside one crew tells no foreman as such (the owners get their notices as before).
+    @Test func aMoveInsideTheCrewTellsNoForeman() throws {
+        let site = try Site()
+        _ = try site.run("mkhan", ["move", "\(site.northIncomplete)", "zangstrom"])
+        #expect(try site.unscoped().notices(for: "mkhan").isEmpty)
     }
 
     @Test func aForemansExpiryTakesHisCrewsFormsOnly() throws {

@@ -20,6 +20,8 @@ public protocol StoreService: AnyObject {
     /// Whose forms the session may see and change (``OwnerScope``): the session sets it once,
     /// before any command reaches the store, and the store enforces it in every listing and change.
     var ownerScope: OwnerScope { get set }
+    /// Where audit rows and move notices learn crews from (``CrewNaming``); set with ``ownerScope``.
+    var crewNaming: (any CrewNaming)? { get set }
 
     // MARK: Forms: listing and reading
     func forEachForm(_ filter: FormFilter, _ body: (FormSummary) throws -> Void) throws

@@ -60,6 +60,7 @@ public final class Session {
         let scope = try crewReach().scope
         let store = try openStore()
         store.ownerScope = scope
+        if directory.teamSettings != nil { store.crewNaming = DirectoryCrewNaming(directory: directory) }
         openedStore = store
         return store
     }

@@ -32,7 +32,7 @@ extension FormStore {
                                           [form.id, author, now, text])
             try db.execute("UPDATE forms SET version = version + 1, \(FormRecord.touched) WHERE id = ?",
                            FormRecord.touchedArguments(now) + [form.id])
-            try Audit.record(db, at: now, actor: author, command: "comment", formId: form.id, object: form.label,
+            try audit(db, at: now, actor: author, command: "comment", formId: form.id, object: form.label,
                              before: nil, after: .object(JSONObject([("comment", .integer(Int(commentId))), ("text", .string(text)),
                                                                      ("version", .integer(form.version + 1))])),
                              note: note)

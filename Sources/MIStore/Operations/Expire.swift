@@ -120,7 +120,7 @@ extension FormStore {
                     var after = FormRecord.summary(owner: form.owner, name: form.name, state: form.state,
                                                    version: form.version + 1).objectValue
                     after["trashedAt"] = trashedText
-                    try Audit.record(db, at: now, actor: actor, command: "expire", formId: form.id,
+                    try audit(db, at: now, actor: actor, command: "expire", formId: form.id,
                                      object: "form \(form.id) \(form.owner)/\(form.name)",
                                      before: FormRecord.summary(owner: form.owner, name: form.name, state: form.state,
                                                                 version: form.version),

@@ -89,8 +89,18 @@ extension FormStore {
                                                    text: Notices.received(formName: newName, oldName: form.name, from: form.owner,
                                                                           by: actor, role: actorRole, reason: note),
                                                    source: Notice.sourceMoveReceived, formId: form.id, at: now)
+            if let naming = crewNaming {
+                // A form from outside the receiving crew: its foremen hear of it (issue 22).
+                let crews = try naming.crews(of: uid)
+                for foreman in try naming.foremenToTell(movedFrom: form.owner, to: uid, actor: actor) {
+                    _ = try Notices.add(db, uid: foreman,
+                                    text: Notices.movedIntoCrew(formName: newName, crews: crews, to: uid, from: form.owner,
+                                                                by: actor, role: actorRole, reason: note),
+                                    source: Notice.sourceMoveIntoCrew, formId: form.id, at: now)
+                }
+            }
             let after = FormRecord.summary(owner: uid, name: newName, state: form.state, version: form.version + 1)
-            try Audit.record(db, at: now, actor: actor, command: "move", formId: form.id, object: form.label,
+            try audit(db, at: now, actor: actor, command: "move", formId: form.id, object: form.label,
                              before: form.summaryJSON, after: after, note: note)
             return MoveResult(formId: form.id, fromOwner: form.owner, toOwner: uid, oldName: form.name, newName: newName,
                               version: form.version + 1, moved: true, noticeId: noticeId,

@@ -84,7 +84,7 @@ extension FormStore {
                                                     version: form.version).objectValue
                     before["trashedAt"] = .string(trashedAt.iso8601)
                     before["media"] = .integer(form.mediaCount)
-                    try Audit.record(db, at: now, actor: actor, command: "purge", formId: form.id,
+                    try audit(db, at: now, actor: actor, command: "purge", formId: form.id,
                                      object: "form \(form.id) \(form.owner)/\(form.name)",
                                      before: .object(before), after: nil, note: note)
                     purged.append(TrashedForm(form: form, trashedAt: trashedAt))

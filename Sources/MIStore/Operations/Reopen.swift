@@ -58,7 +58,7 @@ extension FormStore {
             let noticeId = try Notices.add(db, uid: form.owner,
                                            text: Notices.reopened(formName: form.name, by: actor, role: actorRole, reason: reason),
                                            source: Notice.sourceReopen, formId: form.id, at: now)
-            try Audit.record(db, at: now, actor: actor, command: "reopen", formId: form.id, object: form.label,
+            try audit(db, at: now, actor: actor, command: "reopen", formId: form.id, object: form.label,
                              before: form.summaryJSON,
                              after: FormRecord.summary(owner: form.owner, name: form.name, state: .incomplete,
                                                        version: form.version + 1),

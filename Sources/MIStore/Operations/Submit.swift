@@ -39,7 +39,7 @@ extension FormStore {
             // Queued for the office in this same transaction: a rolled-back submit queues nothing,
             // a committed one cannot lose its delivery (`deliver` sends it).
             try Outbox.enqueue(db, formId: form.id, version: form.version + 1, owner: form.owner, name: form.name, at: now)
-            try Audit.record(db, at: now, actor: actor, command: "submit", formId: form.id, object: form.label,
+            try audit(db, at: now, actor: actor, command: "submit", formId: form.id, object: form.label,
                              before: form.summaryJSON,
                              after: FormRecord.summary(owner: form.owner, name: form.name, state: .submitted, version: form.version + 1),
                              note: note)

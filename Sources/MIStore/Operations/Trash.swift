@@ -87,7 +87,7 @@ extension FormStore {
                                            source: Notice.sourceRestore, formId: form.id, at: now)
             var before = form.summaryJSON.objectValue
             before["trashed"] = .bool(true)
-            try Audit.record(db, at: now, actor: actor, command: "restore", formId: form.id, object: form.label,
+            try audit(db, at: now, actor: actor, command: "restore", formId: form.id, object: form.label,
                              before: .object(before),
                              after: FormRecord.summary(owner: form.owner, name: newName, state: .incomplete,
                                                        version: form.version + 1),

@@ -200,7 +200,7 @@ extension FormStore {
             }
             for delivery in held {
                 try db.execute("UPDATE outbox SET state = 'queued', attempts = 0, next_try = ? WHERE id = ?", [now, delivery.id])
-                try Audit.record(db, at: now, actor: actor, command: "deliveries.retry", formId: delivery.formId,
+                try audit(db, at: now, actor: actor, command: "deliveries.retry", formId: delivery.formId,
                                  object: "form \(delivery.formId) \(delivery.owner)/\(delivery.name)",
                                  before: .object(JSONObject([("delivery", .integer(Int(delivery.id))), ("state", .string("held"))])),
                                  after: .object(JSONObject([("delivery", .integer(Int(delivery.id))), ("state", .string("queued"))])),

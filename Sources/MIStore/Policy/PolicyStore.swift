@@ -36,7 +36,7 @@ extension FormStore {
                 INSERT INTO policy (key, value, set_at, set_by) VALUES (?, ?, ?, ?)
                 ON CONFLICT (key) DO UPDATE SET value = excluded.value, set_at = excluded.set_at, set_by = excluded.set_by
                 """, [setting.storeKey, after, now, actor])
-            try Audit.record(db, at: now, actor: actor, command: "policy.set", formId: nil, object: "policy \(setting)",
+            try audit(db, at: now, actor: actor, command: "policy.set", formId: nil, object: "policy \(setting)",
                              before: .object(JSONObject([(setting.rawValue, .string(before))])),
                              after: .object(JSONObject([(setting.rawValue, .string(after))])), note: note)
             return PolicyChange(setting: setting, before: before, after: after, changed: true, policy: updated)

@@ -15,6 +15,7 @@ final class FakeStore: StoreService {
     /// Set by the session before any command reaches the store; the fake records it, the real
     /// store enforces it (CrewRuleTests run on a real SQLite store).
     var ownerScope: OwnerScope = .everyone
+    var crewNaming: (any CrewNaming)?
     /// The arguments of the last `forEachForm` call.
     private(set) var lastFilter: FormFilter?
     var forms: [FormSummary] = [

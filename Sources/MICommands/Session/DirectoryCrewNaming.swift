@@ -1,0 +1,53 @@
+import Foundation
+import MIDirectory
+import MIStore
+
+/// The store's questions about crews (``CrewNaming``), answered from the directory with the
+/// service account: which crews an owner works in (audit rows), which foremen hear of a form
+/// moved into their crew. Each owner's crews and each crew's members are read once per session.
+///
+/// The store asks from inside its write transactions, on the thread running the command; the
+/// lock keeps the caches whole should another thread ever ask.
+final class DirectoryCrewNaming: CrewNaming, @unchecked Sendable {
+    private let directory: any DirectoryService
+    private let lock = NSLock()
+    private var crewsOfOwner: [String: [Crew]] = [:]
+    private var membersOfCrew: [Crew: Set<String>] = [:]
+
+    init(directory: any DirectoryService) {
+        self.directory = directory
+    }
+
+    func crews(of owner: String) throws -> [String] {
+        try lock.withLock { try crewList(owner).map(\.name) }
+    }
+
+    func foremenToTell(movedFrom previous: String, to owner: String, actor: String) throws -> [String] {
+        try lock.withLock {
+            var foremen: [String] = []
+            for crew in try crewList(owner) where !(try members(crew).contains(previous.lowercased())) {
+                for uid in try members(crew).sorted() where uid != actor.lowercased() {
+                    guard let user = try directory.user(uid: uid), user.has(.foreman),
+                          !foremen.contains(user.uid) else { continue }
+                    foremen.append(user.uid)
+                }
+            }
+            return foremen
+        }
+    }
+
+    private func crewList(_ owner: String) throws -> [Crew] {
+        let key = owner.lowercased()
+        if let known = crewsOfOwner[key] { return known }
+        let crews = try directory.user(uid: owner).map { try directory.crews(containing: $0) } ?? []
+        crewsOfOwner[key] = crews
+        return crews
+    }
+
+    private func members(_ crew: Crew) throws -> Set<String> {
+        if let known = membersOfCrew[crew] { return known }
+        let members = Set(try directory.memberIDs(of: crew).map { $0.lowercased() })
+        membersOfCrew[crew] = members
+        return members
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// What the store asks about crews while it writes (issue 22): the crews an owner works in, for
+/// audit rows, and which foremen hear of a form moved into their crew. The console's session
+/// answers from the directory (read once per owner); without crews the store asks nothing. A
+/// directory that cannot answer fails the change (rolled back), so no crew's notice is lost.
+public protocol CrewNaming: AnyObject, Sendable {
+    /// The names of the crews `owner` works in (empty: none).
+    func crews(of owner: String) throws -> [String]
+    /// The foremen to tell that a form moved from `previous` to `owner` by `actor`: those of
+    /// `owner`'s crews that `previous` was not in (the actor excluded).
+    func foremenToTell(movedFrom previous: String, to owner: String, actor: String) throws -> [String]
+}
+
+extension FormStore {
+    /// Set by the console with ``ownerScope``; nil: audit rows name no crews, moves tell no foremen.
+    public var crewNaming: (any CrewNaming)? {
+        get { naming.withLock { $0 } }
+        set { naming.withLock { $0 = newValue } }
+    }
+
+    /// Writes one audit row (``Audit/record``); with crews, `before` and `after` name the crews
+    /// of their owner (`"crews": ["Kolonne Nord"]`), so the trail says whose crew a change was in.
+    func audit(_ db: any StoreDatabase, at: Double, actor: String, command: String, formId: Int64?, object: String,
+               before: JSONValue?, after: JSONValue?, note: String?) throws {
+        try Audit.record(db, at: at, actor: actor, command: command, formId: formId, object: object,
+                         before: before.map(namingCrews), after: after.map(namingCrews), note: note)
+    }
+
+    private func namingCrews(_ value: JSONValue) throws -> JSONValue {
+        guard let naming = crewNaming, case .object(var object) = value, case .string(let owner)? = object["owner"] else {
+            return value
+        }
+        object["crews"] = .array(try naming.crews(of: owner).map(JSONValue.string))
+        return .object(object)
+    }
+}
