@@ -14,6 +14,8 @@ struct CompletionEngine: @unchecked Sendable {
         /// Form references (`owner/name`) starting with the prefix, of forms in use or, with
         /// `trashed`, of forms in the trash.
         var formReferences: (_ prefix: String, _ trashed: Bool) -> [String] = { _, _ in [] }
+        /// The names of the crews the user may see (`--team`, `teams show`).
+        var crewNames: () -> [String] = { [] }
     }
 
     enum Result: Equatable {
@@ -109,6 +111,7 @@ struct CompletionEngine: @unchecked Sendable {
         case "technician": return .words(sources.userIDs(word, true).filter { $0.hasPrefix(word) }.sorted())
         case "form": return .words(sources.formReferences(word, false))
         case "trashed-form": return .words(sources.formReferences(word, true))
+        case "team": return .words(sources.crewNames().filter { $0.hasPrefix(word) }.sorted())
         case "file", "dir", "path": return .files
         default: return .words([])
         }

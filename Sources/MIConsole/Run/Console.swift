@@ -181,7 +181,23 @@ public enum Console {
         let mayListUsers = (try? session.require(UsersCommand.roles, for: "users")) != nil
         sources.userIDs = { prefix, techniciansOnly in
             guard mayListUsers else { return [] }
+            // A foreman's targets and owners are the technicians of his crews (issue 22): offered
+            // from the crews, not from a directory search that the crews would then thin out.
+            if techniciansOnly, let crew = (try? session.crewReach().scope)?.owners {
+                return crew.filter { $0.hasPrefix(prefix) }.sorted().prefix(200).filter { uid in
+                    (try? session.directory.user(uid: uid))??.has(.technician) == true
+                }
+            }
             return (try? session.directory.userIDs(prefix: prefix, role: techniciansOnly ? .technician : nil)) ?? []
+        }
+        // Crew names, read once on the first Tab that wants them.
+        var crewNames: [String]?
+        sources.crewNames = {
+            if let crewNames { return crewNames }
+            var names: [String] = []
+            try? session.forEachVisibleCrew { names.append($0.name) }
+            crewNames = names
+            return names
         }
         sources.formReferences = { prefix, trashed in
             do {
