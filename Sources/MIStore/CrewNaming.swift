@@ -10,6 +10,8 @@ public protocol CrewNaming: AnyObject, Sendable {
     /// The foremen to tell that a form moved from `previous` to `owner` by `actor`: those of
     /// `owner`'s crews that `previous` was not in (the actor excluded).
     func foremenToTell(movedFrom previous: String, to owner: String, actor: String) throws -> [String]
+    /// The foremen of `owner`'s crews, told when a form of `owner` is completed (issue 26).
+    func foremen(supervising owner: String) throws -> [String]
 }
 
 extension FormStore {

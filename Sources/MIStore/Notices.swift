@@ -21,6 +21,8 @@ public struct Notice: Sendable, Hashable, Identifiable {
     public static let sourceMoveReceived = "move.received"
     /// Left for the foremen of a crew a form was moved into from outside it (issue 22).
     public static let sourceMoveIntoCrew = "move.crew"
+    /// Left for the foremen of the owner's crews when an import brings a form in completed.
+    public static let sourceCompleted = "import.completed"
     /// Read from an `Error/<uid>` file by ``FormStore/importTree(at:actor:)``.
     public static let sourceImport = "import"
 }
@@ -53,6 +55,11 @@ enum Notices {
                               role: String, reason: String?) -> String {
         let crew = crews.isEmpty ? "your crew" : "your crew (\(crews.joined(separator: ", ")))"
         return "Form '\(formName)' came into \(crew): given to \(uid) from \(previous) by \(role) \(actor)" + because(reason)
+    }
+
+    /// The text a foreman reads when a form of his crew was completed on the device.
+    static func completed(formName: String, owner: String, id: Int64) -> String {
+        "Form \(id) '\(formName)' of \(owner) was completed and waits for your review."
     }
 
     /// `: reason` after a notice's sentence, or the closing full stop without one.

@@ -232,6 +232,24 @@ struct CrewRuleTests {
         #expect(members.rows.map { $0[0] } == [.string("asmith"), .string("sobrien"), .string("tpatel")])
     }
 
+    /// A form that comes in completed tells the foremen of its owner's crews, once.
+    @Test func aCompletedFormTellsTheForemenOfItsCrew() throws {
+        let site = try Site()
+        let tree = site.dir.appendingPathComponent("Later")
+        try FileManager.default.createDirectory(at: tree, withIntermediateDirectories: true)
+        try Site.copyForm(in: site.dir.appendingPathComponent("Documents"), from: "Completed MIs/jdoe/Generator monthly",
+                          to: "../Later/Completed MIs/zangstrom/Generator yearly", name: "Generator yearly")
+        _ = try site.run("lchen", ["import", tree.path, "--yes"])
+        let store = try site.unscoped()
+        let told = try store.notices(for: "mkhan").filter { $0.source == Notice.sourceCompleted }
+        #expect(told.count == 1)
+        #expect(told.first?.text.contains("'Generator yearly' of zangstrom was completed") == true)
+        #expect(try store.notices(for: "tpatel").isEmpty)
+        // Importing the same tree again completes nothing new: nobody is told twice.
+        _ = try site.run("lchen", ["import", tree.path, "--yes"])
+        #expect(try store.notices(for: "mkhan").count == 1)
+    }
+
     /// Without `teams` in the config nothing is limited: the sample harness's foreman sees all.
     @Test func withoutCrewsEveryForemanSeesEveryForm() throws {
         let harness = try CommandHarness(user: "mkhan")

@@ -24,16 +24,25 @@ final class DirectoryCrewNaming: CrewNaming, @unchecked Sendable {
 
     func foremenToTell(movedFrom previous: String, to owner: String, actor: String) throws -> [String] {
         try lock.withLock {
-            var foremen: [String] = []
-            for crew in try crewList(owner) where !(try members(crew).contains(previous.lowercased())) {
-                for uid in try members(crew).sorted() where uid != actor.lowercased() {
-                    guard let user = try directory.user(uid: uid), user.has(.foreman),
-                          !foremen.contains(user.uid) else { continue }
-                    foremen.append(user.uid)
-                }
-            }
-            return foremen
+            try foremen(of: try crewList(owner).filter { !(try members($0).contains(previous.lowercased())) },
+                        except: actor)
         }
+    }
+
+    func foremen(supervising owner: String) throws -> [String] {
+        try lock.withLock { try foremen(of: try crewList(owner), except: owner) }
+    }
+
+    /// The members of `crews` who are foremen, each once, `except` left out.
+    private func foremen(of crews: [Crew], except: String) throws -> [String] {
+        var foremen: [String] = []
+        for crew in crews {
+            for uid in try members(crew).sorted() where uid != except.lowercased() {
+                guard let user = try directory.user(uid: uid), user.has(.foreman), !foremen.contains(user.uid) else { continue }
+                foremen.append(user.uid)
+            }
+        }
+        return foremen
     }
 
     private func crewList(_ owner: String) throws -> [Crew] {

@@ -81,7 +81,12 @@ extension FormStore {
                 ? try read { db in try FormUpsert.preview(form, in: db) }
                 : try write { db in
                     warnings = []
-                    return try FormUpsert.run(form, actor: actor, at: nowSeconds(), in: db, warnings: &warnings)
+                    let stateBefore = try db.value(String.self, """
+                        SELECT state FROM forms WHERE owner = ? AND name = ? AND trashed_at IS NULL
+                        """, [form.owner, form.document.name])
+                    let outcome = try FormUpsert.run(form, actor: actor, at: nowSeconds(), in: db, warnings: &warnings)
+                    try tellForemenOfCompletion(form, outcome: outcome, stateBefore: stateBefore, in: db)
+                    return outcome
                 }
             report.warnings += warnings
             let imported = { (id: Int64) in
@@ -101,6 +106,24 @@ extension FormStore {
             }
         } catch let error as StoreError where error.kind != .busy {
             report.errors.append(ImportIssue(path: form.path, reason: error.message))
+        }
+    }
+
+    /// A form that came in completed (new, or incomplete before): the foremen of its owner's
+    /// crews get a notice, in the import's transaction (issue 26). Without crews nobody is
+    /// assigned to supervise it, and nobody is told.
+    private func tellForemenOfCompletion(_ form: LoadedForm, outcome: FormUpsert.Outcome, stateBefore: String?,
+                                         in db: any StoreDatabase) throws {
+        guard form.state == .completed, stateBefore != FormState.completed.rawValue, let naming = crewNaming else { return }
+        let id: Int64
+        switch outcome {
+        case .inserted(let inserted): id = inserted
+        case .updated(let updated): id = updated
+        case .unchanged, .collision: return
+        }
+        for foreman in try naming.foremen(supervising: form.owner) {
+            _ = try Notices.add(db, uid: foreman, text: Notices.completed(formName: form.document.name, owner: form.owner, id: id),
+                                source: Notice.sourceCompleted, formId: id, at: nowSeconds())
         }
     }
 
