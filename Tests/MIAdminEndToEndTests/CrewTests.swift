@@ -1,0 +1,113 @@
+import Foundation
+import MITestSupport
+import Testing
+
+/// Crews (issue 22) through the built binary on a real slapd: crews as groups under an OU and as
+/// `manager` attributes (``CrewDirectory``), on a real SQLite store.
+@Suite struct CrewTests {
+    let fixture = CrewDirectory.fixture
+
+    /// A store holding forms of both crews, imported by support; the config's path.
+    func store(_ config: String) throws -> String {
+        let tree = try DocumentsTree()
+        try tree.form("jdoe", "North pump")
+        try tree.form("zangstrom", "North valve")
+        try tree.form("asmith", "South pump")
+        try tree.form("sobrien", "South valve")
+        try tree.form("jdoe", "North done", completed: true)
+        try tree.form("asmith", "South done", completed: true)
+        let result = try run("lchen", config, ["import --yes " + shellQuote(tree.root)])
+        #expect(result.status == 0, "\(result.stderr)")
+        return config
+    }
+
+    func run(_ uid: String, _ config: String, format: String? = nil, _ commands: [String]) throws -> ProcessResult {
+        try MIAdmin.as_(uid, config: config, format: format, commands, fixture: fixture)
+    }
+
+    /// The owners of a `forms --format csv` listing.
+    func owners(_ uid: String, _ config: String, _ extra: String = "") throws -> Set<String> {
+        let result = try run(uid, config, format: "csv", ["forms" + extra])
+        #expect(result.status == 0, "\(result.stderr)")
+        return Set(result.stdout.split(whereSeparator: \.isNewline).dropFirst().map { String($0.split(separator: ",")[2]) })
+    }
+
+    /// Every row of every table, to show a refusal changed nothing.
+    func dump(_ config: String) throws -> String {
+        try sqlite(fixture.storePath(config), ".dump")
+    }
+
+    @Test func groupsUnderAnOUAreCrews() throws {
+        let config = try store(try CrewDirectory.groupsConfig())
+        #expect(try owners("mkhan", config) == ["jdoe", "zangstrom"])
+        #expect(try owners("tpatel", config) == ["asmith", "sobrien"])
+        #expect(try owners("slead", config) == ["jdoe", "zangstrom", "asmith", "sobrien"])
+        #expect(try owners("lchen", config) == ["jdoe", "zangstrom", "asmith", "sobrien"])
+        #expect(try owners("lchen", config, " --team 'Kolonne Süd'") == ["asmith", "sobrien"])
+
+        let whoami = try run("mkhan", config, format: "json", ["whoami"])
+        #expect(whoami.stdout.contains(#""crews":"Kolonne Nord""#), "\(whoami.stdout)")
+        let teams = try run("lchen", config, format: "csv", ["teams"])
+        #expect(teams.status == 0, "\(teams.stderr)")
+        #expect(teams.stdout.hasPrefix("team,foremen,technicians,incomplete,completed,submitted\r\n"), "\(teams.stdout)")
+        #expect(teams.stdout.contains("Kolonne Nord,mkhan,2,2,1,0"), "\(teams.stdout)")
+        #expect(teams.stdout.contains("Kolonne Süd,tpatel,3,2,1,0"), "\(teams.stdout)")
+        let members = try run("mkhan", config, format: "csv", ["users --team 'Kolonne Nord' --role technician"])
+        #expect(members.stdout.split(whereSeparator: \.isNewline).dropFirst().map { $0.split(separator: ",").first! } == ["jdoe", "zangstrom"])
+    }
+
+    /// Outside his crews a foreman is refused with the rule and his crews named, exit 1, and
+    /// the store is byte for byte as it was.
+    @Test func refusalsNameTheCrewsAndChangeNothing() throws {
+        let config = try store(try CrewDirectory.groupsConfig())
+        let before = try dump(config)
+        for line in ["show 'asmith/South pump'", "move 'asmith/South pump' jdoe", "move 'jdoe/North pump' asmith",
+                     "comment 'asmith/South done' fine", "submit --yes 'asmith/South done'", "forms --owner sobrien",
+                     "notices asmith", "reopen 'asmith/South done' --note redo", "teams show 'Kolonne Süd'"] {
+            let result = try run("mkhan", config, [line])
+            #expect(result.status == 1, "\(line): \(result.stderr)")
+            #expect(result.stderr.contains("is not in your crews (Kolonne Nord)")
+                    || result.stderr.contains("is not one of your crews (Kolonne Nord)"), "\(line): \(result.stderr)")
+        }
+        #expect(try dump(config) == before)
+        // Expiry by the north foreman takes the north's forms only.
+        let expire = try run("mkhan", config, ["expire --days 1 --yes"])
+        #expect(expire.status == 0, "\(expire.stderr)")
+        let trashed = try sqlite(fixture.storePath(config), "SELECT owner FROM forms WHERE trashed_at IS NOT NULL ORDER BY owner")
+        #expect(trashed == "jdoe\nzangstrom")
+    }
+
+    /// A site lead moves a form between crews; the receiving crew's foreman is told, and the
+    /// audit row names both crews.
+    @Test func aSiteLeadMovesBetweenCrewsAndTheReceivingForemanHears() throws {
+        let config = try store(try CrewDirectory.groupsConfig())
+        let move = try run("slead", config, ["move 'asmith/South pump' jdoe --note 'asmith on leave'"])
+        #expect(move.status == 0, "\(move.stderr)")
+        let notices = try run("mkhan", config, format: "csv", ["notices"])
+        #expect(notices.stdout.contains("came into your crew (Kolonne Nord): given to jdoe from asmith by foreman slead: asmith on leave"),
+                "\(notices.stdout)")
+        let audit = try sqlite(fixture.storePath(config), "SELECT before || ' ' || after FROM audit WHERE command = 'move'")
+        #expect(audit.contains(#""crews":["Kolonne Süd"]"#) && audit.contains(#""crews":["Kolonne Nord"]"#), "\(audit)")
+        #expect(try owners("mkhan", config).contains("jdoe"))
+    }
+
+    @Test func theManagerAttributeMakesCrews() throws {
+        let config = try store(try CrewDirectory.managerConfig())
+        #expect(try owners("mkhan", config) == ["jdoe", "zangstrom"])
+        #expect(try owners("tpatel", config) == ["asmith", "sobrien"])
+        let refused = try run("mkhan", config, ["move 'jdoe/North pump' sobrien"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("sobrien is not in your crews (mkhan)"), "\(refused.stderr)")
+        let moved = try run("mkhan", config, ["move 'jdoe/North pump' zangstrom"])
+        #expect(moved.status == 0, "\(moved.stderr)")
+        let teams = try run("mkhan", config, format: "csv", ["teams"])
+        #expect(teams.stdout.contains("mkhan,mkhan,2,"), "\(teams.stdout)")
+    }
+
+    /// Without `teams` the same directory and store behave as before crews: every foreman, every form.
+    @Test func withoutTeamsEveryForemanSeesEveryForm() throws {
+        let config = try store(try fixture.config())
+        #expect(try owners("mkhan", config) == ["jdoe", "zangstrom", "asmith", "sobrien"])
+        #expect(try run("mkhan", config, ["move 'asmith/South pump' jdoe"]).status == 0)
+    }
+}
