@@ -110,4 +110,31 @@ import Testing
         #expect(try owners("mkhan", config) == ["jdoe", "zangstrom", "asmith", "sobrien"])
         #expect(try run("mkhan", config, ["move 'asmith/South pump' jdoe"]).status == 0)
     }
+
+    /// Active Directory: a crew whose technicians are in a group nested in the crew group
+    /// (`ldap.nestedGroups`), kept outside the crew base.
+    @Test(.enabled(if: Fixture.activeDirectory != nil)) func aNestedCrewGroupOnActiveDirectory() throws {
+        let ad = try #require(CrewDirectory.activeDirectory)
+        let config = try ad.config { object in
+            setKey(&object, "teams.source", "groups")
+            setKey(&object, "teams.base", "OU=Kolonnen-e2e,\(ad["LDAP_BASE"])")
+        }
+        let tree = try DocumentsTree()
+        try tree.form("jdoe", "Ost pump")
+        try tree.form("zangstrom", "Ost valve")
+        try tree.form("asmith", "Elsewhere")
+        let imported = try MIAdmin.as_("lchen", config: config, ["import --yes " + shellQuote(tree.root)], fixture: ad)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let forms = try MIAdmin.as_("mkhan", config: config, format: "csv", ["forms"], fixture: ad)
+        let owners = Set(forms.stdout.split(whereSeparator: \.isNewline).dropFirst().map { String($0.split(separator: ",")[2]) })
+        #expect(owners == ["jdoe", "zangstrom"], "\(forms.stdout) \(forms.stderr)")
+        let refused = try MIAdmin.as_("mkhan", config: config, ["move 'jdoe/Ost pump' asmith"], fixture: ad)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("asmith is not in your crews (Kolonne Ost)"), "\(refused.stderr)")
+        let moved = try MIAdmin.as_("mkhan", config: config, ["move 'jdoe/Ost pump' zangstrom"], fixture: ad)
+        #expect(moved.status == 0, "\(moved.stderr)")
+        // A foreman in no crew acts on his own forms only.
+        let none = try MIAdmin.as_("tpatel", config: config, format: "json", ["whoami"], fixture: ad)
+        #expect(none.stdout.contains("no crew"), "\(none.stdout)")
+    }
 }

@@ -229,6 +229,32 @@ struct PrivilegeTests {
         }
     }
 
+    /// The crew rule holds in the installed binary (issue 22): the north foreman's console, run
+    /// by a real Unix account, lists his crew's forms only and is refused another crew's, and the
+    /// store (which only the installation's group may open) is as it was.
+    @Test func theInstalledBinaryHoldsTheCrewRule() throws {
+        let crews = CrewDirectory.fixture
+        let second = try Installation.configured(tag: "crews", groupOf: install, fixture: crews) { object in
+            setKey(&object, "teams.source", "groups")
+            setKey(&object, "teams.base", CrewDirectory.base(crews))
+        }
+        defer { second.remove() }
+        let imported = try second.run(.foreman, ["--yes", "-c", "import '\(second.sampleTree(for: .foreman))'"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let forms = try second.run(.foreman, ["--format", "csv", "-c", "forms"])
+        #expect(forms.status == 0, "\(forms.stderr)")
+        let owners = Set(forms.lines.dropFirst().map { String($0.split(separator: ",")[2]) })
+        #expect(owners == ["jdoe"], "\(forms.stdout)")
+        let dump = { try sqlite(second.storePath, ".dump") }
+        let before = try dump()
+        let refused = try second.run(.foreman, ["-c", "move 'jdoe/Pump station 4' asmith"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("asmith is not in your crews (Kolonne Nord)"), "\(refused.stderr)")
+        let hidden = try second.run(.foreman, ["-c", "show 'asmith/Pump station 4'"])
+        #expect(hidden.status == 1 && hidden.stderr.contains("not in your crews"), "\(hidden.stderr)")
+        #expect(try dump() == before)
+    }
+
     @Test func technicianAskingForAnothersFormGetsTheMissingFormAnswer() throws {
         _ = try install.run(.foreman, ["--yes", "-c", "import '\(install.sampleTree(for: .foreman))'"])
         let ids = try install.run(.foreman, ["--format", "csv", "-c", "forms --owner asmith"])

@@ -99,4 +99,48 @@ public enum CrewDirectory {
             throw ShellError(description: "ldapmodify of the crews failed (\(result.status)): \(result.stderr)\(result.stdout)")
         }
     }
+
+    /// Active Directory (``Fixture/activeDirectory``) with a nested crew: `CN=Kolonne Ost` under
+    /// `OU=Kolonnen-e2e` holds mkhan and the group `CN=Kolonne Ost Schicht B` (in `CN=Users`, out
+    /// of the crew base), which holds jdoe and zangstrom. Added once per test process; entries
+    /// already there from an earlier run against the same DC are kept.
+    public static let activeDirectory: Fixture? = {
+        guard let fixture = Fixture.activeDirectory else { return nil }
+        let base = fixture["LDAP_BASE"]
+        func dn(_ uid: String) -> String { fixture.users[uid]!.dn }
+        let shift = "CN=Kolonne Ost Schicht B,CN=Users,\(base)"
+        let ldif = """
+            dn: OU=Kolonnen-e2e,\(base)
+            objectClass: organizationalUnit
+            ou: Kolonnen-e2e
+
+            dn: \(shift)
+            objectClass: group
+            sAMAccountName: kolonne-ost-b
+            member: \(dn("jdoe"))
+            member: \(dn("zangstrom"))
+
+            dn: CN=Kolonne Ost,OU=Kolonnen-e2e,\(base)
+            objectClass: group
+            sAMAccountName: kolonne-ost
+            member: \(dn("mkhan"))
+            member: \(shift)
+
+            """
+        do {
+            let result = try Shell.run("/usr/bin/ldapmodify", ["-a", "-c", "-x", "-ZZ", "-H", fixture["LDAP_URI"],
+                                                              "-D", "CN=Administrator,CN=Users,\(base)",
+                                                              "-y", fixture["ADMIN_PW_FILE"]],
+                                       environment: ["LDAPTLS_CACERT": fixture["CA_FILE"], "LDAPTLS_REQCERT": "demand"],
+                                       input: ldif)
+            let failures = (result.stderr + result.stdout).split(whereSeparator: \.isNewline)
+                .filter { $0.contains("ldap_add:") && !$0.contains("Already exists") }
+            guard result.status == 0 || (result.status == 68 && failures.isEmpty) else {
+                fatalError("ldapmodify of the AD crews failed (\(result.status)): \(result.stderr)\(result.stdout)")
+            }
+        } catch {
+            fatalError("cannot add the AD crews: \(error)")
+        }
+        return fixture
+    }()
 }

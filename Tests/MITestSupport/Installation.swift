@@ -62,10 +62,11 @@ public final class Installation: @unchecked Sendable {
 
     /// A second installation sharing `other`'s group and accounts: installed, configured, store
     /// created (Scripts/install, the config, Scripts/install again). Remove it with ``remove()``.
-    public static func configured(tag: String, groupOf other: Installation) throws -> Installation {
+    public static func configured(tag: String, groupOf other: Installation, fixture: Fixture = .shared,
+                                  edit: (inout [String: Any]) -> Void = { _ in }) throws -> Installation {
         let installation = try Installation(tag: tag, groupOf: other)
         _ = try installation.runInstall([])
-        try installation.writeConfig()
+        try installation.writeConfig(fixture: fixture, edit: edit)
         _ = try installation.runInstall([])
         return installation
     }
@@ -84,9 +85,9 @@ public final class Installation: @unchecked Sendable {
 
     /// The fixture's config with the store in the state folder and the service password and CA
     /// copied beside it: config 0640 root:group, password 0640 root:group, CA 0644.
-    public func writeConfig() throws {
-        let fixture = Fixture.shared
-        let object = try configObject(fixture: fixture)
+    public func writeConfig(fixture: Fixture = .shared, edit: (inout [String: Any]) -> Void = { _ in }) throws {
+        var object = try configObject(fixture: fixture)
+        edit(&object)
         try FileManager.default.copyItem(atPath: fixture.values["BIND_PW_FILE"] ?? fixture.directory + "/bind.pw",
                                          toPath: bindPasswordPath)
         Glibc.chown(bindPasswordPath, 0, gid)
