@@ -8,6 +8,7 @@ public enum CommandRegistry {
         WhoamiCommand.self,
         UsersCommand.self,
         FormsCommand.self,
+        WorkloadCommand.self,
         ShowCommand.self,
         ReportCommand.self,
         MediaCommand.self,
