@@ -6,13 +6,18 @@ extension FormStore {
     /// Rows stream from an SQLite cursor: a million forms are never in memory at once.
     /// The listing is one consistent snapshot. `body` may call the store: reads made from it see the
     /// same snapshot; changes made from it (a move) commit at once but do not show in the listing.
-    /// `olderThanDays` compares `created` with the store clock's now.
+    /// `olderThanDays` compares `created` with the store clock's now. An `answerText` filter
+    /// reads each candidate's questions and decodes them (``AnswerSearch``); the plain listing
+    /// never reads that column.
     public func forEachForm(_ filter: FormFilter = FormFilter(), _ body: (FormSummary) throws -> Void) throws {
         let (whereClause, arguments) = sqlCondition(filter)
+        let search = filter.answerText
         try readListing { db in
             try db.forEachRow("""
-                SELECT \(SummarySQL.columns) FROM forms WHERE \(whereClause) ORDER BY owner, name, id
+                SELECT \(SummarySQL.columns)\(search == nil ? "" : ", forms.questions") FROM forms WHERE \(whereClause)
+                ORDER BY owner, name, id
                 """, arguments) { row in
+                if let search, !AnswerSearch.matches(search, questionsJSON: row[SummarySQL.names.count]) { return }
                 try body(try Self.summary(row))
             }
         }
@@ -20,22 +25,43 @@ extension FormStore {
 
     /// How many live forms match `filter`.
     public func countForms(_ filter: FormFilter = FormFilter()) throws -> Int {
-        let (whereClause, arguments) = sqlCondition(filter)
-        return try readListing { db in
-            try db.value(Int.self, "SELECT COUNT(*) FROM forms WHERE \(whereClause)", arguments) ?? 0
-        }
+        try countForms(by: [], filter).first?.count ?? 0
     }
 
     /// How many live forms match `filter` for each value of `field`, most first (then by value).
     public func countForms(by field: FormField, _ filter: FormFilter = FormFilter()) throws -> [(value: String, count: Int)] {
+        try countForms(by: [field], filter).map { (value: $0.values[0], count: $0.count) }
+    }
+
+    /// How many live forms match `filter` for each combination of values of `fields` (`owner`
+    /// and `state`: one row per owner and state that has forms), most first, then by the values
+    /// in the order of `fields`. No fields: one row, the total (0 included).
+    public func countForms(by fields: [FormField], _ filter: FormFilter = FormFilter()) throws -> [FormCount] {
         let (whereClause, arguments) = sqlCondition(filter)
-        let column = field.rawValue  // one of three fixed column names, never user text
-        return try readListing { db in
-            try db.rows("""
-                SELECT \(column) AS value, COUNT(*) AS count FROM forms WHERE \(whereClause)
-                GROUP BY \(column) ORDER BY count DESC, value
-                """, arguments).map { (value: $0["value"], count: $0["count"]) }
+        // Fixed column names, never user text.
+        let columns = fields.enumerated().map { "\($0.element.rawValue) AS v\($0.offset)" }
+        let groups = fields.map(\.rawValue).joined(separator: ", ")
+        let counts: [FormCount] = try readListing { db in
+            guard let search = filter.answerText else {
+                let sql = fields.isEmpty
+                    ? "SELECT COUNT(*) AS count FROM forms WHERE \(whereClause)"
+                    : "SELECT \(columns.joined(separator: ", ")), COUNT(*) AS count FROM forms WHERE \(whereClause) GROUP BY \(groups)"
+                return try db.rows(sql, arguments).map { row in
+                    FormCount(values: fields.indices.map { row["v\($0)"] }, count: row["count"])
+                }
+            }
+            // The answers are decoded in Swift: the groups are counted here too.
+            var counted: [[String]: Int] = [:]
+            try db.forEachRow("""
+                SELECT \((columns + ["questions"]).joined(separator: ", ")) FROM forms WHERE \(whereClause)
+                """, arguments) { row in
+                guard AnswerSearch.matches(search, questionsJSON: row["questions"]) else { return }
+                counted[fields.indices.map { row["v\($0)"] }, default: 0] += 1
+            }
+            if fields.isEmpty && counted.isEmpty { return [FormCount(values: [], count: 0)] }
+            return counted.map { FormCount(values: $0.key, count: $0.value) }
         }
+        return counts.sorted(by: FormCount.mostFirst)
     }
 
     /// The `WHERE` clause of a listing: live forms matching `filter`, within ``ownerScope``.
@@ -63,6 +89,18 @@ extension FormStore {
             conditions.append("created_utc < ?")
             arguments += [now.timeIntervalSince1970 - Double(days) * 86_400]
         }
+        if let since = filter.modifiedSince {
+            conditions.append("modified_utc >= ?")
+            arguments += [since.timeIntervalSince1970]
+        }
+        if let pattern = filter.namePattern {
+            conditions.append("lower(name) LIKE ? ESCAPE '\\'")
+            arguments += [LikePattern.glob(pattern.nfc)]
+        }
+        if let text = filter.answerText, let like = AnswerSearch.likePrefilter(text) {
+            conditions.append("lower(questions) LIKE ? ESCAPE '\\'")
+            arguments += [like]
+        }
         return (conditions.joined(separator: " AND "), arguments)
     }
 
@@ -79,7 +117,8 @@ extension FormStore {
             id: row[0], owner: row[1], name: row[2], state: state, template: row[4],
             created: Timestamp(storedText: row[5], date: Date(timeIntervalSince1970: row[6])),
             modified: Timestamp(storedText: row[7], date: Date(timeIntervalSince1970: row[8])),
-            mediaCount: row[10], version: row[9])
+            mediaCount: row[10], version: row[9],
+            expiryResetAt: (row[11] as Double?).map(Date.init(timeIntervalSince1970:)))
     }
 }
 
@@ -89,15 +128,33 @@ enum SummarySQL {
     static let columns = """
         forms.id, forms.owner, forms.name, forms.state, forms.template, forms.created, forms.created_utc, \
         forms.modified, forms.modified_utc, forms.version, \
-        (SELECT COUNT(*) FROM media WHERE media.form_id = forms.id) AS media_count
+        (SELECT COUNT(*) FROM media WHERE media.form_id = forms.id) AS media_count, forms.expiry_reset_at
         """
 
     /// The result's names of ``columns``, by position.
     static let names = ["id", "owner", "name", "state", "template", "created", "created_utc", "modified",
-                        "modified_utc", "version", "media_count"]
+                        "modified_utc", "version", "media_count", "expiry_reset_at"]
 }
 
 /// A form column listings can group by (`forms --count-by`).
 public enum FormField: String, CaseIterable, Sendable {
     case owner, state, template
+}
+
+/// One group of ``FormStore/countForms(by:_:)-([FormField],_)``: the values of the fields
+/// counted by, in their order, and how many forms have them.
+public struct FormCount: Sendable, Hashable {
+    public var values: [String]
+    public var count: Int
+
+    public init(values: [String], count: Int) {
+        self.values = values
+        self.count = count
+    }
+
+    /// Most first, then by the values (code point order, as the store sorts).
+    public static func mostFirst(_ a: FormCount, _ b: FormCount) -> Bool {
+        if a.count != b.count { return a.count > b.count }
+        return a.values.lexicographicallyPrecedes(b.values) { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
 }

@@ -15,6 +15,7 @@ struct PermissionMatrixTests {
         (["set", "format", "csv"], [.foreman, .support, .technician]),
         (["notices"], [.foreman, .support, .technician]),
         (["forms"], [.foreman, .support, .technician]),
+        (["workload"], [.foreman, .support, .technician]),
         (["show", "1"], [.foreman, .support, .technician]),
         (["report", "1", "--pdf", "/nonexistent/r.pdf"], [.foreman, .support, .technician]),
         (["media", "1", "--out", "/nonexistent/media"], [.foreman, .support, .technician]),

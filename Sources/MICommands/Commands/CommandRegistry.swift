@@ -9,6 +9,7 @@ public enum CommandRegistry {
         UsersCommand.self,
         TeamsCommand.self,
         FormsCommand.self,
+        WorkloadCommand.self,
         ShowCommand.self,
         ReportCommand.self,
         MediaCommand.self,

@@ -12,15 +12,29 @@ public struct FormsCommand: ConsoleCommand {
               forms
               forms --owner jdoe --state incomplete
               forms --template 'Monthly pump inspection' --older-than 5
+              forms --since yesterday                      # changed since yesterday's midnight
+              forms --name 'Pump station*' --search leak
               forms --state incomplete --count-by owner    # who has the most incomplete forms
+              forms --count-by owner,state
               forms --owner 'u0000*'
               forms --team 'Kolonne Nord' --state completed
 
             --owner takes a user id or a glob, as 'users' does (* any run of characters, ? one, \\ \
             makes the next literal). When no form in the store belongs to the owner named, a \
-            note on stderr says so (with a "did you mean" for a typo). --count-by prints one row per \
-            owner, state or template with its number of forms (most first), with the same filters. \
-            Where the site keeps crews, a foreman sees the forms of the crews he leads (and his own).
+            note on stderr says so (with a "did you mean" for a typo). --name takes a glob on the \
+            form's name (ASCII letters in either case). --search finds forms with the text (any \
+            case) in an answer: a short answer, a table cell, a chosen option, a number as \
+            written, or a technician's comment on a question. --since takes what 'audit --since' \
+            takes (today, yesterday, 30m, 1h, 7d, YYYY-MM-DD, an ISO 8601 time) and compares it \
+            with the form's modified time, which every change made on the device or here moves. \
+            The expires column is when an incomplete form expires under the policy in force \
+            ('policy show'); completed and submitted forms do not expire.
+
+            --count-by prints one row per owner, state or template, or per pair (owner,state), \
+            with its number of forms (most first), with the same filters. Counted by owner, the \
+            directory's technicians the filter covers who have no such form are listed too, \
+            with 0. Where the site keeps crews, a\
+            foreman sees the forms of the crews he leads (and his own); --team limits to one crew.
             """)
     public static let roles: Set<Role> = Set(Role.allCases)
 
@@ -33,66 +47,86 @@ public struct FormsCommand: ConsoleCommand {
     public var template: String?
     @Option(name: .customLong("older-than"), help: ArgumentHelp("Only forms created more than this many days ago.", valueName: "days"))
     public var olderThan: Int?
+    @Option(help: ArgumentHelp("Only forms changed since: today, yesterday, 30m, 1h, 7d, YYYY-MM-DD or an ISO 8601 time.",
+                               valueName: "when"))
+    public var since: SinceArgument?
+    @Option(help: ArgumentHelp("Only forms whose name matches this glob ('Pump*').", valueName: "pattern"))
+    public var name: String?
+    @Option(help: ArgumentHelp("Only forms with this text in an answer or a question's comment (any case).",
+                               valueName: "text"))
+    public var search: String?
 
     @Option(help: ArgumentHelp("Only forms of this crew's technicians (see 'teams').", valueName: "team"))
     public var team: String?
 
-    @Option(name: .customLong("count-by"), help: "Count the forms per owner, state or template instead of listing them.")
-    public var countBy: FormField?
+    @Option(name: .customLong("count-by"),
+            help: ArgumentHelp("Count the forms per owner, state or template, or per two of them (owner,state), "
+                               + "instead of listing them.", valueName: "fields"))
+    public var countBy: FormFieldList?
 
     public init() {}
 
     public func validate() throws {
         if let olderThan, olderThan < 0 { throw ValidationError("--older-than takes a number of days, 0 or more") }
+        if let search, search.isEmpty { throw ValidationError("--search takes a text, not an empty one") }
     }
 
     public func run(in session: Session, output: OutputSink) throws {
-        let owner = try session.visibleOwner(asked: self.owner)
+        let selection = try OwnerSelection(asked: self.owner, in: session)
         let store = try session.store()
-        var filter = FormFilter(owner: owner, state: state, template: template, olderThanDays: olderThan)
+        var filter = FormFilter(owner: selection.owner, state: state, template: template, olderThanDays: olderThan,
+                                modifiedSince: since?.date(now: session.clock.now(), zone: session.display.timeZone),
+                                namePattern: name, answerText: search)
         if let team {
             filter.owners = Set(try session.directory.memberIDs(of: session.visibleCrew(team)))
         }
-        // A glob on --owner, as `users` takes one: the store's owners it matches (with forms
-        // passing the other filters), listed one after the other, in owner order.
-        var owners: [String?] = [owner]
-        if let owner, !Glob(owner).isLiteral {
-            var anyOwner = filter
-            anyOwner.owner = nil
-            owners = try store.countForms(by: .owner, anyOwner).map(\.value).filter(Glob(owner).matches).sorted()
-        }
-        var listed = 0
+        let owners = try selection.storeOwners(store, filter)
+        var found = 0
         if let countBy {
-            var counts: [(value: String, count: Int)] = []
+            var counts: [FormCount] = []
             for owner in owners {
                 filter.owner = owner
-                for group in try store.countForms(by: countBy, filter) {
-                    if let index = counts.firstIndex(where: { $0.value == group.value }) {
+                for group in try store.countForms(by: countBy.fields, filter) {
+                    if let index = counts.firstIndex(where: { $0.values == group.values }) {
                         counts[index].count += group.count
                     } else {
                         counts.append(group)
                     }
                 }
             }
-            output.beginRows([Column(countBy.rawValue), Column("count")])
-            for group in counts.enumerated().sorted(by: { ($1.element.count, $0.offset) < ($0.element.count, $1.offset) }) {
-                output.row([.string(group.element.value), .int(Int64(group.element.count))])
+            found = counts.reduce(0) { $0 + $1.count }
+            output.beginRows(countBy.fields.map { Column($0.rawValue) } + [Column("count")])
+            for group in counts.sorted(by: FormCount.mostFirst) {
+                output.row(group.values.map(Value.string) + [.int(Int64(group.count))])
+            }
+            if let ownerIndex = countBy.fields.firstIndex(of: .owner) {
+                let counted = Set(counts.map { $0.values[ownerIndex] })
+                for technician in try selection.technicians(session.directory, among: filter.owners)
+                    where !counted.contains(technician.uid) {
+                    output.row(countBy.fields.map { field in
+                        switch field {
+                        case .owner: .string(technician.uid)
+                        case .state: state.map { .string($0.rawValue) } ?? .null
+                        case .template: template.map(Value.string) ?? .null
+                        }
+                    } + [.int(0)])
+                }
             }
             output.endRows()
-            listed = counts.count
         } else {
-            output.beginRows(FormColumns.columns)
+            let expiryDays = try session.policy().policy.expiryDays
+            output.beginRows(FormColumns.listingColumns)
             for owner in owners {
                 filter.owner = owner
                 try store.forEachForm(filter) {
                     try session.checkpointRow()
-                    output.row(FormColumns.values($0))
-                    listed += 1
+                    output.row(FormColumns.listingValues($0, expiryDays: expiryDays))
+                    found += 1
                 }
             }
             output.endRows()
         }
-        if listed == 0, let asked = self.owner, !session.isTechnicianOnly {
+        if found == 0, let asked = self.owner, !session.isTechnicianOnly {
             try Self.noteIfNoSuchOwner(asked, store: store, output: output)
         }
     }
@@ -115,3 +149,23 @@ public struct FormsCommand: ConsoleCommand {
 }
 
 extension FormField: ExpressibleByArgument {}
+
+/// `--count-by owner,state`: one or two form fields, each named once.
+public struct FormFieldList: Sendable, Hashable, ExpressibleByArgument {
+    public let fields: [FormField]
+
+    public init?(argument: String) {
+        var fields: [FormField] = []
+        for part in argument.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let field = FormField(rawValue: part.trimmingCharacters(in: .whitespaces)), !fields.contains(field)
+            else { return nil }
+            fields.append(field)
+        }
+        guard (1...2).contains(fields.count) else { return nil }
+        self.fields = fields
+    }
+
+    public static var allValueStrings: [String] {
+        FormField.allCases.map(\.rawValue) + ["owner,state", "owner,template", "state,template"]
+    }
+}

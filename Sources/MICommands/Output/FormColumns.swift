@@ -13,3 +13,13 @@ public enum FormColumns {
          .time(form.created.date), .time(form.modified.date), .int(Int64(form.mediaCount))]
     }
 }
+
+extension FormColumns {
+    /// `forms`: the columns of every listing of forms, and when the form expires under the
+    /// policy (null unless incomplete: only incomplete forms expire).
+    public static let listingColumns = columns + [Column("expires")]
+
+    public static func listingValues(_ form: FormSummary, expiryDays: Int) -> [Value] {
+        values(form) + [form.expires(afterDays: expiryDays).map(Value.time) ?? .null]
+    }
+}

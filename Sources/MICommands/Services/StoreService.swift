@@ -26,7 +26,8 @@ public protocol StoreService: AnyObject {
     // MARK: Forms: listing and reading
     func forEachForm(_ filter: FormFilter, _ body: (FormSummary) throws -> Void) throws
     func countForms(_ filter: FormFilter) throws -> Int
-    func countForms(by field: FormField, _ filter: FormFilter) throws -> [(value: String, count: Int)]
+    func countForms(by fields: [FormField], _ filter: FormFilter) throws -> [FormCount]
+    func workload(_ filter: FormFilter, expiryDays: Int) throws -> [OwnerWorkload]
     func form(_ ref: FormReference, owner: String?) throws -> Form
     func review(_ ref: FormReference, owner: String?) throws -> FormReview
     func mediaData(_ ref: FormReference, fileName: String) throws -> Data
@@ -101,8 +102,8 @@ extension StoreService {
     }
     public func forEachForm(_ body: (FormSummary) throws -> Void) throws { try forEachForm(FormFilter(), body) }
     public func countForms() throws -> Int { try countForms(FormFilter()) }
-    public func countForms(by field: FormField) throws -> [(value: String, count: Int)] {
-        try countForms(by: field, FormFilter())
+    public func countForms(by field: FormField, _ filter: FormFilter = FormFilter()) throws -> [(value: String, count: Int)] {
+        try countForms(by: [field], filter).map { (value: $0.values[0], count: $0.count) }
     }
     public func form(_ ref: FormReference) throws -> Form { try form(ref, owner: nil) }
     public func review(_ ref: FormReference) throws -> FormReview { try review(ref, owner: nil) }

@@ -11,6 +11,17 @@ public struct FormSummary: Sendable, Hashable, Identifiable {
     public let modified: Timestamp
     public let mediaCount: Int
     public let version: Int
+    /// The last restart of the form's expiry clock (move, restore, reopen), if any.
+    public var expiryResetAt: Date? = nil
+
+    /// When this form expires under `days` days of expiry (the policy's `expiryDays`): `days`
+    /// after `created` or after the last restart of its clock, whichever is later; nil unless
+    /// the form is incomplete (only incomplete forms expire).
+    public func expires(afterDays days: Int) -> Date? {
+        guard state == .incomplete else { return nil }
+        let start = max(created.date, expiryResetAt ?? created.date)
+        return start.addingTimeInterval(Double(days) * 86_400)
+    }
 }
 
 /// Which live forms a listing shows; `nil` fields do not filter.
@@ -23,11 +34,25 @@ public struct FormFilter: Sendable, Hashable {
     public var olderThanDays: Int?
     /// Only forms of these owners (a crew's technicians: `forms --team`); nil: anyone's.
     public var owners: Set<String>?
+    /// Only forms changed (`modified`: the device's saves and every change the console makes) at
+    /// or after this instant.
+    public var modifiedSince: Date?
+    /// Only forms whose name matches this glob: `*` any run of characters, `?` one character,
+    /// `\` makes the next one literal. ASCII letters match either case (both engines compare
+    /// other characters as they are).
+    public var namePattern: String?
+    /// Only forms with this text (ignoring case) in an answer or a question's comment
+    /// (``Question/searchableTexts``).
+    public var answerText: String?
 
-    public init(owner: String? = nil, state: FormState? = nil, template: String? = nil, olderThanDays: Int? = nil) {
+    public init(owner: String? = nil, state: FormState? = nil, template: String? = nil, olderThanDays: Int? = nil,
+                modifiedSince: Date? = nil, namePattern: String? = nil, answerText: String? = nil) {
         self.owner = owner
         self.state = state
         self.template = template
         self.olderThanDays = olderThanDays
+        self.modifiedSince = modifiedSince
+        self.namePattern = namePattern
+        self.answerText = answerText
     }
 }

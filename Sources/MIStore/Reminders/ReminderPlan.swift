@@ -63,11 +63,10 @@ extension FormStore {
     public func forEachReminder(policy: ExpiryPolicy, filter: ReminderFilter = ReminderFilter(),
                                 _ body: (Reminder) throws -> Void) throws {
         let now = clock.now()
-        let expirySeconds = Double(policy.expiryDays) * 86_400
         let days = Array(Set(policy.notifyDays)).sorted()
         try read { db in
             var sql = """
-                SELECT \(SummarySQL.columns), forms.expiry_reset_at FROM forms
+                SELECT \(SummarySQL.columns) FROM forms
                 WHERE forms.state = 'incomplete' AND forms.trashed_at IS NULL
                 """
             var arguments: StoreArguments = []
@@ -92,9 +91,7 @@ extension FormStore {
                     try flush()
                     currentOwner = form.owner
                 }
-                let start = max(form.created.date, (row["expiry_reset_at"] as Double?).map(Date.init(timeIntervalSince1970:))
-                                ?? form.created.date)
-                let expiresAt = start.addingTimeInterval(expirySeconds)
+                guard let expiresAt = form.expires(afterDays: policy.expiryDays) else { return }
                 for day in days {
                     let at = form.created.date.addingTimeInterval(Double(day) * 86_400)
                     guard at < expiresAt else { continue }

@@ -74,19 +74,39 @@ final class FakeStore: StoreService {
         throw reached("countForms")
     }
 
-    func countForms(by field: FormField, _ filter: FormFilter) throws -> [(value: String, count: Int)] {
-        calls.append("countForms by \(field)")
-        var counts: [(value: String, count: Int)] = []
+    func countForms(by fields: [FormField], _ filter: FormFilter) throws -> [FormCount] {
+        calls.append("countForms by \(fields.map(\.rawValue).joined(separator: ","))")
+        lastFilter = filter
+        var counts: [FormCount] = []
         for form in forms where filter.owner.map({ $0 == form.owner }) ?? true {
             if let state = filter.state, state != form.state { continue }
-            let value = switch field {
-            case .owner: form.owner
-            case .state: form.state.rawValue
-            case .template: form.template
+            let values = fields.map { field in
+                switch field {
+                case .owner: form.owner
+                case .state: form.state.rawValue
+                case .template: form.template
+                }
             }
-            if let index = counts.firstIndex(where: { $0.value == value }) { counts[index].count += 1 } else { counts.append((value, 1)) }
+            if let index = counts.firstIndex(where: { $0.values == values }) {
+                counts[index].count += 1
+            } else {
+                counts.append(FormCount(values: values, count: 1))
+            }
         }
-        return counts.sorted { $0.count > $1.count }
+        return counts.sorted(by: FormCount.mostFirst)
+    }
+
+    func workload(_ filter: FormFilter, expiryDays: Int) throws -> [OwnerWorkload] {
+        calls.append("workload")
+        lastFilter = filter
+        let owners = Array(Set(forms.map(\.owner))).sorted().filter { filter.owner.map($0.elementsEqual) ?? true }
+        return owners.map { owner in
+            let mine = forms.filter { $0.owner == owner }
+            let open = mine.filter { $0.state == .incomplete }
+            return OwnerWorkload(owner: owner, incomplete: open.count, completed: mine.filter { $0.state == .completed }.count,
+                                 oldestIncomplete: open.map(\.created.date).min(),
+                                 nextExpiry: open.compactMap { $0.expires(afterDays: expiryDays) }.min())
+        }
     }
 
     func form(_ ref: FormReference, owner: String?) throws -> Form {
@@ -174,7 +194,8 @@ final class FakeStore: StoreService {
     }
 
     func policy(defaults: ExpiryPolicy) throws -> EffectivePolicy {
-        throw reached("policy")
+        calls.append("policy")
+        return EffectivePolicy(policy: defaults, sources: [:])
     }
 
     func setPolicy(_ setting: PolicySetting, to text: String, defaults: ExpiryPolicy, actor: String, note: String?) throws -> PolicyChange {

@@ -1,0 +1,52 @@
+import ArgumentParser
+import MIDirectory
+import MIStore
+
+/// `workload`: per technician, the forms still open and what comes next, for the foreman's
+/// morning look (technicians see their own row).
+public struct WorkloadCommand: ConsoleCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "workload",
+        abstract: "Per technician: forms incomplete and completed, the oldest open one, the next expiry.",
+        discussion: """
+            One row per technician of the directory (those --owner covers), those with no form \
+            included, plus any other owner of live forms (a technician who left still holds \
+            work). incomplete and completed count live forms; oldest is when the oldest \
+            incomplete form was created; nextExpiry is when the first incomplete form expires \
+            under the policy in force ('policy show'). Technicians see their own row.
+
+            Examples:
+              workload
+              workload --owner 'u0000*'
+              workload --format csv
+            """)
+    public static let roles: Set<Role> = Set(Role.allCases)
+
+    @Option(help: ArgumentHelp("Only this technician (a user id, or a glob like 'u0000*').", valueName: "technician"))
+    public var owner: String?
+
+    public init() {}
+
+    public static let columns = [Column("uid"), Column("name"), Column("incomplete"), Column("completed"),
+                                 Column("oldest"), Column("nextExpiry")]
+
+    public static func values(_ row: TechnicianWorkload) -> [Value] {
+        [.string(row.uid), .optional(row.name), .int(Int64(row.workload.incomplete)), .int(Int64(row.workload.completed)),
+         row.workload.oldestIncomplete.map(Value.time) ?? .null, row.workload.nextExpiry.map(Value.time) ?? .null]
+    }
+
+    public func run(in session: Session, output: OutputSink) throws {
+        let selection = try OwnerSelection(asked: owner, in: session)
+        let glob = selection.glob
+        // A glob is matched here (as `forms --owner` does); a single owner filters in the store.
+        let filter = FormFilter(owner: glob == nil ? selection.owner : nil)
+        let rows = try session.workloads(of: try selection.technicians(session.directory), filter,
+                                         ownerMatches: { glob?.matches($0) ?? true })
+        output.beginRows(Self.columns)
+        for row in rows {
+            try session.checkpointRow()
+            output.row(Self.values(row))
+        }
+        output.endRows()
+    }
+}
