@@ -232,6 +232,23 @@ struct CrewRuleTests {
         #expect(members.rows.map { $0[0] } == [.string("asmith"), .string("sobrien"), .string("tpatel")])
     }
 
+    /// Counts and workloads: by crew, and the technicians with no forms only from the user's crews.
+    @Test func countsAndWorkloadsStayInsideTheCrews() throws {
+        let site = try Site()
+        let all = try site.run("lchen", ["forms", "--count-by", "team"])
+        #expect(all.columns == ["team", "count"])
+        #expect(all.rows == [[.string("Kolonne Süd"), .int(4)], [.string("Kolonne Nord"), .int(3)]])
+        let north = try site.run("mkhan", ["forms", "--count-by", "team,state"])
+        #expect(north.rows == [[.string("Kolonne Nord"), .string("incomplete"), .int(2)],
+                               [.string("Kolonne Nord"), .string("completed"), .int(1)]])
+        let owners = try site.run("mkhan", ["forms", "--count-by", "owner"])
+        #expect(owners.rows == [[.string("jdoe"), .int(3)], [.string("zangstrom"), .int(0)]])
+        let workload = try site.run("mkhan", ["workload"])
+        #expect(workload.rows.map { $0[0] } == [.string("jdoe"), .string("zangstrom")])
+        let south = try site.run("lchen", ["workload", "--team", "Kolonne Süd"])
+        #expect(south.rows.map { $0[0] } == [.string("asmith"), .string("sobrien"), .string("tpatel")])
+    }
+
     /// A form that comes in completed tells the foremen of its owner's crews, once.
     @Test func aCompletedFormTellsTheForemenOfItsCrew() throws {
         let site = try Site()

@@ -60,8 +60,8 @@ public struct FormsCommand: ConsoleCommand {
     public var team: String?
 
     @Option(name: .customLong("count-by"),
-            help: ArgumentHelp("Count the forms per owner, state or template, or per two of them (owner,state), "
-                               + "instead of listing them.", valueName: "fields"))
+            help: ArgumentHelp("Count the forms per owner, state, template or team (crew), or per two of them "
+                               + "(owner,state), instead of listing them.", valueName: "fields"))
     public var countBy: FormFieldList?
 
     public init() {}
@@ -95,6 +95,10 @@ public struct FormsCommand: ConsoleCommand {
                 }
             }
             found = counts.reduce(0) { $0 + $1.count }
+            if countBy.byTeam {
+                try TeamCounts.show(counts, fields: countBy, session: session, output: output)
+                return
+            }
             output.beginRows(countBy.fields.map { Column($0.rawValue) } + [Column("count")])
             for group in counts.sorted(by: FormCount.mostFirst) {
                 output.row(group.values.map(Value.string) + [.int(Int64(group.count))])
@@ -150,22 +154,40 @@ public struct FormsCommand: ConsoleCommand {
 
 extension FormField: ExpressibleByArgument {}
 
-/// `--count-by owner,state`: one or two form fields, each named once.
+/// `--count-by owner,state`: one or two form fields, each named once; `team` counts by crew
+/// (issue 22): the store counts by owner, and each owner's count goes to each of his crews.
 public struct FormFieldList: Sendable, Hashable, ExpressibleByArgument {
+    /// What the store counts by (`team` asks it for `owner`).
     public let fields: [FormField]
+    /// Whether the `owner` field stands for `team`.
+    public let byTeam: Bool
 
     public init?(argument: String) {
         var fields: [FormField] = []
+        var byTeam = false
         for part in argument.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let field = FormField(rawValue: part.trimmingCharacters(in: .whitespaces)), !fields.contains(field)
-            else { return nil }
+            let word = part.trimmingCharacters(in: .whitespaces)
+            let field: FormField
+            if word == "team" {
+                guard !byTeam else { return nil }
+                byTeam = true
+                field = .owner
+            } else {
+                guard let named = FormField(rawValue: word) else { return nil }
+                field = named
+            }
+            guard !fields.contains(field) else { return nil }
             fields.append(field)
         }
         guard (1...2).contains(fields.count) else { return nil }
         self.fields = fields
+        self.byTeam = byTeam
     }
 
+    /// The columns' names: as given (`team` for the owner's place when counting by crew).
+    public var names: [String] { fields.map { byTeam && $0 == .owner ? "team" : $0.rawValue } }
+
     public static var allValueStrings: [String] {
-        FormField.allCases.map(\.rawValue) + ["owner,state", "owner,template", "state,template"]
+        FormField.allCases.map(\.rawValue) + ["team", "owner,state", "owner,template", "state,template", "team,state"]
     }
 }

@@ -13,17 +13,21 @@ public struct WorkloadCommand: ConsoleCommand {
             included, plus any other owner of live forms (a technician who left still holds \
             work). incomplete and completed count live forms; oldest is when the oldest \
             incomplete form was created; nextExpiry is when the first incomplete form expires \
-            under the policy in force ('policy show'). Technicians see their own row.
+            under the policy in force ('policy show'). Technicians see their own row; where the site \
+            keeps crews, a foreman sees his crews' technicians.
 
             Examples:
               workload
               workload --owner 'u0000*'
+              workload --team 'Kolonne Nord'
               workload --format csv
             """)
     public static let roles: Set<Role> = Set(Role.allCases)
 
     @Option(help: ArgumentHelp("Only this technician (a user id, or a glob like 'u0000*').", valueName: "technician"))
     public var owner: String?
+    @Option(help: ArgumentHelp("Only this crew's technicians (see 'teams').", valueName: "team"))
+    public var team: String?
 
     public init() {}
 
@@ -39,8 +43,9 @@ public struct WorkloadCommand: ConsoleCommand {
         let selection = try OwnerSelection(asked: owner, in: session)
         let glob = selection.glob
         // A glob is matched here (as `forms --owner` does); a single owner filters in the store.
-        let filter = FormFilter(owner: glob == nil ? selection.owner : nil)
-        let rows = try session.workloads(of: try selection.technicians(session.directory), filter,
+        var filter = FormFilter(owner: glob == nil ? selection.owner : nil)
+        if let team { filter.owners = Set(try session.directory.memberIDs(of: session.visibleCrew(team))) }
+        let rows = try session.workloads(of: try selection.technicians(session.directory, among: filter.owners), filter,
                                          ownerMatches: { glob?.matches($0) ?? true })
         output.beginRows(Self.columns)
         for row in rows {
