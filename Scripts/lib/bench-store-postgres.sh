@@ -141,7 +141,9 @@ bench_pg_concurrent() {
 LISTING_SQL_PG="SELECT id, name, owner, state, template,
     to_char(to_timestamp(created_utc) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') AS created,
     to_char(to_timestamp(modified_utc) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') AS modified,
-    (SELECT COUNT(*) FROM media WHERE media.form_id = forms.id) AS media
+    (SELECT COUNT(*) FROM media WHERE media.form_id = forms.id) AS media,
+    CASE WHEN state = 'incomplete' THEN to_char(to_timestamp(GREATEST(created_utc, COALESCE(expiry_reset_at, created_utc))
+        + 7 * 86400) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') END AS expires
     FROM forms WHERE trashed_at IS NULL ORDER BY owner, name, id"
 
 run_listing_miadmin_pg() {
