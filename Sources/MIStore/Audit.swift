@@ -102,8 +102,13 @@ extension FormStore {
                 arguments += [actor.nfc]
             }
             if let ref = filter.form {
+                let id = try Audit.formId(ref, in: db)
+                // A form of another crew is refused by name, not answered with an empty trail.
+                if let owner = try db.value(String.self, "SELECT owner FROM forms WHERE id = ?", [id]) {
+                    try ownerScope.check(owner)
+                }
                 conditions.append("form_id = ?")
-                arguments += [try Audit.formId(ref, in: db)]
+                arguments += [id]
             }
             if !ownerScope.isEveryone {
                 // A foreman reads the history of his crews' forms, and the site-wide rows (policy).

@@ -160,6 +160,51 @@ struct CrewRuleTests {
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("r.pdf").path))
     }
 
+    /// The permission matrix extended to crews: every command the issue names, on a form (or
+    /// owner, or target) inside the north crew and on one outside it, for the north foreman, the
+    /// site lead, support and a technician. "Passes" means the crew rule let it through (the
+    /// command may still fail for another reason: a state, a role, a missing option).
+    static let crewLines: [(name: String, line: @Sendable (_ form: String, _ owner: String, _ completed: String) -> [String])] = [
+        ("forms", { _, owner, _ in ["forms", "--owner", owner] }),
+        ("show", { form, _, _ in ["show", form] }),
+        ("media", { form, _, _ in ["media", form, "--out", "/nonexistent/media"] }),
+        ("report", { _, _, done in ["report", done, "--pdf", "/nonexistent/r.pdf"] }),
+        ("comment", { _, _, done in ["comment", done, "fine"] }),
+        ("submit", { _, _, done in ["submit", done] }),
+        ("reopen", { _, _, done in ["reopen", done, "--note", "redo"] }),
+        ("trash", { _, owner, _ in ["trash", "--owner", owner] }),
+        ("notices", { _, owner, _ in ["notices", owner] }),
+        ("audit", { form, _, _ in ["audit", "--form", form] }),
+        ("notifications", { _, owner, _ in ["notifications", "--user", owner] }),
+        ("move source", { form, _, _ in ["move", form, "zangstrom"] }),
+        ("move target", { _, owner, _ in ["move", "jdoe/Pump station 4", owner] }),
+        ("workload", { _, owner, _ in ["workload", "--owner", owner] }),
+    ]
+
+    @Test(arguments: crewLines.map(\.name))
+    func theCrewMatrix(name: String) throws {
+        let make = try #require(Self.crewLines.first { $0.name == name }).line
+        let site = try Site()
+        let inside = make("\(site.northIncomplete)", "jdoe", "\(site.northCompleted)")
+        let outside = make("\(site.southIncomplete)", "asmith", "\(site.southCompleted)")
+        func crewRefused(_ uid: String, _ line: [String]) -> Bool {
+            do {
+                _ = try site.run(uid, line)
+                return false
+            } catch {
+                return "\(error)".contains("not in your crews")
+            }
+        }
+        for uid in ["mkhan", "slead", "lchen", "jdoe"] {
+            #expect(!crewRefused(uid, inside), "\(uid): \(inside)")
+        }
+        #expect(crewRefused("mkhan", outside), "mkhan: \(outside)")
+        for uid in ["slead", "lchen", "jdoe"] {
+            // Site leads and support reach every crew; a technician meets his own rule, not the crews'.
+            #expect(!crewRefused(uid, outside), "\(uid): \(outside)")
+        }
+    }
+
     @Test func insideTheCrewTheForemanWorksAsBefore() throws {
         let site = try Site()
         let move = try site.run("mkhan", ["move", "\(site.northIncomplete)", "zangstrom", "--note", "jdoe off sick"])

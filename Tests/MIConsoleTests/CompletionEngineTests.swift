@@ -8,6 +8,7 @@ struct CompletionEngineTests {
         var sources = CompletionEngine.Sources()
         sources.userIDs = { prefix, _ in ["jdoe", "asmith", "mkhan"].filter { $0.hasPrefix(prefix) } }
         sources.formReferences = { prefix, _ in ["jdoe/Pump station 4", "jdoe/Valve"].filter { $0.hasPrefix(prefix) } }
+        sources.crewNames = { ["Kolonne Nord", "Kolonne Süd", "Ost"] }
         let catalog = try CommandCatalog(registry: CommandRegistry.commands)
         return CompletionEngine(catalog: catalog, sources: sources)
     }
@@ -27,6 +28,13 @@ struct CompletionEngineTests {
         #expect(try engine().complete(line: "move 12 as", word: "as") == .words(["asmith"]))
         #expect(try engine().complete(line: "import ", word: "") == .files)
         #expect(try engine().complete(line: "source ", word: "") == .files)
+    }
+
+    /// Crew names after `--team` and as `teams show`'s argument (issue 22).
+    @Test func crewNames() throws {
+        #expect(try engine().complete(line: "forms --team Kol", word: "Kol") == .words(["Kolonne Nord", "Kolonne Süd"]))
+        #expect(try engine().complete(line: "teams show O", word: "O") == .words(["Ost"]))
+        #expect(try engine().complete(line: "users --team ", word: "") == .words(["Kolonne Nord", "Kolonne Süd", "Ost"]))
     }
 
     @Test func subcommands() throws {
