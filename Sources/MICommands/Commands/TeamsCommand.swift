@@ -80,11 +80,11 @@ public struct TeamsListCommand: ConsoleCommand {
     }
 }
 
-/// `teams show NAME`: the crew's members, their roles and their forms.
+/// `teams show NAME`: the crew's members, their roles and their workload (as `workload` has it).
 public struct TeamsShowCommand: ConsoleCommand {
     public static let configuration = CommandConfiguration(
         commandName: "show",
-        abstract: "One crew's members: roles, forms by state, oldest incomplete form.",
+        abstract: "One crew's members: roles, forms incomplete and completed, oldest open form, next expiry.",
         discussion: "Example:\n  teams show 'Kolonne Nord'")
     public static let roles: Set<Role> = [.foreman, .support]
 
@@ -95,21 +95,18 @@ public struct TeamsShowCommand: ConsoleCommand {
 
     public func run(in session: Session, output: OutputSink) throws {
         let crew = try session.visibleCrew(name)
-        let store = try session.store()
-        output.beginRows([Column("uid"), Column("name"), Column("roles")] + TeamsCommand.stateColumns
-                         + [Column("oldestIncomplete")])
-        for uid in try session.directory.memberIDs(of: crew).sorted() {
+        var members: [DirectoryUser] = []
+        for uid in try session.directory.memberIDs(of: crew) {
+            if let user = try session.directory.user(uid: uid) { members.append(user) }
+        }
+        var filter = FormFilter()
+        filter.owners = Set(members.map(\.uid))
+        let roles = Dictionary(members.map { ($0.uid, $0.roles) }, uniquingKeysWith: { first, _ in first })
+        output.beginRows([Column("uid"), Column("name"), Column("roles")] + WorkloadCommand.columns.dropFirst(2))
+        for row in try session.workloads(of: members, filter) {
             try session.checkpointRow()
-            guard let user = try session.directory.user(uid: uid) else { continue }
-            let counts = try TeamsCommand.formsByState([user.uid], store: store)
-            var oldest: FormSummary?
-            if counts[.incomplete, default: 0] > 0 {
-                try store.forEachForm(FormFilter(owner: user.uid, state: .incomplete)) { form in
-                    if oldest.map({ form.created.date < $0.created.date }) ?? true { oldest = form }
-                }
-            }
-            output.row([.string(user.uid), .string(user.name), .list(user.roles.map { .string($0.rawValue) })]
-                       + TeamsCommand.stateValues(counts) + [oldest.map { .time($0.created.date) } ?? .null])
+            output.row([.string(row.uid), .optional(row.name), .list((roles[row.uid] ?? []).map { .string($0.rawValue) })]
+                       + WorkloadCommand.values(row).dropFirst(2))
         }
         output.endRows()
     }
