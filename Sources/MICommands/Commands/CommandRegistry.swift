@@ -13,6 +13,7 @@ public enum CommandRegistry {
         ReportCommand.self,
         MediaCommand.self,
         MoveCommand.self,
+        UndoCommand.self,
         CommentCommand.self,
         SubmitCommand.self,
         DeliverCommand.self,

@@ -55,12 +55,7 @@ public struct FormsCommand: ConsoleCommand {
         }
         // A glob on --owner, as `users` takes one: the store's owners it matches (with forms
         // passing the other filters), listed one after the other, in owner order.
-        var owners: [String?] = [owner]
-        if let owner, !Glob(owner).isLiteral {
-            var anyOwner = filter
-            anyOwner.owner = nil
-            owners = try store.countForms(by: .owner, anyOwner).map(\.value).filter(Glob(owner).matches).sorted()
-        }
+        let owners = try FormSelection.owners(matching: owner, filter: filter, store: store)
         var listed = 0
         if let countBy {
             var counts: [(value: String, count: Int)] = []
@@ -86,6 +81,7 @@ public struct FormsCommand: ConsoleCommand {
                 filter.owner = owner
                 try store.forEachForm(filter) {
                     try session.checkpointRow()
+                    session.recall.saw($0)
                     output.row(FormColumns.values($0))
                     listed += 1
                 }
