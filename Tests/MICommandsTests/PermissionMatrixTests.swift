@@ -25,6 +25,7 @@ struct PermissionMatrixTests {
         (["teams", "list"], [.foreman, .support]),
         (["teams", "show", "Kolonne Nord"], [.foreman, .support]),
         (["move", "1", "asmith"], [.foreman, .support]),
+        (["undo"], [.foreman, .support]),
         (["import", "/nonexistent/Documents"], [.foreman, .support]),
         (["export", "/nonexistent/out"], [.foreman, .support]),
         (["audit"], [.foreman, .support]),

@@ -14,6 +14,7 @@ public enum CommandRegistry {
         ReportCommand.self,
         MediaCommand.self,
         MoveCommand.self,
+        UndoCommand.self,
         CommentCommand.self,
         SubmitCommand.self,
         DeliverCommand.self,

@@ -94,6 +94,7 @@ public struct DeliveriesRetryCommand: ConsoleCommand {
     @Flag(help: "Every held delivery.")
     public var held = false
     @OptionGroup public var note: NoteOption
+    @OptionGroup public var dryRun: DryRunOption
 
     public init() {}
 
@@ -103,11 +104,14 @@ public struct DeliveriesRetryCommand: ConsoleCommand {
     }
 
     public func run(in session: Session, output: OutputSink) throws {
-        let retried = try session.store().retryDeliveries(held ? nil : id, actor: session.user.uid, note: note.note)
-        output.beginRows(DeliveriesCommand.columns)
-        for delivery in retried {
-            output.row(DeliveriesCommand.values(try session.store().delivery(delivery.id)))
+        try session.changing(dryRun: dryRun.dryRun, output: output) {
+            let retried = try session.store().retryDeliveries(held ? nil : id, actor: session.user.uid, note: note.note)
+            output.beginRows(DeliveriesCommand.columns)
+            for delivery in retried {
+                // Read inside the change's transaction: a dry run shows the deliveries as the retry left them.
+                output.row(DeliveriesCommand.values(try session.store().delivery(delivery.id)))
+            }
+            output.endRows()
         }
-        output.endRows()
     }
 }

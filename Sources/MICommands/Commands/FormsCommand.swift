@@ -124,6 +124,7 @@ public struct FormsCommand: ConsoleCommand {
                 filter.owner = owner
                 try store.forEachForm(filter) {
                     try session.checkpointRow()
+                    session.recall.saw($0)
                     output.row(FormColumns.listingValues($0, expiryDays: expiryDays))
                     found += 1
                 }

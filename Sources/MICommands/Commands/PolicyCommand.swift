@@ -95,6 +95,7 @@ public struct PolicySetCommand: ConsoleCommand {
                                  + "created or assigned.", valueName: "value"))
     public var values: [String] = []
     @OptionGroup public var note: NoteOption
+    @OptionGroup public var dryRun: DryRunOption
 
     public init() {}
 
@@ -110,8 +111,10 @@ public struct PolicySetCommand: ConsoleCommand {
     public func run(in session: Session, output: OutputSink) throws {
         let change: PolicyChange
         do {
-            change = try session.store().setPolicy(setting, to: value, defaults: session.config.policy.expiryPolicy,
-                                                   actor: session.user.uid, note: note.note)
+            change = try session.changing(dryRun: dryRun.dryRun, output: output) {
+                try session.store().setPolicy(setting, to: value, defaults: session.config.policy.expiryPolicy,
+                                              actor: session.user.uid, note: note.note)
+            }
         } catch let error as StoreError where error.kind == .invalidInput {
             throw CommandError.failed("refused: \(error.message)")
         }

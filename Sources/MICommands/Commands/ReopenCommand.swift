@@ -22,13 +22,16 @@ public struct ReopenCommand: ConsoleCommand {
     @OptionGroup public var target: FormArgument
     @Option(help: ArgumentHelp("Why: sent to the technician and recorded in the audit trail.", valueName: "text"))
     public var note: String
+    @OptionGroup public var dryRun: DryRunOption
 
     public init() {}
 
     public func run(in session: Session, output: OutputSink) throws {
         let role = session.actingRole(Self.roles)
-        let result = try session.store().reopen(target.form, reason: note, actor: session.user.uid,
-                                                actorRole: role.rawValue, allowSubmitted: session.user.has(.foreman))
+        let result = try session.changing(dryRun: dryRun.dryRun, output: output) {
+            try session.store().reopen(target.form, reason: note, actor: session.user.uid,
+                                       actorRole: role.rawValue, allowSubmitted: session.user.has(.foreman))
+        }
         if let sentAt = result.sentAt {
             output.warning("form \(result.formId) '\(result.name)' was already delivered to the office "
                            + "(\(sentAt.formatted(.iso8601))); reopening does not recall the office's copy")

@@ -20,11 +20,14 @@ public struct RestoreCommand: ConsoleCommand {
 
     @OptionGroup public var target: TrashedFormArgument
     @OptionGroup public var note: NoteOption
+    @OptionGroup public var dryRun: DryRunOption
 
     public init() {}
 
     public func run(in session: Session, output: OutputSink) throws {
-        let result = try session.store().restore(target.form, actor: session.user.uid, note: note.note)
+        let result = try session.changing(dryRun: dryRun.dryRun, output: output) {
+            try session.store().restore(target.form, actor: session.user.uid, note: note.note)
+        }
         if let problem = try? session.ownerProblem(result.owner) {
             output.warning("\(problem): give the form to a technician with 'move \(result.formId) <technician>'")
         }

@@ -29,7 +29,9 @@ public struct ShowCommand: ConsoleCommand {
     public init() {}
 
     public func run(in session: Session, output: OutputSink) throws {
-        let (columns, values) = Self.record(try Self.review(target, in: session))
+        let review = try Self.review(target, in: session)
+        session.recall.saw(review.form)
+        let (columns, values) = Self.record(review)
         output.record(columns, values)
     }
 

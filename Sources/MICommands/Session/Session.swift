@@ -37,6 +37,8 @@ public final class Session {
     public var noticesShownAtLogin = 0
     /// The technicians as the running script sees them; nil at the prompt (see TechnicianRoster).
     public private(set) var roster: TechnicianRoster?
+    /// What the session showed (for a move's "moved since" warning) and its last move (for `undo`).
+    public var recall = SessionRecall()
     /// ``crewReach()`` once read.
     var crewReachCache: CrewReach?
 

@@ -57,7 +57,8 @@ public enum Console {
             }
             guard !run.dryRun else {
                 err.write("miadmin: --dry-run is for scripts (-c, -f or a pipe), not the prompt: it would hold the "
-                          + "store's write lock until you quit; at the prompt use import, expire or purge --dry-run\n")
+                          + "store's write lock until you quit; at the prompt give --dry-run to the command itself "
+                          + "(move, submit, expire, ...)\n")
                 return .failure
             }
             err.write(banner(session) + "\n")

@@ -43,14 +43,17 @@ extension FormStore {
     ///     reference with it: an `owner/name` reference follows the name, not the form.
     ///   - policyDefaults: the console's policy (its config); the store's own values win, read
     ///     inside the move's transaction.
+    ///   - preferredName: the name the form should take instead of its own (`undo` gives a form
+    ///     back under the name it had); renamed `Base (k)` like any other when `uid` holds it.
     /// - Throws: `.notFound`; `.invalidState` unless the form is incomplete; `.conflict`;
     ///   `.invalidInput` for a malformed uid or actor; `.busy`.
     @discardableResult
     public func move(_ ref: FormReference, to uid: String, actor: String, actorRole: String = "foreman",
                      note: String? = nil, expectedVersion: Int? = nil,
-                     policyDefaults: ExpiryPolicy = .defaults) throws -> MoveResult {
+                     policyDefaults: ExpiryPolicy = .defaults, preferredName: String? = nil) throws -> MoveResult {
         let uid = try Validate.uid(uid)
         let actor = try Validate.name(actor, what: "actor")
+        let preferredName = try preferredName.map { try Validate.name($0, what: "form name") }
         let result: MoveResult = try write { db in
             let form = try findInScope(ref, in: db)
             // The target must be in the crews too: a foreman hands work on inside his crews only.
@@ -67,7 +70,7 @@ extension FormStore {
                                   newName: form.name, version: form.version, moved: false, noticeId: nil,
                                   receiverNoticeId: nil, expires: try form.expires(after: policy.expiryDays, in: db))
             }
-            let newName = try FormNames.freeName(for: form.name, owner: uid, in: db)
+            let newName = try FormNames.freeName(for: preferredName ?? form.name, owner: uid, in: db)
             let clockRestart: Double? = policy.expiryFrom == .assigned ? now : nil
             do {
                 try db.execute("""

@@ -59,7 +59,7 @@ final class FakeStore: StoreService {
     }
 
     func move(_ ref: FormReference, to uid: String, actor: String, actorRole: String, note: String?,
-              expectedVersion: Int?, policyDefaults: ExpiryPolicy) throws -> MoveResult {
+              expectedVersion: Int?, policyDefaults: ExpiryPolicy, preferredName: String?) throws -> MoveResult {
         calls.append("move \(ref) \(uid) \(actorRole)")
         lastMovePolicy = policyDefaults
         guard case .id(let id) = ref, let form = forms.first(where: { $0.id == id }) else {

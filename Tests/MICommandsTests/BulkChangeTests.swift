@@ -1,0 +1,194 @@
+import Foundation
+import MICommands
+import MIStore
+import Testing
+
+/// Bulk changes with a preview, `undo` and the "moved since" warning (issue 26), on a real SQLite
+/// store (``CrewRuleTests/Site``: jdoe holds 'Pump station 4' and 'Valve check – north'
+/// incomplete and 'Generator monthly' completed; asmith holds 'Pump station 4' and
+/// 'Pump station 4 (2)'; crews Kolonne Nord (mkhan: jdoe, zangstrom) and Kolonne Süd).
+@Suite("Bulk changes")
+struct BulkChangeTests {
+    typealias Site = CrewRuleTests.Site
+
+    /// A session at the prompt: it asks `confirmer`'s questions, recorded in `asked` with how many
+    /// rows had been listed when it was asked.
+    final class Prompt {
+        let session: Session
+        let output = RecordingSink()
+        var asked: [(question: String, rowsShown: Int)] = []
+        var answer = true
+
+        init(_ site: Site, _ uid: String) throws {
+            (session, _) = try site.session(uid)
+            session.assumeYes = false
+            session.confirmer = { [unowned self] question in
+                asked.append((question, output.rows.count))
+                return answer
+            }
+        }
+
+        func run(_ words: [String]) throws {
+            let (command, name) = try CommandHarness.parse(words)
+            try session.run(command, named: name, output: output)
+        }
+    }
+
+    func forms(_ site: Site) throws -> [String] {
+        var lines: [String] = []
+        try site.unscoped().forEachForm { lines.append("\($0.owner)/\($0.name) \($0.state)") }
+        return lines.sorted()
+    }
+
+    func names(_ rows: [[Value]], column: Int) -> [String] {
+        rows.compactMap { if case .string(let text) = $0[column] { text } else { nil } }
+    }
+
+    @Test func aBulkMovePreviewsTheNamesAfterRenamesAsksOnceThenMoves() throws {
+        let site = try Site()
+        let prompt = try Prompt(site, "lchen")
+        try prompt.run(["move", "jdoe/*", "asmith", "--note", "jdoe on sick leave"])
+        // One question, after the two preview rows, which carry the names the store gives.
+        #expect(prompt.asked.count == 1)
+        #expect(prompt.asked.first?.question == "move 2 form(s) matching 'jdoe/*' to asmith?")
+        #expect(prompt.asked.first?.rowsShown == 2)
+        #expect(names(Array(prompt.output.rows.prefix(2)), column: 4) == ["Pump station 4 (3)", "Valve check – north"])
+        #expect(prompt.output.rows.count == 4)
+        #expect(names(Array(prompt.output.rows.suffix(2)), column: 4) == ["Pump station 4 (3)", "Valve check – north"])
+        let after = try forms(site)
+        #expect(after.contains("asmith/Pump station 4 (3) incomplete"))
+        #expect(after.contains("asmith/Valve check – north incomplete"))
+        // The completed form is not a move's: left with jdoe.
+        #expect(after.contains("jdoe/Generator monthly completed"))
+        #expect(!after.contains { $0.hasPrefix("jdoe/") && $0.hasSuffix("incomplete") })
+    }
+
+    @Test func answeringNoOrRunningDryOrUnconfirmedInAScriptChangesNothing() throws {
+        let site = try Site()
+        let before = try site.snapshot()
+        let no = try Prompt(site, "lchen")
+        no.answer = false
+        #expect(throws: Session.Cancelled.self) { try no.run(["move", "jdoe/*", "asmith"]) }
+        #expect(try site.snapshot() == before)
+
+        let dry = try Prompt(site, "lchen")
+        try dry.run(["move", "jdoe/Pump*", "asmith", "--dry-run"])
+        #expect(dry.asked.isEmpty)
+        #expect(names(dry.output.rows, column: 4) == ["Pump station 4 (3)"])
+        #expect(dry.output.messages == ["dry run: nothing was saved"])
+        #expect(try site.snapshot() == before)
+
+        // A script: nobody to ask, so a bulk change needs --yes.
+        let (script, output) = try site.session("lchen")
+        script.assumeYes = false
+        let (command, name) = try CommandHarness.parse(["move", "jdoe/*", "asmith"])
+        #expect { try script.run(command, named: name, output: output) } throws: { error in
+            "\(error)".contains("refusing without confirmation in a script; add --yes")
+        }
+        #expect(try site.snapshot() == before)
+        _ = try site.run("lchen", ["move", "jdoe/*", "asmith", "--yes"])
+        #expect(try site.snapshot() != before)
+    }
+
+    @Test func aNameGlobMovesOnlyTheFormsItMatches() throws {
+        let site = try Site()
+        _ = try site.run("lchen", ["move", "asmith/pump*", "jdoe", "--yes"])
+        let after = try forms(site)
+        #expect(after.contains("jdoe/Pump station 4 (2) incomplete"))
+        #expect(after.contains("jdoe/Pump station 4 (3) incomplete"))
+        #expect(after.contains("jdoe/Valve check – north incomplete"))
+        #expect(!after.contains { $0.hasPrefix("asmith/") && $0.hasSuffix("incomplete") })
+    }
+
+    /// The selection is read through the same listing as `forms`: the crew scope limits a glob,
+    /// and an owner outside the crews is refused before anything changes.
+    @Test func theCrewRuleHoldsForEveryFormOfABulkMove() throws {
+        let site = try Site()
+        let before = try site.snapshot()
+        #expect { _ = try site.run("mkhan", ["move", "asmith/*", "jdoe", "--yes"]) } throws: { $0.isPermissionDenied }
+        #expect(try site.snapshot() == before)
+        let output = try site.run("mkhan", ["move", "*/*", "zangstrom", "--yes"])
+        #expect(Set(names(output.rows, column: 1)) == ["jdoe"])
+        #expect(output.rows.count == 2)
+    }
+
+    @Test func undoGivesTheFormsBackUnderTheirNames() throws {
+        let site = try Site()
+        let start = try forms(site)
+        let prompt = try Prompt(site, "lchen")
+        try prompt.run(["move", "jdoe/*", "asmith"])
+        #expect(try forms(site) != start)
+        try prompt.run(["undo"])
+        #expect(prompt.asked.count == 2)
+        #expect(try forms(site) == start)
+        #expect { try prompt.run(["undo"]) } throws: { "\($0)".hasPrefix("nothing to undo") }
+    }
+
+    @Test func undoIsRefusedWhenAFormChangedSinceAndChangesNothing() throws {
+        let site = try Site()
+        let (session, output) = try site.session("lchen")
+        let (move, _) = try CommandHarness.parse(["move", "jdoe/*", "asmith", "--yes"])
+        try session.run(move, named: "move", output: output)
+        // Somebody else moves one of them on.
+        _ = try site.run("lchen", ["move", "asmith/Valve check – north", "sobrien"])
+        let before = try site.snapshot()
+        let (undo, _) = try CommandHarness.parse(["undo", "--yes"])
+        #expect { try session.run(undo, named: "undo", output: output) } throws: { error in
+            "\(error)".contains("was moved to sobrien since the move; nothing was undone")
+        }
+        #expect(try site.snapshot() == before)
+    }
+
+    /// Issue 26, point 6: the foreman listed the form as jdoe's; support moved it to asmith; the
+    /// foreman's move of it says so.
+    @Test func aMoveOfAFormMovedSinceTheSessionShowedItWarns() throws {
+        let site = try Site()
+        let foreman = try Prompt(site, "slead")
+        try foreman.run(["forms", "--owner", "jdoe"])
+        _ = try site.run("lchen", ["move", "\(site.northIncomplete)", "asmith"])
+        try foreman.run(["move", "\(site.northIncomplete)", "zangstrom"])
+        #expect(foreman.output.warnings.count == 1)
+        #expect(foreman.output.warnings.first?.contains("was moved since this session last showed it (then jdoe's") == true)
+        #expect(foreman.output.warnings.first?.contains("this move took it from asmith") == true)
+        // Its own move is what it showed last: no warning the next time.
+        try foreman.run(["move", "\(site.northIncomplete)", "jdoe"])
+        #expect(foreman.output.warnings.count == 1)
+    }
+
+    @Test func submitAndCommentTakeASelection() throws {
+        let site = try Site()
+        let output = try site.run("slead", ["submit", "--owner", "jdoe"])
+        #expect(output.rows.count == 1)
+        #expect(try forms(site).contains("jdoe/Generator monthly submitted"))
+        let commented = try site.run("slead", ["comment", "asmith/*", "Checked on site", "--dry-run"])
+        #expect(names(commented.rows, column: 2) == ["Generator weekly"])
+        #expect(commented.messages == ["dry run: nothing was saved"])
+        let comments = try site.unscoped().form(.id(site.southCompleted)).foremanComments
+        #expect(comments.isEmpty)
+        let done = try site.run("slead", ["comment", "--owner", "asmith", "Checked on site"])
+        #expect(done.rows.count == 1)
+        #expect(try site.unscoped().form(.id(site.southCompleted)).foremanComments.map(\.text) == ["Checked on site"])
+    }
+
+    @Test func dryRunOfASingleChangeSavesNothing() throws {
+        let site = try Site()
+        let before = try site.snapshot()
+        for line in [["move", "\(site.northIncomplete)", "zangstrom", "--dry-run"],
+                     ["comment", "\(site.northCompleted)", "fine", "--dry-run"],
+                     ["submit", "\(site.northCompleted)", "--dry-run"],
+                     ["policy", "set", "expiry-days", "30", "--dry-run"]] {
+            let output = try site.run("slead", line)
+            #expect(output.messages.contains("dry run: nothing was saved"), "\(line)")
+            #expect(!output.records.isEmpty, "\(line)")
+        }
+        #expect(try site.snapshot() == before)
+    }
+
+    @Test func aPatternIsParsedApartFromAForm() {
+        #expect(FormPattern(argument: "jdoe/*") == .pattern(owner: "jdoe", name: "*"))
+        #expect(FormPattern(argument: "jdoe/Pump*") == .pattern(owner: "jdoe", name: "Pump*"))
+        #expect(FormPattern(argument: "12") == .form(.id(12)))
+        #expect(FormPattern(argument: "jdoe/Pump station 4") == .form(.path(owner: "jdoe", name: "Pump station 4")))
+        #expect(FormPattern(argument: "nonsense") == nil)
+    }
+}
