@@ -178,6 +178,8 @@ struct CrewRuleTests {
         ("notifications", { _, owner, _ in ["notifications", "--user", owner] }),
         ("move source", { form, _, _ in ["move", form, "zangstrom"] }),
         ("move target", { _, owner, _ in ["move", "jdoe/Pump station 4", owner] }),
+        ("bulk move", { _, owner, _ in ["move", "\(owner)/*", "zangstrom", "--yes"] }),
+        ("bulk submit", { _, owner, _ in ["submit", "--owner", owner, "--yes"] }),
         ("workload", { _, owner, _ in ["workload", "--owner", owner] }),
     ]
 

@@ -71,7 +71,7 @@ struct ForemanOverviewCommandTests {
         #expect(technician.output.rows == [[.string("asmith"), .int(1)]])
     }
 
-    @Test(arguments: ["owner,owner", "owner,state,template", "team", "owner,", ""])
+    @Test(arguments: ["owner,owner", "owner,state,template", "team,owner", "team,team", "owner,", ""])
     func countByRefusesWhatItCannotCount(_ value: String) {
         #expect(throws: (any Error).self) { try CommandHarness.parse(["forms", "--count-by", value]) }
     }
