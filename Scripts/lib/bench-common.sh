@@ -80,11 +80,11 @@ evict_from_page_cache() {
     fi
 }
 
-# start_fixture N: a fixture with N bulk users in $WORK/fixture; sources its fixture.env and
-# sets MKHAN_PASSWORD.
+# start_fixture N [OPTION...]: a fixture with N bulk users (and ldap-fixture's OPTIONs) in
+# $WORK/fixture; sources its fixture.env and sets MKHAN_PASSWORD.
 start_fixture() {
-    log "starting a fixture with $1 bulk users"
-    "$SCRIPT_DIR/ldap-fixture" start "$WORK/fixture" --users "$1" >&2
+    log "starting a fixture with $1 bulk users${2:+ (${*:2})}"
+    "$SCRIPT_DIR/ldap-fixture" start "$WORK/fixture" --users "$1" "${@:2}" >&2
     # shellcheck source=/dev/null
     source "$WORK/fixture/fixture.env"
     MKHAN_PASSWORD=$(awk -F'\t' '$1 == "mkhan" { print $2 }' "$USERS_FILE")
@@ -153,4 +153,33 @@ parse_options() {
         printf -v "${variable[$option]}" '%s' "$2"
         shift 2
     done
+}
+
+# pair_rounds PREPARE RUN_MIADMIN RUN_SQLITE CHECK: $ROUNDS rounds of PREPARE, then each runner
+# (functions printing "SECONDS KIB CPU"), then CHECK ROUND (":" for none); prints one line per
+# round, the medians and the ratios miadmin/sqlite3 (wall time, CPU time, peak RSS).
+pair_rounds() {
+    local prepare=$1 run_m=$2 run_s=$3 check=$4 round out w k c
+    local -a m_w m_k m_c s_w s_k s_c
+    local other=${OTHER_TOOL:-sqlite3}
+    printf '%-6s %10s %11s %12s %10s %11s %12s\n' round miadmin_s miadmin_cpu miadmin_MiB "${other}_s" "${other}_cpu" "${other}_MiB"
+    for ((round = 1; round <= ROUNDS; round++)); do
+        "$prepare"
+        out=$("$run_m")
+        read -r w k c <<<"$out"
+        m_w+=("$w") m_k+=("$k") m_c+=("$c")
+        out=$("$run_s")
+        read -r w k c <<<"$out"
+        s_w+=("$w") s_k+=("$k") s_c+=("$c")
+        printf '%-6s %10s %11s %12s %10s %11s %12s\n' "$round" "${m_w[-1]}" "${m_c[-1]}" "$(mib "${m_k[-1]}")" \
+            "${s_w[-1]}" "${s_c[-1]}" "$(mib "${s_k[-1]}")"
+        "$check" "$round"
+    done
+    local mw mk mc sw sk sc
+    mw=$(printf '%s\n' "${m_w[@]}" | median) mk=$(printf '%s\n' "${m_k[@]}" | median)
+    mc=$(printf '%s\n' "${m_c[@]}" | median) sw=$(printf '%s\n' "${s_w[@]}" | median)
+    sk=$(printf '%s\n' "${s_k[@]}" | median) sc=$(printf '%s\n' "${s_c[@]}" | median)
+    printf '%-6s %10.2f %11.2f %12.1f %10.2f %11.2f %12.1f\n' median "$mw" "$mc" "$(mib "$mk")" "$sw" "$sc" "$(mib "$sk")"
+    LAST_MIADMIN_MEDIAN=$mw
+    echo "ratio miadmin/$other: wall time $(ratio "$mw" "$sw"), CPU time $(ratio "$mc" "$sc"), peak RSS $(ratio "$mk" "$sk")"
 }

@@ -1,12 +1,8 @@
-# A store of many forms for the benchmarks (Scripts/bench-store, Scripts/bench-teams), and the
-# paired rounds they time. Sourced, not run; needs bench-common.sh, and FORMS, TECHNICIANS,
-# ROUNDS, WORK, MIADMIN and the fixture's MKHAN_PASSWORD set by the sourcing script.
-
-# The listing's `expires` column as SQL: incomplete forms expire the policy's 7 days (the
-# fixture's config) after `created` or the last restart of their clock; others never (empty).
-# shellcheck disable=SC2034  # used by the sourcing scripts
-readonly EXPIRES_SQL="CASE WHEN state = 'incomplete' THEN strftime('%Y-%m-%dT%H:%M:%SZ',
-        max(created_utc, COALESCE(expiry_reset_at, created_utc)) + 7 * 86400, 'unixepoch') END"
+# A store of many forms for the Scripts/bench-* benchmarks (bench-store, bench-teams). Sourced,
+# not run, after lib/bench-common.sh.
+#
+# The sourcing script sets FORMS and TECHNICIANS (the fixture's bulk users u00001.. own the
+# forms), WORK, MIADMIN, MKHAN_PASSWORD and MIADMIN_CONFIG (start_fixture) before build_store.
 
 # The fixture's bulk uids have 5 digits, more when T needs them.
 uid_digits() {
@@ -90,33 +86,4 @@ SQL
     ((count == FORMS)) || die "expected $FORMS forms in the store, found $count"
     log "store ready in $((SECONDS - start)) s: $count forms, $(du -m "$store" | cut -f1) MiB;" \
         "states: $(sqlite3 "$store" "SELECT group_concat(state || ' ' || n, ', ') FROM (SELECT state, COUNT(*) AS n FROM forms GROUP BY state)")"
-}
-
-# pair_rounds PREPARE RUN_MIADMIN RUN_SQLITE CHECK: $ROUNDS rounds of PREPARE, then each runner
-# (functions printing "SECONDS KIB CPU"), then CHECK ROUND (":" for none); prints one line per
-# round, the medians and the ratios miadmin/sqlite3 (wall time, CPU time, peak RSS).
-pair_rounds() {
-    local prepare=$1 run_m=$2 run_s=$3 check=$4 round out w k c
-    local -a m_w m_k m_c s_w s_k s_c
-    local other=${OTHER_TOOL:-sqlite3}
-    printf '%-6s %10s %11s %12s %10s %11s %12s\n' round miadmin_s miadmin_cpu miadmin_MiB "${other}_s" "${other}_cpu" "${other}_MiB"
-    for ((round = 1; round <= ROUNDS; round++)); do
-        "$prepare"
-        out=$("$run_m")
-        read -r w k c <<<"$out"
-        m_w+=("$w") m_k+=("$k") m_c+=("$c")
-        out=$("$run_s")
-        read -r w k c <<<"$out"
-        s_w+=("$w") s_k+=("$k") s_c+=("$c")
-        printf '%-6s %10s %11s %12s %10s %11s %12s\n' "$round" "${m_w[-1]}" "${m_c[-1]}" "$(mib "${m_k[-1]}")" \
-            "${s_w[-1]}" "${s_c[-1]}" "$(mib "${s_k[-1]}")"
-        "$check" "$round"
-    done
-    local mw mk mc sw sk sc
-    mw=$(printf '%s\n' "${m_w[@]}" | median) mk=$(printf '%s\n' "${m_k[@]}" | median)
-    mc=$(printf '%s\n' "${m_c[@]}" | median) sw=$(printf '%s\n' "${s_w[@]}" | median)
-    sk=$(printf '%s\n' "${s_k[@]}" | median) sc=$(printf '%s\n' "${s_c[@]}" | median)
-    printf '%-6s %10.2f %11.2f %12.1f %10.2f %11.2f %12.1f\n' median "$mw" "$mc" "$(mib "$mk")" "$sw" "$sc" "$(mib "$sk")"
-    LAST_MIADMIN_MEDIAN=$mw
-    echo "ratio miadmin/$other: wall time $(ratio "$mw" "$sw"), CPU time $(ratio "$mc" "$sc"), peak RSS $(ratio "$mk" "$sk")"
 }

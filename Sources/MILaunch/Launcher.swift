@@ -81,8 +81,9 @@ public enum Launcher {
             // A password typed at the terminal takes seconds: the connection opened meanwhile
             // could have been closed as idle by then, so it is not used after a typed one.
             let typesPassword = options.passwordFile == nil && getenv("MIADMIN_PASSWORD") == nil
+            let interactive = isatty(0) == 1
             var password = try PasswordSource.read(passwordFile: options.passwordFile, user: uid,
-                                                    interactive: isatty(0) == 1) { warning in
+                                                    interactive: interactive) { warning in
                 err.write("miadmin: warning: \(warning)\n")
             }
             let directory = Directory(settings: directorySettings, logger: logger)
@@ -98,8 +99,20 @@ public enum Launcher {
             var storeOpening = willPrompt && openedStore == nil
                 ? EarlyStoreOpening(config, clock: storeClock, logger: logger) : nil
             if willPrompt { HelperThread.start(yielding: true) { _ = try? ReadlineSource.prepareOnce() } }
-            let authenticated = Result { try directory.authenticate(uid: uid, password: password) }
+            var authenticated = Result { try directory.authenticate(uid: uid, password: password) }
             SecretFile.wipe(&password)
+            // A password typed at the terminal gets three tries, as sudo gives: a typo does not
+            // end the session being started. A password from a file or the environment gets one.
+            var tries = 1
+            while typesPassword && interactive && tries < Self.passwordTries,
+                  case .failure(let error as DirectoryError) = authenticated, error.kind == .authenticationFailed {
+                err.write("miadmin: \(TerminalText.escape(error.message, keepNewlines: false)); try again\n")
+                err.flush()
+                password = try PasswordSource.read(passwordFile: nil, user: uid, interactive: true) { _ in }
+                authenticated = Result { try directory.authenticate(uid: uid, password: password) }
+                SecretFile.wipe(&password)
+                tries += 1
+            }
             let user = try authenticated.get()
             session = Session(config: config, user: user, directory: directory, logger: logger, clock: storeClock) {
                 if let openedStore { return openedStore }
@@ -124,6 +137,9 @@ public enum Launcher {
         }
         return Console.run(options.run, session: session, environment: environment, out: out, err: err)
     }
+
+    /// How many passwords typed at the terminal one login accepts before it gives up (sudo's 3).
+    static let passwordTries = 3
 
     /// The system clock, or the fixed instant in `$MIADMIN_NOW` (ISO 8601) — a hook for tests
     /// of expiry and reminders, so they never sleep. Refused for a privileged run.

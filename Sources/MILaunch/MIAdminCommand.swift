@@ -12,7 +12,7 @@ public struct MIAdminCommand: ParsableCommand {
         discussion: """
             Logs in to the LDAP directory, then runs commands from -c, a script file (-f), \
             a pipe, or an interactive prompt. The password comes from $MIADMIN_PASSWORD, \
-            --password-file, or a prompt on the terminal; never from a flag value.
+            --password-file, or a prompt on the terminal (three tries); never from a flag value.
 
             The installed miadmin (setgid to the store's group, docs/security.md) reads only \
             the system config: --config, $MIADMIN_CONFIG, $MIADMIN_NOW and LDAP* variables are \

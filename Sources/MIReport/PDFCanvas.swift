@@ -178,13 +178,21 @@ final class PDFCanvas {
 typealias RGB = (Double, Double, Double)
 
 /// The few text styles of the report; each a pango font description. The family list names the
-/// DejaVu fonts first and WenQuanYi Micro Hei (fonts-wqy-microhei, Scripts/install-deps) for CJK;
-/// fontconfig falls back per character for anything else installed.
+/// DejaVu fonts first, WenQuanYi Micro Hei (fonts-wqy-microhei) for CJK and Symbola
+/// (fonts-symbola), monochrome, for the symbols the others lack and for emoji where no colour
+/// emoji font is installed. Emoji come in colour from Noto Color Emoji (fonts-noto-color-emoji):
+/// pango asks fontconfig for an emoji font for them by itself. All from Scripts/install-deps.
+///
+/// Noto Color Emoji must not be named here: fontconfig then prefers colour fonts for the whole
+/// text (its 60-generic.conf), and digits and spaces, which that font also has, become pictures.
+/// cairo 1.16 paints a colour emoji as a small picture at the text's size (about 13 pixels at
+/// 9.5 pt), not as font text: it prints recognisably but is soft when zoomed, and `pdftotext`
+/// does not return it. Without any emoji font pango draws a box with the code point in hex.
 enum TextStyle {
     case title, heading, body, bodyBold, small, smallItalic, cell, cellBold, footer
 
     var font: String {
-        let families = "DejaVu Sans, WenQuanYi Micro Hei, sans-serif"
+        let families = "DejaVu Sans, WenQuanYi Micro Hei, Symbola, sans-serif"
         switch self {
         case .title: return "\(families) Bold 16"
         case .heading: return "\(families) Bold 10.5"

@@ -20,6 +20,41 @@ import Testing
         #expect(!screen.contains("half-typed"))
     }
 
+    /// Issue 26: a mistyped password ended the console (and with it the demo). Now it asks again,
+    /// three tries in all, as sudo does.
+    @Test func aWrongTypedPasswordAsksAgain() throws {
+        let term = try TerminalSession(uid: "mkhan", askPassword: true)
+        try term.waitFor("Password for mkhan: ")
+        try term.enter("not-the-password")
+        try term.waitFor("wrong password; try again")
+        try term.enter(Fixture.shared.password("mkhan"))
+        let screen = try term.waitFor(prompt)
+        #expect(screen.components(separatedBy: "Password for mkhan: ").count - 1 == 2, "\(screen)")
+        #expect(!screen.contains("not-the-password"), "no echo")
+        try term.press("C-d")
+        try term.waitFor("[exited 0]")
+    }
+
+    @Test func threeWrongTypedPasswordsEndTheLogin() throws {
+        let term = try TerminalSession(uid: "mkhan", askPassword: true)
+        for attempt in 1...3 {
+            try term.waitFor("Password for mkhan: ")
+            try term.enter("wrong-\(attempt)")
+            if attempt < 3 {
+                // Wait for the next prompt (the attempt's "try again" line comes before it).
+                let end = Date().addingTimeInterval(20)
+                while try term.screen().components(separatedBy: "Password for mkhan: ").count - 1 < attempt + 1, Date() < end {
+                    usleep(100_000)
+                }
+            }
+        }
+        let screen = try term.waitFor("[exited ")
+        #expect(screen.contains("[exited 4]"), "\(screen)")
+        #expect(screen.components(separatedBy: "Password for mkhan: ").count - 1 == 3, "\(screen)")
+        #expect(screen.components(separatedBy: "; try again").count - 1 == 2, "\(screen)")
+        #expect(!screen.contains("mkhan@foreman> "))
+    }
+
     @Test func bannerAndPromptShowUserAndRole() throws {
         let term = try TerminalSession(uid: "tpatel")
         let screen = try term.waitFor("tpatel@foreman> ")

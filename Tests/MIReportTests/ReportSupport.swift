@@ -68,6 +68,37 @@ enum Poppler {
             .map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
     }
 
+    /// The pixels of the first page that are clearly coloured (the largest and smallest of red,
+    /// green and blue differ by more than 96 of 255), rendered by `pdftoppm` as a binary PPM.
+    /// Text, rules and the hex boxes pango draws for missing glyphs are black or grey: none count.
+    static func colouredPixels(_ pdf: String, dpi: Int = 100) throws -> Int {
+        let base = try TempDir.make() + "/page"
+        _ = try run("pdftoppm", ["-r", "\(dpi)", "-f", "1", "-l", "1", "-singlefile", pdf, base])
+        let ppm = try [UInt8](Data(contentsOf: URL(fileURLWithPath: base + ".ppm")))
+        // Header: "P6", width, height, maxval (255), each followed by one whitespace byte.
+        var fields: [String] = [], field = "", index = 0
+        while fields.count < 4 && index < ppm.count {
+            let byte = ppm[index]
+            index += 1
+            if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+                if !field.isEmpty { fields.append(field); field = "" }
+            } else {
+                field.append(Character(UnicodeScalar(byte)))
+            }
+        }
+        guard fields.count == 4, fields[0] == "P6", fields[3] == "255", let width = Int(fields[1]), let height = Int(fields[2]),
+              ppm.count - index == width * height * 3
+        else { throw PopplerError(description: "pdftoppm wrote no 8-bit P6 picture: \(fields)") }
+        var coloured = 0
+        var pixel = index
+        while pixel + 2 < ppm.count {
+            let (r, g, b) = (ppm[pixel], ppm[pixel + 1], ppm[pixel + 2])
+            if Int(max(r, g, b)) - Int(min(r, g, b)) > 96 { coloured += 1 }
+            pixel += 3
+        }
+        return coloured
+    }
+
     /// A real JPEG (and PNG), made by poppler from a PDF: the first page rendered small.
     static func picture(from pdf: String, format: String, dpi: Int = 20) throws -> Data {
         let base = try TempDir.make() + "/picture"

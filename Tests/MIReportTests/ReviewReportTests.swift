@@ -107,6 +107,39 @@ struct ReviewReportTests {
         #expect(tablePages.count >= 2)
     }
 
+    /// Issue 26: emoji came out as boxes with the code point in hex (`01F692`). Colour emoji are
+    /// painted as small coloured pictures (cairo 1.16 does not embed a colour font), so the check
+    /// is the page's pixels against the same report without emoji; the monochrome fallback is a
+    /// real font, which `pdffonts` lists.
+    @Test func emojiRenderInColourAndSymbolsInTheMonochromeFallback() throws {
+        let setup = try ReportStore()
+        let withEmoji = try setup.completedForm("jdoe", "Emoji", questions: [
+            ["type": "shortAnswer", "text": "Vehicle 🚒 on site", "answer": "Ready ✅ crew 👷 👷‍♀️ 🔥🧯",
+             "comment": "Alchemy 🜀 and sun ☀ – Müller"],
+        ])
+        let plain = try setup.completedForm("jdoe", "Plain", questions: [
+            ["type": "shortAnswer", "text": "Vehicle on site", "answer": "Ready crew", "comment": "Alchemy and sun – Müller"],
+        ])
+        let emojiPDF = setup.dir + "/emoji.pdf", plainPDF = setup.dir + "/plain.pdf"
+        try ReviewReport.write(withEmoji, context: setup.context(withEmoji), to: URL(fileURLWithPath: emojiPDF), replace: false)
+        try ReviewReport.write(plain, context: setup.context(plain), to: URL(fileURLWithPath: plainPDF), replace: false)
+
+        // Seven colour emoji at 100 dpi: each about 13 x 13 pixels, most of them coloured. Boxes
+        // (the bug) are black and add none.
+        let colouredWith = try Poppler.colouredPixels(emojiPDF), colouredWithout = try Poppler.colouredPixels(plainPDF)
+        #expect(colouredWith - colouredWithout > 7 * 40, "coloured pixels: \(colouredWith) with emoji, \(colouredWithout) without")
+        // Each colour emoji is a small picture with its alpha mask.
+        let pictures = try Poppler.images(emojiPDF).filter { $0[2] == "image" }
+        #expect(pictures.count >= 6, "\(pictures)")
+        // U+1F700 is in neither DejaVu, WenQuanYi nor Noto Color Emoji: Symbola draws it, embedded.
+        let fonts = try Poppler.run("pdffonts", [emojiPDF])
+        #expect(fonts.contains("Symbola"), "\(fonts)")
+        // The rest of the text is still text, digits too (they are in the colour font as well).
+        let text = try Poppler.text(emojiPDF)
+        #expect(text.contains("Vehicle") && text.contains("Müller") && text.contains("Page 1 of 1"), "\(text)")
+        #expect(fonts.contains("DejaVuSans"), "\(fonts)")
+    }
+
     @Test func anExistingFileIsReplacedOnlyWhenAsked() throws {
         let setup = try ReportStore()
         let review = try setup.completedForm("jdoe", "Pump", questions: [SampleQuestions.all[2]])

@@ -1,0 +1,150 @@
+import Foundation
+import MITestSupport
+import Testing
+
+/// Scripts/demo in real terminals (issue 26): several demo consoles share one directory and one
+/// store; the servers stop when the last console ends, also a killed one; the store is kept
+/// between runs unless --fresh.
+@Suite(.serialized) struct DemoScriptTests {
+    @Test func consolesShareTheServersUntilTheLastEndsAndTheStoreIsKept() throws {
+        let demo = try TempDir.make() + "/demo"
+        let terminals = try DemoTerminals(demoDir: demo)
+
+        // A mistyped password asks again; the demo goes on.
+        try terminals.start("a", "mkhan")
+        try terminals.waitFor("a", "Password for mkhan: ", deadline: 60)
+        #expect(try terminals.screen("a").contains("(new; sample forms imported)"))
+        try terminals.enter("a", "typo")
+        try terminals.waitFor("a", "wrong password; try again")
+        try terminals.enter("a", "mkhan-Pa55!")
+        try terminals.waitFor("a", "mkhan@foreman> ")
+        let slapd = try #require(Int32(String(contentsOfFile: demo + "/slapd.pid", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        let store = try inode(demo + "/store.sqlite")
+
+        // A second console joins the running servers.
+        try terminals.start("b", "lchen")
+        try terminals.waitFor("b", "Password for lchen: ", deadline: 60)
+        #expect(try terminals.screen("b").contains("joining the 1 demo console(s) already running"))
+        try terminals.enter("b", "lchen-Pa55!")
+        try terminals.waitFor("b", "lchen@support> ")
+
+        // The first ends: the second's directory and store are still there.
+        try terminals.press("a", "C-d")
+        try terminals.waitFor("a", "[exited 0]")
+        try terminals.enter("b", "users --role foreman")
+        try terminals.waitFor("b", "(2 rows)")
+        #expect(kill(slapd, 0) == 0, "slapd runs while a demo console does")
+
+        // The last ends: the servers stop.
+        try terminals.press("b", "C-d")
+        try terminals.waitFor("b", "[exited 0]")
+        try waitUntil("slapd has stopped") { kill(slapd, 0) != 0 }
+
+        // Again: the store is the same file, not imported anew.
+        try terminals.start("c", "mkhan")
+        try terminals.waitFor("c", "Password for mkhan: ", deadline: 60)
+        #expect(try terminals.screen("c").contains("(kept; Scripts/demo --fresh starts a new one)"))
+        #expect(try inode(demo + "/store.sqlite") == store)
+        // --fresh is refused while another demo console runs.
+        try terminals.start("d", "mkhan", fresh: true)
+        try terminals.waitFor("d", "[exited 1]", deadline: 60)
+        #expect(try terminals.screen("d").contains("end them first, or run without --fresh"))
+
+        // A console that dies without ending (kill -9) does not keep the servers up.
+        let consoles = try FileManager.default.contentsOfDirectory(atPath: demo + "/consoles")
+        #expect(consoles.count == 1, "\(consoles)")
+        let console = try #require(consoles.first.flatMap { Int32($0) })
+        let slapdAgain = try #require(Int32(String(contentsOfFile: demo + "/slapd.pid", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(kill(console, SIGKILL) == 0)
+        try waitUntil("slapd has stopped after the console was killed") { kill(slapdAgain, 0) != 0 }
+
+        // --fresh with no console running: a new store.
+        try terminals.start("e", "mkhan", fresh: true)
+        try terminals.waitFor("e", "Password for mkhan: ", deadline: 60)
+        #expect(try terminals.screen("e").contains("(new; sample forms imported)"))
+        #expect(try inode(demo + "/store.sqlite") != store)
+        try terminals.press("e", "C-c")
+        try terminals.waitFor("e", "[exited ")
+        let slapdLast = try #require(Int32(String(contentsOfFile: demo + "/slapd.pid", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        try waitUntil("slapd has stopped after the last console") { kill(slapdLast, 0) != 0 }
+    }
+
+    private func inode(_ path: String) throws -> UInt64 {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw DemoTestError(description: "no \(path)") }
+        return UInt64(info.st_ino)
+    }
+
+    /// Polls `condition` for up to 20 seconds: waits for the demo, never asserts how fast it was.
+    private func waitUntil(_ what: String, _ condition: () -> Bool) throws {
+        let end = Date().addingTimeInterval(20)
+        while Date() < end {
+            if condition() { return }
+            usleep(100_000)
+        }
+        throw DemoTestError(description: "timed out waiting until \(what)")
+    }
+}
+
+/// tmux windows on one private server, each running `Scripts/demo` against the same demo folder,
+/// with the built binary (MIADMIN_DEMO_BIN: no build inside the tests).
+final class DemoTerminals {
+    private let socket = "miadmin-demo-test-\(UUID().uuidString.prefix(8))"
+    private let demoDir: String
+    private var started = false
+
+    init(demoDir: String) throws { self.demoDir = demoDir }
+
+    deinit {
+        _ = try? tmux(["kill-server"])
+        // Servers of a failed test: the watcher stops them once the killed consoles are gone.
+    }
+
+    func start(_ name: String, _ user: String, fresh: Bool = false) throws {
+        let command = ["env", "-i", "PATH=/usr/bin:/bin:/usr/sbin:/sbin", "HOME=\(demoDir)-home", "TERM=xterm",
+                       "LANG=C.UTF-8", "MIADMIN_DEMO_DIR=\(demoDir)", "MIADMIN_DEMO_BIN=\(Paths.binary)",
+                       Paths.repoRoot + "/Scripts/demo"] + (fresh ? ["--fresh"] : []) + [user]
+        let line = command.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        try tmux(["new-session", "-d", "-s", name, "-x", "150", "-y", "50",
+                  "trap : INT; " + line + "; echo '[exited '$?']'; sleep 60"])
+    }
+
+    func screen(_ name: String) throws -> String { try tmux(["capture-pane", "-p", "-N", "-t", name]).stdout }
+
+    func enter(_ name: String, _ text: String) throws {
+        try tmux(["send-keys", "-t", name, "-l", text])
+        usleep(150_000)
+        try press(name, "Enter")
+    }
+
+    func press(_ name: String, _ key: String) throws {
+        try tmux(["send-keys", "-t", name, key])
+        usleep(150_000)
+    }
+
+    @discardableResult
+    func waitFor(_ name: String, _ text: String, deadline: TimeInterval = 20) throws -> String {
+        let end = Date().addingTimeInterval(deadline)
+        var last = ""
+        while Date() < end {
+            last = try screen(name)
+            if last.contains(text) { return last }
+            usleep(100_000)
+        }
+        throw DemoTestError(description: "terminal \(name) never showed \"\(text)\"; screen:\n\(last)")
+    }
+
+    @discardableResult
+    private func tmux(_ args: [String]) throws -> ProcessResult {
+        let result = try Shell.run("/usr/bin/tmux", ["-L", socket] + args, environment: ["TERM": "xterm"], deadline: 20)
+        guard result.status == 0 else { throw DemoTestError(description: "tmux \(args.first ?? ""): \(result.stderr)") }
+        return result
+    }
+}
+
+struct DemoTestError: Error, CustomStringConvertible {
+    let description: String
+}
