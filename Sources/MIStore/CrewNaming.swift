@@ -8,8 +8,9 @@ public protocol CrewNaming: AnyObject, Sendable {
     /// The names of the crews `owner` works in (empty: none).
     func crews(of owner: String) throws -> [String]
     /// The foremen to tell that a form moved from `previous` to `owner` by `actor`: those of
-    /// `owner`'s crews that `previous` was not in (the actor excluded).
-    func foremenToTell(movedFrom previous: String, to owner: String, actor: String) throws -> [String]
+    /// `owner`'s crews that `previous` was not in (the actor excluded), each with the names of
+    /// those crews he leads.
+    func foremenToTell(movedFrom previous: String, to owner: String, actor: String) throws -> [(foreman: String, crews: [String])]
     /// The foremen of `owner`'s crews, told when a form of `owner` is completed (issue 26).
     func foremen(supervising owner: String) throws -> [String]
 }

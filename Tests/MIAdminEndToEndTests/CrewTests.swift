@@ -3,7 +3,8 @@ import MITestSupport
 import Testing
 
 /// Crews (issue 22) through the built binary on a real slapd: crews as groups under an OU and as
-/// `manager` attributes (``CrewDirectory``), on a real SQLite store.
+/// `manager` attributes (``CrewDirectory``; jdoe works in Kolonne Nord and Kolonne Ost), on a
+/// real SQLite store.
 @Suite struct CrewTests {
     let fixture = CrewDirectory.fixture
 
@@ -41,7 +42,7 @@ import Testing
         let config = try store(try CrewDirectory.groupsConfig())
         #expect(try owners("mkhan", config) == ["jdoe", "zangstrom"])
         #expect(try owners("tpatel", config) == ["asmith", "sobrien"])
-        #expect(try owners("slead", config) == ["jdoe", "zangstrom", "asmith", "sobrien"])
+        #expect(try owners("sitelead", config) == ["jdoe", "zangstrom", "asmith", "sobrien"])
         #expect(try owners("lchen", config) == ["jdoe", "zangstrom", "asmith", "sobrien"])
         #expect(try owners("lchen", config, " --team 'Kolonne Süd'") == ["asmith", "sobrien"])
 
@@ -81,13 +82,16 @@ import Testing
     /// audit row names both crews.
     @Test func aSiteLeadMovesBetweenCrewsAndTheReceivingForemanHears() throws {
         let config = try store(try CrewDirectory.groupsConfig())
-        let move = try run("slead", config, ["move 'asmith/South pump' jdoe --note 'asmith on leave'"])
+        let move = try run("sitelead", config, ["move 'asmith/South pump' jdoe --note 'asmith on leave'"])
         #expect(move.status == 0, "\(move.stderr)")
         let notices = try run("mkhan", config, format: "csv", ["notices"])
-        #expect(notices.stdout.contains("came into your crew (Kolonne Nord): given to jdoe from asmith by foreman slead: asmith on leave"),
+        #expect(notices.stdout.contains("came into your crew (Kolonne Nord): given to jdoe from asmith by foreman sitelead: asmith on leave"),
                 "\(notices.stdout)")
+        // jdoe is in Kolonne Ost too: its foreman hears of it, naming his crew.
+        let ost = try run("obauer", config, format: "csv", ["notices"])
+        #expect(ost.stdout.contains("came into your crew (Kolonne Ost)"), "\(ost.stdout)")
         let audit = try sqlite(fixture.storePath(config), "SELECT before || ' ' || after FROM audit WHERE command = 'move'")
-        #expect(audit.contains(#""crews":["Kolonne Süd"]"#) && audit.contains(#""crews":["Kolonne Nord"]"#), "\(audit)")
+        #expect(audit.contains(#""crews":["Kolonne Süd"]"#) && audit.contains(#""crews":["Kolonne Nord","Kolonne Ost"]"#), "\(audit)")
         #expect(try owners("mkhan", config).contains("jdoe"))
     }
 

@@ -1,34 +1,28 @@
 import Foundation
-import Synchronization
 
-/// Crews in a slapd of their own (issue 22): the end-to-end crew tests add them, once per test
-/// process, to the fixture in `$MIADMIN_TEST_FIXTURE_CREWS` (or one started for them), so no
-/// other suite sees a site lead or a changed role group.
+/// Crews (issue 22) in a slapd of their own: Scripts/ldap-fixture `--crews`, which Scripts/test
+/// starts for `$MIADMIN_TEST_FIXTURE_CREWS` (or one started for the test process), so the
+/// suites counting users and groups keep the plain fixture (docs/testing-fixture.md).
 ///
 /// | crew | leads | works in it |
 /// |---|---|---|
 /// | Kolonne Nord | mkhan | jdoe, zangstrom (`cn=Zoë Ångström`) |
 /// | Kolonne Süd | tpatel (also a technician) | asmith, sobrien (`cn=O'Brien\, Seán …`) |
+/// | Kolonne Ost | obauer | u00001 … u00005, jdoe |
 ///
-/// as groups under `ou=Crews-e2e` and as `manager` attributes; `slead` (a foreman) is in
-/// `cn=site-leads-e2e`, the all-teams group.
+/// as groups under `ou=Kolonnen` and as `manager` attributes; `sitelead` (a foreman) is in
+/// `cn=site-leads`, the all-teams group.
 public enum CrewDirectory {
-    public static let siteLead = Fixture.User(uid: "slead", password: "Lead-Pa55!e2e", dn: "", roles: ["foreman"])
-
-    /// The fixture with the crews added, and the site lead among its users.
     public static let fixture: Fixture = {
         do {
-            let fixture = try Fixture.dedicated(variable: "MIADMIN_TEST_FIXTURE_CREWS", name: "crews")
-            try addCrews(to: fixture)
-            return fixture.adding(Fixture.User(uid: siteLead.uid, password: siteLead.password,
-                                               dn: "uid=slead,ou=people,\(fixture["LDAP_BASE"])", roles: ["foreman"]))
+            return try Fixture.dedicated(variable: "MIADMIN_TEST_FIXTURE_CREWS", name: "crews", options: ["--crews"])
         } catch {
-            fatalError("cannot set up the crews' directory: \(error)")
+            fatalError("cannot start the crews' directory: \(error)")
         }
     }()
 
-    public static func base(_ fixture: Fixture) -> String { "ou=Crews-e2e,\(fixture["LDAP_BASE"])" }
-    public static func siteLeadsGroup(_ fixture: Fixture) -> String { "cn=site-leads-e2e,ou=groups,\(fixture["LDAP_BASE"])" }
+    public static func base(_ fixture: Fixture) -> String { fixture["CREWS_BASE"] }
+    public static func siteLeadsGroup(_ fixture: Fixture) -> String { fixture["SITE_LEADS_DN"] }
 
     /// A config with crews from the groups under ``base(_:)``.
     public static func groupsConfig() throws -> String {
@@ -44,59 +38,6 @@ public enum CrewDirectory {
         try fixture.config { object in
             setKey(&object, "teams.source", "manager")
             setKey(&object, "teams.allTeamsGroup", siteLeadsGroup(fixture))
-        }
-    }
-
-    private static func addCrews(to fixture: Fixture) throws {
-        let base = fixture["LDAP_BASE"]
-        func dn(_ uid: String) -> String { fixture.users[uid]!.dn }
-        var ldif = """
-            dn: ou=Crews-e2e,\(base)
-            objectClass: organizationalUnit
-            ou: Crews-e2e
-
-            dn: cn=Kolonne Nord,ou=Crews-e2e,\(base)
-            objectClass: groupOfNames
-            cn: Kolonne Nord
-            member: \(dn("mkhan"))
-            member: \(dn("jdoe"))
-            member: \(dn("zangstrom"))
-
-            dn: cn=Kolonne Süd,ou=Crews-e2e,\(base)
-            objectClass: groupOfNames
-            cn: Kolonne Süd
-            member: \(dn("tpatel"))
-            member: \(dn("asmith"))
-            member: \(dn("sobrien"))
-
-            dn: uid=slead,ou=people,\(base)
-            objectClass: inetOrgPerson
-            uid: slead
-            cn: Sam Lead
-            sn: Lead
-            userPassword: \(siteLead.password)
-
-            dn: cn=site-leads-e2e,ou=groups,\(base)
-            objectClass: groupOfNames
-            cn: site-leads-e2e
-            member: uid=slead,ou=people,\(base)
-
-            dn: cn=foremen,ou=groups,\(base)
-            changetype: modify
-            add: member
-            member: uid=slead,ou=people,\(base)
-
-            """
-        for (technician, foreman) in [("jdoe", "mkhan"), ("zangstrom", "mkhan"), ("asmith", "tpatel"), ("sobrien", "tpatel")] {
-            ldif += "\ndn: \(dn(technician))\nchangetype: modify\nreplace: manager\nmanager: \(dn(foreman))\n"
-        }
-        // The entries without changetype are adds: ldapmodify -a.
-        let result = try Shell.run("/usr/bin/ldapmodify", ["-a", "-x", "-ZZ", "-H", fixture["LDAP_URI"], "-D", fixture["ROOT_DN"],
-                                                          "-y", fixture["ROOT_PW_FILE"]],
-                                   environment: ["LDAPTLS_CACERT": fixture["CA_FILE"], "LDAPTLS_REQCERT": "demand"],
-                                   input: ldif)
-        guard result.status == 0 else {
-            throw ShellError(description: "ldapmodify of the crews failed (\(result.status)): \(result.stderr)\(result.stdout)")
         }
     }
 

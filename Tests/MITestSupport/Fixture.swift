@@ -10,13 +10,6 @@ public struct Fixture: Sendable {
     public struct User: Sendable {
         public let uid, password, dn: String
         public let roles: [String]
-
-        public init(uid: String, password: String, dn: String, roles: [String]) {
-            self.uid = uid
-            self.password = password
-            self.dn = dn
-            self.roles = roles
-        }
     }
 
     public let directory: String
@@ -49,17 +42,10 @@ public struct Fixture: Sendable {
         do { return try load(dir) } catch { fatalError("cannot read the AD fixture in \(dir): \(error)") }
     }()
 
-    /// A plain fixture for one suite's own changes (``CrewDirectory``): `$variable`'s when a
-    /// script started one, else one started for this test process.
-    public static func dedicated(variable: String, name: String) throws -> Fixture {
-        try start(variable: variable, name: name, options: [])
-    }
-
-    /// The same fixture with `user` (added to its directory by the caller) among its users.
-    public func adding(_ user: User) -> Fixture {
-        var users = self.users
-        users[user.uid] = user
-        return Fixture(directory: directory, values: values, users: users)
+    /// A fixture of one suite's own (``CrewDirectory``): `$variable`'s when a script started
+    /// one, else one started with `options` for this test process.
+    public static func dedicated(variable: String, name: String, options: [String]) throws -> Fixture {
+        try start(variable: variable, name: name, options: options)
     }
 
     /// Uses the fixture in `$variable` when a script started one; otherwise starts one under a

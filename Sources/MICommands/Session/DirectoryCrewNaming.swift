@@ -22,10 +22,20 @@ final class DirectoryCrewNaming: CrewNaming, @unchecked Sendable {
         try lock.withLock { try crewList(owner).map(\.name) }
     }
 
-    func foremenToTell(movedFrom previous: String, to owner: String, actor: String) throws -> [String] {
+    func foremenToTell(movedFrom previous: String, to owner: String, actor: String) throws
+        -> [(foreman: String, crews: [String])] {
         try lock.withLock {
-            try foremen(of: try crewList(owner).filter { !(try members($0).contains(previous.lowercased())) },
-                        except: actor)
+            var told: [(foreman: String, crews: [String])] = []
+            for crew in try crewList(owner) where !(try members(crew).contains(previous.lowercased())) {
+                for foreman in try foremen(of: [crew], except: actor) {
+                    if let index = told.firstIndex(where: { $0.foreman == foreman }) {
+                        told[index].crews.append(crew.name)
+                    } else {
+                        told.append((foreman, [crew.name]))
+                    }
+                }
+            }
+            return told
         }
     }
 

@@ -94,8 +94,7 @@ extension FormStore {
                                                    source: Notice.sourceMoveReceived, formId: form.id, at: now)
             if let naming = crewNaming {
                 // A form from outside the receiving crew: its foremen hear of it (issue 22).
-                let crews = try naming.crews(of: uid)
-                for foreman in try naming.foremenToTell(movedFrom: form.owner, to: uid, actor: actor) {
+                for (foreman, crews) in try naming.foremenToTell(movedFrom: form.owner, to: uid, actor: actor) {
                     _ = try Notices.add(db, uid: foreman,
                                     text: Notices.movedIntoCrew(formName: newName, crews: crews, to: uid, from: form.owner,
                                                                 by: actor, role: actorRole, reason: note),
