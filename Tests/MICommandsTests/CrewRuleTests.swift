@@ -296,6 +296,33 @@ struct CrewRuleTests {
         #expect(south.rows.map { $0[0] } == [.string("asmith"), .string("sobrien"), .string("tpatel")])
     }
 
+    /// An import by a foreman takes his crews' folders and reports the others untouched; a copy
+    /// of the whole store is for those who reach every crew.
+    @Test func importAndStoreCopiesKeepToTheCrews() throws {
+        let site = try Site()
+        let tree = site.dir.appendingPathComponent("Mixed")
+        let documents = site.dir.appendingPathComponent("Documents")
+        try Site.copyForm(in: documents, from: "jdoe/Pump station 4", to: "../Mixed/jdoe/North new", name: "North new")
+        try Site.copyForm(in: documents, from: "jdoe/Pump station 4", to: "../Mixed/asmith/South new", name: "South new")
+        let before = try site.snapshot().filter { $0.contains("asmith") }
+        let (session, output) = try site.session("mkhan")
+        let (command, name) = try CommandHarness.parse(["import", tree.path, "--yes"])
+        #expect(throws: CommandError.self) { try session.run(command, named: name, output: output) }
+        #expect(output.warnings.contains { $0.contains("asmith is not in your crews (Kolonne Nord); not imported") },
+                "\(output.warnings)")
+        let store = try site.unscoped()
+        #expect(try store.countForms(FormFilter(owner: "jdoe")) == 4)
+        #expect(try site.snapshot().filter { $0.contains("asmith") } == before)
+
+        let backup = site.dir.appendingPathComponent("copy.sqlite").path
+        let refused = #expect(throws: CommandError.self) { _ = try site.run("mkhan", ["store", "backup", backup]) }
+        #expect(refused?.isPermissionDenied == true)
+        #expect(refused?.description.contains("only support staff and site leads") == true)
+        #expect(!FileManager.default.fileExists(atPath: backup))
+        _ = try site.run("lchen", ["store", "backup", backup])
+        #expect(FileManager.default.fileExists(atPath: backup))
+    }
+
     /// A form that comes in completed tells the foremen of its owner's crews, once.
     @Test func aCompletedFormTellsTheForemenOfItsCrew() throws {
         let site = try Site()

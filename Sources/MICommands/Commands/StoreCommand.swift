@@ -84,6 +84,7 @@ public struct StoreCopyCommand: ConsoleCommand {
     public init() {}
 
     public func run(in session: Session, output: OutputSink) throws {
+        try session.requireEveryCrew(for: "store copy")
         let source = try session.store()
         // Asked before connecting: a script without --yes stops here, whatever the target.
         let shown = (try? PostgresTarget(uri: target, allowCleartext: true)).map { "postgresql://\($0)" } ?? target
@@ -168,6 +169,7 @@ public struct StoreBackupCommand: ConsoleCommand {
     public init() {}
 
     public func run(in session: Session, output: OutputSink) throws {
+        try session.requireEveryCrew(for: "store backup")
         let store = try session.store()
         let path = URL(fileURLWithPath: file).standardizedFileURL.path
         let bytes = try store.backup(to: path)

@@ -70,6 +70,17 @@ extension Session {
         guard scope.allows(owner) else { throw CommandError.permissionDenied(scope.refusal(owner)) }
     }
 
+    /// Refuses a command that reads or copies the whole store (`store copy`, `store backup`) to a
+    /// user who does not reach every crew: a copy of the store in a foreman's hands would hold
+    /// every crew's forms, and the crew rule would stop at the console.
+    public func requireEveryCrew(for command: String) throws {
+        let reach = try crewReach()
+        guard reach.isEveryCrew || reach.kind == .ownForms else {
+            throw CommandError.permissionDenied("'\(command)' copies every crew's forms; where the site keeps crews only support "
+                                                + "staff and site leads may run it (you lead \(reach.summary))")
+        }
+    }
+
     /// The crew `name` if the user may see it (one they lead, or every crew for support and site
     /// leads); refuses otherwise, naming the crews they lead.
     public func visibleCrew(_ name: String) throws -> Crew {

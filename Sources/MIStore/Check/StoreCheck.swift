@@ -43,7 +43,10 @@ extension FormStore {
     ///
     /// Trashed forms are checked for 2 and 3 (they can still be restored). Reads one snapshot;
     /// changes nothing. Whether owners are still technicians is the caller's part (the directory).
+    /// A foreman's check covers his crews' forms and notices (``OwnerScope``); the store file's
+    /// own integrity is everybody's.
     public func check(_ body: (StoreFinding) throws -> Void) throws {
+        let scope = ownerScope
         // The engine's own check of its storage (SQLite's integrity_check).
         for line in try engine.integrityProblems() where line != "ok" {
             try body(StoreFinding(kind: .integrity, formId: nil, formState: nil, trashed: false, object: "store", message: line))
@@ -59,7 +62,7 @@ extension FormStore {
                 var problems: [String] = []
                 if data.count != size { problems.append("\(data.count) bytes stored, \(size) recorded") }
                 if MediaDigest.hex(data) != recorded { problems.append("SHA-256 does not match the one recorded") }
-                guard !problems.isEmpty else { return }
+                guard !problems.isEmpty, scope.allows(row["owner"]) else { return }
                 let formId: Int64 = row["form_id"], fileName: String = row["file_name"]
                 try body(StoreFinding(kind: .media, formId: formId, formState: FormState(rawValue: row["state"]),
                                       trashed: row["trashed_at"] as Double? != nil,
@@ -67,6 +70,7 @@ extension FormStore {
                                       message: "media file \(fileName) is damaged: " + problems.joined(separator: "; ")))
             }
             try db.forEachRow("SELECT \(FormRecord.columns), forms.trashed_at FROM forms ORDER BY id", []) { row in
+                guard scope.allows(row["owner"]) else { return }
                 let trashed = row["trashed_at"] as Double? != nil
                 let record: FormRecord
                 do {
@@ -97,7 +101,7 @@ extension FormStore {
                                           object: record.label, message: "\(violation.rule): \(violation.message)"))
                 }
             }
-            for uid in try db.values(String.self, "SELECT DISTINCT uid FROM notices ORDER BY uid") {
+            for uid in try db.values(String.self, "SELECT DISTINCT uid FROM notices ORDER BY uid") where scope.allows(uid) {
                 guard let problem = TreePathRules.ownerProblem(uid) else { continue }
                 try body(StoreFinding(kind: .path, formId: nil, formState: nil, trashed: false, object: "notices of \(uid)",
                                       message: problem + "; export skips these notices"))

@@ -38,7 +38,14 @@ extension FormStore {
         report.warnings = scan.warnings
 
         let counts = Dictionary(scan.forms.map { (FormKey($0), 1) }, uniquingKeysWith: +)
+        // A foreman imports his crews' folders (``OwnerScope``): another crew's would insert or
+        // overwrite that crew's forms behind the crew rule. They are reported, not imported.
+        let scope = ownerScope
         for folder in scan.forms {
+            guard scope.allows(folder.owner) else {
+                report.errors.append(ImportIssue(path: folder.path, reason: scope.refusal(folder.owner) + "; not imported"))
+                continue
+            }
             if counts[FormKey(folder)]! > 1 {
                 report.collisions.append(ImportIssue(path: folder.path, reason: "the tree holds \(folder.owner)'s form "
                     + "'\(folder.folderName)' more than once (as incomplete and completed, or in two spellings); none of them was imported"))
@@ -47,6 +54,10 @@ extension FormStore {
             try importForm(folder, actor: actor, limits: limits, preview: preview, into: &report)
         }
         for file in scan.errorFiles {
+            guard scope.allows(file.uid) else {
+                report.errors.append(ImportIssue(path: file.path, reason: scope.refusal(file.uid) + "; not imported"))
+                continue
+            }
             try importNotices(file, actor: actor, limit: limits.formJSONBytes, preview: preview, into: &report)
         }
         logger.info(preview ? "tree import previewed" : "tree imported", metadata: [
