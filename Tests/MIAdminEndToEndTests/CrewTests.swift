@@ -95,6 +95,27 @@ import Testing
         #expect(try owners("mkhan", config).contains("jdoe"))
     }
 
+    /// Tab at the prompt offers the foreman's crew only: move targets, form owners, crew names.
+    @Test func completionStaysInsideTheCrews() throws {
+        let config = try store(try CrewDirectory.groupsConfig())
+        let prompt = "mkhan@foreman> "
+        let term = try TerminalSession(uid: "mkhan", config: config, fixture: fixture)
+        try term.waitFor(prompt)
+        try term.type("move 'jdoe/North pump' ")
+        try term.press("Tab", "Tab")
+        let targets = try term.waitFor("zangstrom")
+        #expect(!targets.contains("asmith") && !targets.contains("sobrien"), "\(targets)")
+        try term.press("C-u")
+        try term.type("show ")
+        try term.press("Tab", "Tab")
+        let owners = try term.waitFor("zangstrom/")
+        #expect(owners.contains("jdoe/") && !owners.contains("asmith/") && !owners.contains("sobrien/"), "\(owners)")
+        try term.press("C-u")
+        try term.type("forms --team Kol")
+        try term.press("Tab")
+        #expect(try term.currentLine(prompt: prompt, becomes: "forms --team 'Kolonne Nord' ") == "forms --team 'Kolonne Nord' ")
+    }
+
     @Test func theManagerAttributeMakesCrews() throws {
         let config = try store(try CrewDirectory.managerConfig())
         #expect(try owners("mkhan", config) == ["jdoe", "zangstrom"])
