@@ -39,7 +39,7 @@ public struct MIAdminCommand: ParsableCommand {
     @Option(name: .customShort("f"), help: ArgumentHelp("Run the commands in this script file.", valueName: "file"))
     var file: String?
 
-    @Option(name: .long, help: "Output format: table, csv or json (a script's commands: one JSON array of their results).")
+    @Option(name: .long, help: "Output format: table, csv or json (several commands: one JSON array of their results).")
     var format: OutputFormat = .table
 
     @Flag(name: .customLong("json-lines"), help: "With --format json: each command's result as one JSON value on a line of its own, instead of one array for the whole script.")
