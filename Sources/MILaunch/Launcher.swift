@@ -126,7 +126,7 @@ public enum Launcher {
             session.assumeYes = options.assumeYes
             session.display.format = options.format
             session.display.csvRaw = options.csvRaw
-            session.display.expanded = options.expanded
+            session.display.expanded = options.expanded ? .on : .off
             session.display.pager = !options.noPager
             session.display.timeZone = config.display.timeZone
         } catch let error as PasswordSource.Failure {

@@ -39,8 +39,11 @@ public struct MIAdminCommand: ParsableCommand {
     @Option(name: .customShort("f"), help: ArgumentHelp("Run the commands in this script file.", valueName: "file"))
     var file: String?
 
-    @Option(name: .long, help: "Output format: table, csv or json (one JSON value per command).")
+    @Option(name: .long, help: "Output format: table, csv or json (several commands: one JSON array of their results).")
     var format: OutputFormat = .table
+
+    @Flag(name: .customLong("json-lines"), help: "With --format json: each command's result as one JSON value on a line of its own, instead of one array for the whole script.")
+    var jsonLines = false
 
     @Flag(name: .customLong("csv-raw"), help: "In CSV output (--format csv, set format csv), write cells that start with = + - @ (or tab or CR) as they are, instead of behind a ' that keeps spreadsheets from running them as formulas.")
     var csvRaw = false
@@ -118,6 +121,9 @@ public struct MIAdminCommand: ParsableCommand {
         if !command.isEmpty && file != nil {
             throw ValidationError("use either -c or -f, not both")
         }
+        if jsonLines && format != .json {
+            throw ValidationError("--json-lines shapes JSON output: use it with --format json")
+        }
     }
 
     public func run() throws {
@@ -138,6 +144,7 @@ public struct MIAdminCommand: ParsableCommand {
         options.run.continueOnError = onError == .continue
         options.run.atomic = atomic
         options.run.dryRun = dryRun
+        options.run.jsonLines = jsonLines
         options.format = format
         options.csvRaw = csvRaw
         options.assumeYes = yes

@@ -154,7 +154,8 @@ import Testing
         let config = try fixture.store(importing: tree.root)
         let dry = try MIAdmin.as_("mkhan", config: config, format: "json", ["move jdoe/A asmith"], extra: ["--dry-run"])
         #expect(dry.status == 0, "\(dry.stderr)")
-        let values = try dry.lines.map { try json($0) as! [String: Any] }
+        // The record and the closing value: one JSON document (issue 26: it was two values).
+        let values = try #require(try json(dry.stdout) as? [[String: Any]], "\(dry.stdout)")
         #expect(values.count == 2)
         #expect(values[0]["moved"] as? Bool == true && values[0]["saved"] as? Bool == false)
         #expect(values[1]["saved"] as? Bool == false)
@@ -163,7 +164,7 @@ import Testing
         let atomic = try MIAdmin.as_("mkhan", config: config, format: "json", ["move jdoe/A asmith", "move jdoe/Nope asmith"],
                                      extra: ["--atomic"])
         #expect(atomic.status == 1)
-        let last = try json(try #require(atomic.lines.last)) as! [String: Any]
+        let last = try #require((try json(atomic.stdout) as? [[String: Any]])?.last, "\(atomic.stdout)")
         #expect(last["saved"] as? Bool == false)
         #expect(try sqlite(try fixture.storePath(config), "SELECT owner FROM forms") == "jdoe")
     }

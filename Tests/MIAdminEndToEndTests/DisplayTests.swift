@@ -85,4 +85,75 @@ import Testing
         try term.press("C-d")
         try term.waitFor("[exited 0]")
     }
+
+    /// A store whose audit trail has `count` moves, each audit line about 200 columns wide.
+    func storeWithMoves(_ count: Int) throws -> String {
+        let tree = try DocumentsTree()
+        for i in 1...count { try tree.form("jdoe", "Pump station \(i) with a long name for a wide audit line") }
+        let config = try Fixture.shared.store(importing: tree.root)
+        let moves = (1...count).map { "move 'jdoe/Pump station \($0) with a long name for a wide audit line' asmith --note 'jdoe is off sick this week'" }
+        let moved = try MIAdmin.as_("mkhan", config: config, moves)
+        #expect(moved.status == 0, "\(moved.stderr)")
+        return config
+    }
+
+    /// Issue 26: `audit --since today` (lines of about 370 columns) wrapped to 52 rows and went
+    /// by unpaged: only newlines were counted (12 of them, on a 40-row screen). Wrapped rows count.
+    @Test func wideOutputThatWrapsPastTheScreenIsPaged() throws {
+        let config = try storeWithMoves(8)
+        let width = try MIAdmin.as_("mkhan", config: config, ["audit --command move"])
+        let lines = width.stdout.split(separator: "\n")
+        #expect(lines.count < 39, "fewer lines than the screen has rows: \(lines.count)")
+        #expect(lines.map { $0.count }.reduce(0, +) < 120 * 40, "fewer characters than the screen holds")
+        #expect(lines.map { ($0.count + 119) / 120 }.reduce(0, +) >= 40, "but more rows than the screen once wrapped")
+        let term = try TerminalSession(uid: "mkhan", config: config, environment: ["PAGER": "echo PAGED; cat > /dev/null"])
+        try term.waitFor(prompt)
+        try term.enter("audit --command move")
+        try term.waitFor("PAGED")
+        try term.press("C-d")
+        try term.waitFor("[exited 0]")
+    }
+
+    /// `set expanded auto` and psql's `\x`: blocks for a listing wider than the terminal, grids
+    /// for the rest; `\x` toggles, `\x on|off|auto` sets.
+    @Test func expandedAutoAndBackslashX() throws {
+        let config = try storeWithMoves(1)
+        let term = try TerminalSession(uid: "mkhan", config: config)
+        try term.waitFor(prompt)
+        try term.enter("set expanded auto")
+        try term.waitFor("note: expanded is auto")
+        try term.enter("audit --command move --no-pager")
+        var screen = try term.waitFor("-[ RECORD 1 ]")
+        #expect(screen.contains("note    | jdoe is off sick this week"), "\(screen)")
+        try term.enter("users nbody")
+        screen = try term.waitFor("(1 row)")
+        #expect(screen.contains("uid   | name"), "a narrow listing stays a grid: \(screen)")
+        try term.enter("\\x")
+        try term.waitFor("note: expanded is off")  // from auto, \x goes off (psql)
+        try term.enter("\\x")
+        try term.waitFor("note: expanded is on")
+        try term.enter("\\x auto")
+        try term.waitFor("note: expanded is auto")
+        try term.enter("set")
+        screen = try term.waitFor("auto")
+        try term.enter("set expanded sometimes")
+        try term.waitFor("expanded is on, off or auto, not 'sometimes'")
+        try term.press("C-d")
+        try term.waitFor("[exited 0]")
+        // Not a terminal: auto draws the grid.
+        let piped = try MIAdmin.as_("mkhan", config: config, ["set expanded auto", "audit --command move"])
+        #expect(piped.status == 0 && !piped.stdout.contains("RECORD") && piped.stdout.contains("id | at"), "\(piped.stdout)")
+    }
+
+    /// `show`'s question table leaves out columns that no question fills, and names them.
+    @Test func showLeavesOutEmptyColumns() throws {
+        let config = try Fixture.shared.store(importing: try Paths.copyOfSampleTree())
+        let result = try MIAdmin.as_("mkhan", config: config, ["show 'jdoe/Generator monthly'"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let header = try #require(result.lines.first { $0.hasPrefix("# | type") })
+        #expect(!header.contains("invalidAnswer") && !header.contains("comment"), "\(header)")
+        #expect(result.stdout.contains("(empty in every row, left out: comment, violations, invalidAnswer)"), "\(result.stdout)")
+        let json = try MIAdmin.as_("mkhan", config: config, format: "json", ["show 'jdoe/Generator monthly'"])
+        #expect(json.stdout.contains("\"invalidAnswer\":null"), "JSON keeps every key")
+    }
 }

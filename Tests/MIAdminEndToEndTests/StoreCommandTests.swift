@@ -187,8 +187,9 @@ import Testing
             try term.waitFor("note: no unread notices: the 1 shown at login is marked read; 'notices --all' lists it")
         }
         let later = try MIAdmin.as_("jdoe", config: config, format: "json", ["notices", "notices --all"])
-        let values = later.stdout.components(separatedBy: "]\n").filter { !$0.isEmpty }
-        #expect(values.first == "[", "no unread notices left")
-        #expect(values.last?.contains("Boiler room") == true)
+        // Two commands: one JSON array of their two listings.
+        let values = try #require(try json(later) as? [[[String: Any]]], "\(later.stdout)")
+        #expect(values.first?.isEmpty == true, "no unread notices left")
+        #expect(values.last?.contains { ($0["text"] as? String)?.contains("Boiler room") == true } == true, "\(later.stdout)")
     }
 }

@@ -29,14 +29,14 @@ import Testing
     @Test func nonASCIINamesRoundTripInJSON() throws {
         let result = try MIAdmin.as_("mkhan", format: "json", ["users --role technician '*(night shift)'", "users zangstrom"])
         #expect(result.status == 0, "\(result.stderr)")
-        // One JSON value per command: two arrays, one per line group.
-        let values = result.stdout.components(separatedBy: "]\n").filter { !$0.isEmpty }.map { $0 + "]" }
+        // Two commands: one JSON document holding their two arrays.
+        let values = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [Any], "\(result.stdout)")
         #expect(values.count == 2)
-        let first = try JSONSerialization.jsonObject(with: Data(values[0].utf8)) as? [[String: Any]]
+        let first = values[0] as? [[String: Any]]
         #expect(first?.count == 1)
         #expect(first?.first?["name"] as? String == "O'Brien, Seán (night shift)")
         #expect(first?.first?["roles"] as? [String] == ["technician"])
-        let second = try JSONSerialization.jsonObject(with: Data(values[1].utf8)) as? [[String: Any]]
+        let second = values[1] as? [[String: Any]]
         #expect(second?.first?["name"] as? String == "Zoë Ångström")
     }
 

@@ -42,6 +42,7 @@ public enum CommandRegistry {
     public static let builtins: [(name: String, aliases: [String], abstract: String)] = [
         ("source", [], "Run the commands in a script file (nests up to 16 deep)."),
         ("quit", ["exit", "\\q"], "Leave the console (also Ctrl-D)."),
+        ("\\x", [], "Expanded display, as in psql: \\x toggles it, \\x on|off|auto sets it (as 'set expanded')."),
     ]
 
     /// The builtin `word` names (by its name or an alias), or nil.

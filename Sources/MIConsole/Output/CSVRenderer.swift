@@ -11,7 +11,11 @@ import MICommands
 ///
 /// A record that holds a list of objects (`show`'s questions) is written one line per object:
 /// the record's other fields, then the object's fields (docs/review.md). Without it the whole
-/// review would be one line with every answer flattened into one cell.
+/// review would be one line with every answer flattened into one cell. An object's key that
+/// names a record field too is written after the list's name (`questions.media` beside the
+/// form's `media`), so every header names one column.
+///
+/// A run of several commands writes a header only when the columns change (``RunOutput``).
 ///
 /// Rows are written straight into the output's byte buffer (`OutputStream.append`): a
 /// million-row listing made about eight `String`s per row before (escaped text, quoted text,
@@ -29,7 +33,9 @@ final class CSVRenderer: RenderingSink {
         if let detail = values.firstIndex(where: { Self.objects($0) != nil }), let objects = Self.objects(values[detail]) {
             let keys = objects[0].map(\.key)
             let outer = columns.indices.filter { $0 != detail }
-            beginRows(outer.map { columns[$0] } + keys.map { Column($0) })
+            let outerKeys = Set(outer.map { columns[$0].key })
+            let innerColumns = keys.map { Column(outerKeys.contains($0) ? columns[detail].key + "." + $0 : $0) }
+            beginRows(outer.map { columns[$0] } + innerColumns)
             for object in objects {
                 let inner = keys.map { key in object.first { $0.key == key }?.value ?? .null }
                 row(outer.map { values[$0] } + inner)
@@ -52,7 +58,10 @@ final class CSVRenderer: RenderingSink {
     }
 
     func beginRows(_ columns: [Column]) {
+        let (header, blankLine) = run.csvHeaderBefore(columns.map(\.key))
+        guard header else { return }
         out.append { bytes in
+            if blankLine { bytes.append(contentsOf: [13, 10]) }
             for (index, column) in columns.enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
                 Self.appendField(column.key, to: &bytes)
@@ -80,8 +89,8 @@ final class CSVRenderer: RenderingSink {
     func endRows() {}
 
     func message(_ text: String) {
+        beginRows([Column("message")])
         out.append { bytes in
-            bytes.append(contentsOf: "message\r\n".utf8)
             Self.appendField(cell(text), to: &bytes)
             bytes.append(contentsOf: [13, 10])
         }

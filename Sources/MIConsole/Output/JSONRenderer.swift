@@ -1,7 +1,8 @@
 import MICommands
 
-/// One JSON value per command on stdout: an object for a record, an array for a listing
-/// (written element by element as rows arrive), `{"message": ...}` for a message.
+/// One JSON value per command: an object for a record, an array for a listing (written element
+/// by element as rows arrive), `{"message": ...}` for a message. A run of several commands puts
+/// them in one array, or one per line with `--json-lines` (``RunOutput``).
 ///
 /// Characters TerminalText escapes are written as `\uXXXX` (the same value for a JSON reader).
 /// The string escaper is hand-written because `JSONEncoder` encodes whole values; a streamed
@@ -15,39 +16,49 @@ final class JSONRenderer: RenderingSink {
 
     private var columns: [Column] = []
     private var first = true
+    /// A listing's `[` is out and its `]` not yet.
+    private var inRows = false
+    /// Rows go on one line (`--json-lines`).
+    private var oneLine: Bool { run.json == .lines }
 
     func record(_ columns: [Column], _ values: [Value]) {
-        guard unsaved else {
-            out.write(object(columns, values) + "\n")
-            return
-        }
-        out.write(object(columns + [Column("saved")], values + [.bool(false)]) + "\n")
+        let text = unsaved ? object(columns + [Column("saved")], values + [.bool(false)]) : object(columns, values)
+        out.write(run.jsonValueStarts() + text + run.jsonValueEnd)
     }
 
     func beginRows(_ columns: [Column]) {
         self.columns = columns
         first = true
-        out.write("[")
+        inRows = true
+        out.write(run.jsonValueStarts() + "[")
     }
 
     func row(_ values: [Value]) {
+        let separator = first ? (oneLine ? "" : "\n") : (oneLine ? "," : ",\n")
         out.append { bytes in
-            bytes.append(contentsOf: (first ? "\n" : ",\n").utf8)
+            bytes.append(contentsOf: separator.utf8)
             appendObject(columns, values, to: &bytes)
         }
         first = false
     }
 
     func endRows() {
-        out.write(first ? "]\n" : "\n]\n")
+        inRows = false
+        out.write((first || oneLine ? "]" : "\n]") + run.jsonValueEnd)
     }
 
     func message(_ text: String) {
-        out.write("{\"message\":" + JSONRenderer.string(text) + "}\n")
+        out.write(run.jsonValueStarts() + "{\"message\":" + JSONRenderer.string(text) + "}" + run.jsonValueEnd)
     }
 
     func closingUnsaved(_ text: String) {
-        out.write("{\"saved\":false,\"message\":" + JSONRenderer.string(text) + "}\n")
+        out.write(run.jsonValueStarts() + "{\"saved\":false,\"message\":" + JSONRenderer.string(text) + "}" + run.jsonValueEnd)
+        finish()
+    }
+
+    /// A listing an error or Ctrl-C cut short is closed where it stopped: the output stays JSON.
+    func commandEnded() {
+        if inRows { endRows() }
         finish()
     }
 

@@ -7,7 +7,7 @@ public typealias OutputFormat = DisplayFormat
 
 extension DisplaySettings {
     /// The renderer for these settings.
-    func makeSink(stdout: OutputStream, stderr: OutputStream) -> any RenderingSink {
+    func makeSink(stdout: OutputStream, stderr: OutputStream, run: RunOutput = .perCommand) -> any RenderingSink {
         let sink: any RenderingSink
         switch format {
         case .table: sink = TableRenderer(out: stdout, err: stderr)
@@ -16,6 +16,7 @@ extension DisplaySettings {
         }
         sink.state.expanded = expanded
         sink.state.times = TimeText(zone: timeZone)
+        sink.state.run = run
         return sink
     }
 }
@@ -27,18 +28,26 @@ protocol RenderingSink: OutputSink {
     var state: RenderingState { get set }
     /// The last line of a run that saved nothing (`--dry-run`, a failed `--atomic` run).
     func closingUnsaved(_ text: String)
+    /// After each command, whether it succeeded or not: ends what it left open, then `finish`.
+    func commandEnded()
 }
 
 /// What every renderer holds: its streams and how this command's output is shown.
 struct RenderingState {
     let out: OutputStream
     let err: OutputStream
-    /// One record per block instead of a grid (tables only).
-    var expanded = false
+    /// One record per block instead of a grid (tables only): always, never, or when the grid
+    /// is wider than `screenColumns`.
+    var expanded = ExpandedDisplay.off
+    /// The terminal's width when stdout is one (set before each command: a window can be
+    /// resized between commands); nil otherwise, where `auto` draws grids.
+    var screenColumns: Int?
     /// Writes times in the site's zone.
     var times = TimeText(zone: .autoupdatingCurrent)
     /// A run whose changes are not saved (`--dry-run`): JSON records carry `"saved": false`.
     var unsaved = false
+    /// What stdout holds over the whole run (one JSON document, one CSV header).
+    var run = RunOutput.perCommand
 }
 
 /// Whether stderr is a terminal, where progress bars are drawn (asked once).
@@ -47,11 +56,12 @@ private let progressOnTerminal = isatty(2) == 1
 extension RenderingSink {
     var out: OutputStream { state.out }
     var err: OutputStream { state.err }
-    var expanded: Bool {
+    var expanded: ExpandedDisplay {
         get { state.expanded }
         set { state.expanded = newValue }
     }
     var times: TimeText { state.times }
+    var run: RunOutput { state.run }
     var unsaved: Bool {
         get { state.unsaved }
         set { state.unsaved = newValue }
@@ -91,6 +101,10 @@ extension RenderingSink {
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
         err.write("\r\(label) [\(bar)] \(done)/\(total)" + (done >= total ? "\n" : ""))
         err.flush()
+    }
+
+    func commandEnded() {
+        finish()
     }
 
     /// Called after each command so output and errors interleave in order.

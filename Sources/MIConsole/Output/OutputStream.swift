@@ -5,13 +5,41 @@ import Foundation
 ///
 /// At a terminal, a command's output can be paged: between `beginPaging` and `endPaging` it is
 /// held until it outgrows the screen, then a pager (`Pager`) is started and everything goes
-/// to it, streaming; output that fits is written as usual.
+/// to it, streaming; output that fits is written as usual. What the screen holds is counted in
+/// screen rows: a line wider than the terminal wraps and takes several (a 370-column `audit`
+/// listing of 12 lines filled 48 rows of a 120-column terminal and went by unpaged).
 public final class OutputStream {
     private var fd: Int32
     private let ownFD: Int32
     private var buffer: [UInt8] = []
     private let capacity = 64 * 1024
-    private var paging: (screen: Pager.Screen, command: String, lines: Int)?
+    private var paging: Paging?
+    /// Output held back while paging may still be needed, measured in screen rows.
+    private struct Paging {
+        let screen: Pager.Screen
+        let command: String
+        /// Rows taken by the finished lines.
+        var rows = 0
+        /// Characters on the line not yet ended.
+        var column = 0
+
+        /// Rows taken so far, the unfinished line included.
+        var rowsWithOpenLine: Int { rows + (column + screen.columns - 1) / screen.columns }
+
+        /// Counts `bytes`' lines, each as the rows it wraps to. Characters are counted as one
+        /// column each (a UTF-8 continuation byte adds none): a wide CJK character counts as one,
+        /// which only pages a little later than exactly.
+        mutating func count(_ bytes: ArraySlice<UInt8>) {
+            for byte in bytes {
+                if byte == 10 {
+                    rows += max(1, (column + screen.columns - 1) / screen.columns)
+                    column = 0
+                } else if byte & 0xC0 != 0x80 {
+                    column += 1
+                }
+            }
+        }
+    }
     private var pager: Pager?
 
     public init(fd: Int32) {
@@ -35,13 +63,11 @@ public final class OutputStream {
         let start = buffer.count
         body(&buffer)
         if var pending = paging {
-            // Held back: count lines until they outgrow the screen (or the bytes could not fit it).
-            for byte in buffer[start...] where byte == 10 { pending.lines += 1 }
+            // Held back: count screen rows until they outgrow the screen.
+            pending.count(buffer[start...])
             paging = pending
-            // The last screen line is the prompt's.
-            if pending.lines >= pending.screen.rows - 1 || buffer.count > pending.screen.rows * pending.screen.columns {
-                startPager()
-            }
+            // The last screen row is the prompt's.
+            if pending.rowsWithOpenLine >= pending.screen.rows - 1 { startPager() }
             return
         }
         if buffer.count >= capacity { flush() }
@@ -65,7 +91,7 @@ public final class OutputStream {
     /// (run by `/bin/sh -c`) pages it.
     func beginPaging(screen: Pager.Screen, command: String) {
         flush()
-        paging = (screen, command, 0)
+        paging = Paging(screen: screen, command: command)
     }
 
     /// Writes what was held (or finishes feeding the pager and waits until the person quits it).

@@ -4,6 +4,8 @@ import MICommands
 /// past `sizingRows` the grid is drawn with those widths and later rows stream through, so a
 /// huge listing still runs in bounded memory (a longer cell then pushes its line out of line).
 /// Multi-line cells (a table answer's grid) take several lines; control characters are escaped.
+/// With `expanded auto` at a terminal, a listing whose grid (sized on those first rows) is wider
+/// than the screen is drawn as blocks instead, as psql's `\x auto` does.
 final class TableRenderer: RenderingSink {
     var state: RenderingState
 
@@ -16,6 +18,8 @@ final class TableRenderer: RenderingSink {
     private var rows: [[[String]]] = []
     /// Set once the header is out and rows stream.
     private var streamingWidths: [Int]?
+    /// This listing is drawn as blocks (`expanded on`, or `auto` and its grid too wide).
+    private var blocks = false
     private var rowCount = 0
 
     func record(_ columns: [Column], _ values: [Value]) {
@@ -33,9 +37,28 @@ final class TableRenderer: RenderingSink {
         }
         for (column, objects) in nested {
             out.write("\n" + column.title + ":\n")
-            beginRows(objects[0].map { Column($0.key) })
-            for object in objects { row(object.map(\.value)) }
-            if expanded { rowCount = 0 } else { writeGrid(footer: false) }
+            // A column empty in every row (no question has media, help or violations) only
+            // widened the grid until it wrapped (`show`): left out, and named below the table.
+            let keys = objects[0].map(\.key)
+            let empty = Set(keys.filter { key in objects.allSatisfy { Self.isEmpty($0.first { $0.key == key }?.value ?? .null) } })
+            let shown = keys.filter { !empty.contains($0) }
+            beginRows(shown.map { Column($0) })
+            for object in objects { row(shown.map { key in object.first { $0.key == key }?.value ?? .null }) }
+            endListing(footer: false)
+            if !empty.isEmpty {
+                out.write("(empty in every row, left out: " + keys.filter(empty.contains).joined(separator: ", ") + ")\n")
+            }
+        }
+    }
+
+    /// A value a table cell shows as nothing.
+    static func isEmpty(_ value: Value) -> Bool {
+        switch value {
+        case .null: true
+        case .string(let text): text.isEmpty
+        case .list(let items): items.isEmpty
+        case .object(let fields): fields.isEmpty
+        default: false
         }
     }
 
@@ -53,66 +76,71 @@ final class TableRenderer: RenderingSink {
         rows = []
         streamingWidths = nil
         rowCount = 0
+        blocks = expanded == .on
     }
 
     func row(_ values: [Value]) {
         rowCount += 1
-        if expanded {
-            writeBlock(values)
+        let cells = values.map(cellLines)
+        if blocks {
+            writeBlock(cells, number: rowCount)
             return
         }
-        let cells = values.map(cellLines)
         if let widths = streamingWidths {
             writeLine(cells, widths)
             return
         }
         rows.append(cells)
-        if rows.count >= sizingRows { streamingWidths = writeHeaderAndBuffered() }
+        if rows.count >= sizingRows { writeBuffered() }
     }
 
     func endRows() {
-        if expanded {
-            out.write(rowCount == 0 ? "(0 rows)\n" : "(\(rowCount) row\(rowCount == 1 ? "" : "s"))\n")
-            rowCount = 0
-            return
-        }
-        writeGrid(footer: true)
+        endListing(footer: true)
+    }
+
+    private func endListing(footer: Bool) {
+        if !blocks && streamingWidths == nil { writeBuffered() }
+        if footer { out.write("(\(rowCount) row\(rowCount == 1 ? "" : "s"))\n") }
+        rows = []
+        streamingWidths = nil
+        rowCount = 0
+        blocks = false
     }
 
     /// Expanded display (psql's `\x`): one block per row, a `column | value` line per column, so
     /// a wide row reads top to bottom instead of wrapping.
-    private func writeBlock(_ values: [Value]) {
+    private func writeBlock(_ cells: [[String]], number: Int) {
         let width = columns.map { DisplayWidth.of($0.title) }.max() ?? 0
-        let label = "-[ RECORD \(rowCount) ]"
+        let label = "-[ RECORD \(number) ]"
         out.write(label + String(repeating: "-", count: max(0, width + 3 - DisplayWidth.of(label))) + "\n")
-        for (column, value) in zip(columns, values) {
-            let lines = cellLines(value)
+        for (column, lines) in zip(columns, cells) {
             out.write(pad(column.title, width) + " | " + (lines.first ?? "") + "\n")
             for line in lines.dropFirst() { out.write(String(repeating: " ", count: width) + " | " + line + "\n") }
         }
     }
 
-    private func writeGrid(footer: Bool) {
-        if streamingWidths == nil { _ = writeHeaderAndBuffered() }
-        if footer { out.write("(\(rowCount) row\(rowCount == 1 ? "" : "s"))\n") }
-        rows = []
-        streamingWidths = nil
-        rowCount = 0
-    }
-
-    /// Sizes the columns from the buffered rows, writes header and rows; returns the widths.
-    private func writeHeaderAndBuffered() -> [Int] {
+    /// Sizes the columns from the buffered rows and writes them: as a grid whose widths later
+    /// rows stream with, or (`expanded auto`, the grid wider than the terminal) as blocks, as
+    /// are the rows after them.
+    private func writeBuffered() {
         var widths = columns.map { DisplayWidth.of($0.title) }
         for row in rows {
             for (i, cell) in row.enumerated() where i < widths.count {
                 widths[i] = max(widths[i], cell.map(DisplayWidth.of).max() ?? 0)
             }
         }
+        let gridWidth = widths.reduce(0, +) + 3 * max(0, widths.count - 1)
+        if expanded == .auto, let screen = state.screenColumns, gridWidth > screen {
+            blocks = true
+            for (index, row) in rows.enumerated() { writeBlock(row, number: index + 1) }
+            rows = []
+            return
+        }
         writeLine(columns.map { [$0.title] }, widths)
         out.write(widths.map { String(repeating: "-", count: $0) }.joined(separator: "-+-") + "\n")
         for row in rows { writeLine(row, widths) }
         rows = []
-        return widths
+        streamingWidths = widths
     }
 
     func message(_ text: String) {

@@ -15,14 +15,31 @@ final class CommandRunner {
     /// reaches a terminal (a search of $PATH that a script run never needs).
     private(set) lazy var pagerCommand: String? = findPager()
     private let findPager: () -> String?
+    /// What stdout holds over the whole run: one JSON document, one CSV header (``RunOutput``).
+    let runOutput: RunOutput
 
-    init(session: Session, out: OutputStream, err: OutputStream, pagerCommand: @escaping @autoclosure () -> String?) {
+    init(session: Session, out: OutputStream, err: OutputStream, runOutput: RunOutput = .perCommand,
+         pagerCommand: @escaping @autoclosure () -> String?) {
         self.session = session
         self.out = out
         self.err = err
+        self.runOutput = runOutput
         findPager = pagerCommand
         sinkSettings = session.display
-        sink = session.display.makeSink(stdout: out, stderr: err)
+        sink = session.display.makeSink(stdout: out, stderr: err, run: runOutput)
+    }
+
+    /// After each command line, whether it succeeded or not.
+    func commandEnded() {
+        sink.commandEnded()
+    }
+
+    /// The end of the run, however it ended: closes its JSON document (`[]` when the run, in
+    /// JSON at its end, wrote no value).
+    func runEnded() {
+        sink.commandEnded()
+        out.write(runOutput.closeDocument(always: sinkSettings.format == .json))
+        out.flush()
     }
 
     /// `--dry-run`: every record says `"saved": false` in JSON.
@@ -48,11 +65,18 @@ final class CommandRunner {
         }
         if settings != sinkSettings {
             sink.finish()
-            sink = settings.makeSink(stdout: out, stderr: err)
+            // Leaving JSON closes the run's JSON document; CSV after other output has its header.
+            if settings.format != sinkSettings.format {
+                if sinkSettings.format == .json { out.write(runOutput.closeDocument(always: false)) }
+                if sinkSettings.format == .csv { runOutput.csvInterrupted() }
+            }
+            sink = settings.makeSink(stdout: out, stderr: err, run: runOutput)
             sink.unsaved = unsavedRun
             sinkSettings = settings
         }
-        if settings.pager, let screen = Pager.Screen.ofStdout(), let pagerCommand {
+        let screen = Pager.Screen.ofStdout()
+        sink.state.screenColumns = screen?.columns  // for `expanded auto`; a window can be resized
+        if settings.pager, let screen, let pagerCommand {
             out.beginPaging(screen: screen, command: pagerCommand)
         }
         defer { out.endPaging() }

@@ -17,6 +17,9 @@ public enum Console {
         public var atomic = false
         /// `--dry-run`: run everything, print what would change, save nothing.
         public var dryRun = false
+        /// `--json-lines`: a run of several commands writes each one's JSON value on a line of
+        /// its own instead of one JSON array.
+        public var jsonLines = false
 
         public init() {}
 
@@ -25,13 +28,31 @@ public enum Console {
         public func prompts(stdinIsTerminal: Bool) -> Bool {
             stdinIsTerminal && commands.isEmpty && scriptFile == nil && !atomic && !dryRun
         }
+
+        /// A lone `-c` command (not `source`, not `--dry-run` or `--atomic`, which add a closing
+        /// value): its output is that command's own, as it always was.
+        var isOneCommand: Bool {
+            guard commands.count == 1, !dryRun, !atomic else { return false }
+            let first = (try? Tokenizer.split(commands[0]))?.first
+            return first.flatMap(CommandRegistry.builtin(named:)) != "source"
+        }
+
+        /// How stdout is shaped over the run (``RunOutput``): at the prompt and for one `-c`
+        /// command each result stands alone; other runs write one JSON document (or JSON Lines)
+        /// and one CSV header per table.
+        func output(interactive: Bool) -> RunOutput {
+            if interactive || (isOneCommand && !jsonLines) { return .perCommand }
+            return RunOutput(json: jsonLines ? .lines : .document, oneCSVHeader: !isOneCommand)
+        }
+
     }
 
     /// Runs `run` for `session` and returns the process's exit status. `environment` is the
     /// (scrubbed, for a privileged run) environment: the pager and the history file.
     public static func run(_ run: Run, session: Session, environment: [String: String],
                            out: OutputStream, err: OutputStream) -> ExitStatus {
-        let runner = CommandRunner(session: session, out: out, err: err,
+        let interactive = run.commands.isEmpty && run.scriptFile == nil && isatty(0) == 1
+        let runner = CommandRunner(session: session, out: out, err: err, runOutput: run.output(interactive: interactive),
                                    pagerCommand: Pager.command(environment: environment))
         let loop = RunLoop(runner: runner, err: err, stopOnError: !run.continueOnError)
 
@@ -48,7 +69,7 @@ public enum Console {
                 return .failure
             }
             name = scriptFile
-        } else if isatty(0) == 1 {
+        } else if interactive {
             // Both would hold the store's write lock for the whole session, until the person quits,
             // and every other console's changes would fail "busy" meanwhile (docs/user-guide.md).
             guard !run.atomic else {
@@ -86,6 +107,8 @@ public enum Console {
             name = "<stdin>"
         }
         if !source.isInteractive { signal(SIGINT, onScriptInterrupt) }
+        // The JSON document is closed however the run ends: a failing line, quit, Ctrl-C.
+        defer { runner.runEnded() }
         guard run.atomic || run.dryRun else {
             return status(of: loop.run(source, name: name), commandLine: name == "-c")
         }

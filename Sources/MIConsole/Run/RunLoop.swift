@@ -72,7 +72,7 @@ final class RunLoop {
     }
 
     private func interruptedScript() -> Outcome {
-        runner.sink.finish()
+        runner.commandEnded()
         let location = stack.last.map { "\($0.name):\($0.line): " } ?? ""
         err.write(location + "interrupted (Ctrl-C): the script stopped here\n")
         err.flush()
@@ -82,9 +82,9 @@ final class RunLoop {
     private enum LineOutcome { case ok, quit(failures: Int), failed(ExitStatus), nestedStopped(ExitStatus) }
 
     private func runLine(_ line: String, interactive: Bool) -> LineOutcome {
-        let words: [String]
+        var words: [String]
         do {
-            words = try Tokenizer.split(line)
+            words = try Self.words(of: line)
         } catch {
             return report(error, interactive: interactive)
         }
@@ -94,20 +94,25 @@ final class RunLoop {
             return .quit(failures: 0)
         case "source":
             return source(Array(words.dropFirst()), interactive: interactive)
+        case "\\x":
+            // psql's \x: toggles between on and off (auto goes off), or sets what it is given.
+            let value = words.count > 1 ? words[1] : (runner.session.display.expanded == .off ? "on" : "off")
+            words = ["set", "expanded", value] + words.dropFirst(2)
+            fallthrough
         default:
             do {
                 try runner.run(words: words)
-                runner.sink.finish()
+                runner.commandEnded()
                 return .ok
             } catch let interrupted as Interrupted where interactive {
                 // Ctrl-C at the prompt: what was done, then the prompt again (not a failure).
-                runner.sink.finish()
+                runner.commandEnded()
                 err.write(TerminalText.escape(interrupted.description, keepNewlines: false) + "\n")
                 err.flush()
                 return .ok
             } catch let cancelled as Session.Cancelled {
                 // "n" or Ctrl-C at a confirmation: said quietly, and not a failure.
-                runner.sink.finish()
+                runner.commandEnded()
                 err.write(cancelled.description + "\n")
                 err.flush()
                 return .ok
@@ -115,6 +120,15 @@ final class RunLoop {
                 return report(error, interactive: interactive)
             }
         }
+    }
+
+    /// A line's words; a psql-style meta command (`\x`, `\q`) keeps its backslash, which the
+    /// tokenizer would take as quoting the letter after it.
+    static func words(of line: String) throws -> [String] {
+        let trimmed = line.drop { $0 == " " || $0 == "\t" }
+        guard trimmed.first == "\\" else { return try Tokenizer.split(line) }
+        let meta = trimmed.prefix { $0 != " " && $0 != "\t" }
+        return [String(meta)] + (try Tokenizer.split(String(trimmed.dropFirst(meta.count))))
     }
 
     /// `source FILE`: runs a script inside this one, with its own name and line numbers.
@@ -159,7 +173,7 @@ final class RunLoop {
 
     /// Prints `FILE:LINE: message` (plain `error: message` at the prompt) and classifies it.
     private func report(_ error: Error, interactive: Bool) -> LineOutcome {
-        runner.sink.finish()
+        runner.commandEnded()
         let message = ErrorReport.message(for: error)
         let prefix: String
         if interactive || stack.last?.name == "-c" {
