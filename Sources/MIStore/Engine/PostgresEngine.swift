@@ -114,6 +114,12 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
 
     func setActivity(_ text: String?) {
         activity.withLock { $0 = text }
+        // An `--atomic` session began before its first command: the label follows each command.
+        lock.lock()
+        defer { lock.unlock() }
+        if let open, open.kind != .read, !connection.lost {
+            _ = try? database.mapped { try connection.execute(applicationNameStatement()) }
+        }
     }
 
     /// `SET LOCAL application_name` for a write transaction: `miadmin: mkhan expire`, what
