@@ -112,6 +112,11 @@ public final class FormStore: Sendable {
     /// Which engine holds the store: "sqlite" or "postgres".
     public var engineName: String { engine.dialect.engine.rawValue }
 
+    /// Who runs what on this store now (`mkhan expire`, set by the console before each
+    /// command), so that another console kept waiting can name it (``StoreHolder``: on
+    /// PostgreSQL; SQLite names the process holding its write lock instead).
+    public func setActivity(_ text: String?) { engine.setActivity(text) }
+
     /// Opens every connection the store will ever use now, for a process about to give up the
     /// rights to open the file (docs/security.md). On SQLite this opens the pool's readers, each
     /// with its `-wal` and `-shm` files; afterwards reads and writes use these connections only.

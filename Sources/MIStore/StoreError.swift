@@ -51,6 +51,10 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     public let sqliteCode: Int32?
     /// The PostgreSQL SQLSTATE, for errors a statement met on PostgreSQL.
     public let sqlState: String?
+    /// For `.busy`: who held the store, when it could be found (``StoreHolder``).
+    public private(set) var holder: StoreHolder?
+    /// For `.busy`: whether the holder was looked for (the engine does it once, outermost).
+    var holderSought = false
 
     public init(_ kind: Kind, _ message: String, path: String? = nil, sqliteCode: Int32? = nil, sqlState: String? = nil) {
         self.kind = kind
@@ -102,8 +106,7 @@ extension StoreError {
         case .serializationFailure?, .deadlockDetected?:
             return StoreError(.conflict, "Another console changed the same forms at the same time.", sqlState: state)
         case .lockNotAvailable?, .queryCanceled?:
-            return StoreError(.busy, "The store is busy: another console held the same forms for longer than the busy "
-                              + "timeout. Try again, or raise the busy timeout.", sqlState: state)
+            return postgresBusy(sqlState: state, holder: nil)
         default:
             return StoreError(.database, error.message, sqlState: state)
         }
@@ -117,8 +120,7 @@ extension StoreError {
             let code = dbError.extendedResultCode.rawValue
             switch dbError.resultCode {
             case .SQLITE_BUSY, .SQLITE_LOCKED:
-                return StoreError(.busy, "The store is busy: another process held it for more than "
-                    + "\(formatSeconds(busyTimeout)) s. Try again, or raise the busy timeout.", sqliteCode: code)
+                return sqliteBusy(busyTimeout, code: code, holder: nil)
             case .SQLITE_CONSTRAINT where dbError.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE:
                 return StoreError(.conflict,
                                   "Someone else changed the store at the same time (\(dbError.message ?? "unique constraint")).",
@@ -127,6 +129,37 @@ extension StoreError {
                 return StoreError(.database, "SQLite error \(code): \(dbError.message ?? "unknown")", sqliteCode: code)
             }
         }
+        return error
+    }
+
+    /// SQLite's busy error; with `holder` once it was looked for (``SQLiteLockHolder``).
+    static func sqliteBusy(_ busyTimeout: TimeInterval, code: Int32?, holder: StoreHolder?, sought: Bool = false) -> StoreError {
+        var who = ""
+        if let holder {
+            who = ": " + holder.sentence
+        } else if sought {
+            who = " (no process holds its write lock now, or none this one can see)"
+        }
+        var error = StoreError(.busy, "The store is busy: another process held it for more than "
+                               + "\(formatSeconds(busyTimeout)) s\(who). Try again, or raise the busy timeout.", sqliteCode: code)
+        error.holder = holder
+        error.holderSought = sought
+        return error
+    }
+
+    /// PostgreSQL's busy error (a lock wait past `lock_timeout`); with `holder` once it was
+    /// looked for (``StoreHolder``, PostgreSQL).
+    static func postgresBusy(sqlState: String?, holder: StoreHolder?, sought: Bool = false) -> StoreError {
+        var who = ""
+        if let holder {
+            who = ": " + holder.sentence
+        } else if sought {
+            who = " (no other transaction of the store is open now)"
+        }
+        var error = StoreError(.busy, "The store is busy: another console held the same forms for longer than the busy "
+                               + "timeout\(who). Try again, or raise the busy timeout.", sqlState: sqlState)
+        error.holder = holder
+        error.holderSought = sought
         return error
     }
 

@@ -47,3 +47,66 @@ import Testing
         #expect(try impatient.form(.id(id)).owner == "jdoe")
     }
 }
+
+/// Issue 26: the busy error names who holds the store.
+@Suite struct BusyHolderTests {
+    /// A console's write transaction carries who runs what in `application_name`; another
+    /// console kept waiting names it, with the server process and since when.
+    @Test func postgresNamesTheConsoleHoldingTheRows() throws {
+        let dir = try TempDir()
+        let seed = try MoveTests.store(dir, engine: .postgres, ["jdoe/Pump"])
+        let impatient = try makeStore(dir, engine: .postgres, busyTimeout: 0.2)
+        let id = try seed.form(ref("jdoe/Pump")).id
+        seed.setActivity("mkhan expire")
+        try seed.withSessionTransaction(end: .rollback) {
+            try seed.write { try $0.execute("UPDATE forms SET version = version WHERE id = ?", [id]) }
+            let backend: Int64 = try #require(try seed.read { try $0.value(Int64.self, "SELECT pg_backend_pid()") })
+            #expect(try seed.read { try $0.value(String.self, "SELECT current_setting('application_name')") }
+                    == "miadmin: mkhan expire")
+            #expect { try impatient.move(.id(id), to: "asmith", actor: "lchen") } throws: { error in
+                let error = error as! StoreError
+                return error.kind == .busy && error.holder?.pid == Int32(backend)
+                    && error.message.contains("longer than the busy timeout: probably mkhan running 'expire', server process "
+                                              + "\(backend), in a transaction since ")
+            }
+        }
+        // Nobody holds anything now: a read does not carry the label, the next write works.
+        #expect(try impatient.move(.id(id), to: "asmith", actor: "lchen").moved)
+    }
+
+    /// SQLite: the process holding the write lock (here the sqlite3 shell), from /proc/locks.
+    @Test func sqliteNamesTheProcessHoldingTheWriteLock() throws {
+        let dir = try TempDir()
+        let seed = try MoveTests.store(dir, ["jdoe/Pump"])
+        let impatient = try makeStore(dir, busyTimeout: 0.2)
+        let path = dir.path + "/store.sqlite"
+        let holder = try Shell.start("/usr/bin/sqlite3", ["-cmd", ".timeout 10000", path, "BEGIN IMMEDIATE;", ".shell sleep 20"],
+                                     environment: [:])
+        defer { kill(holder, SIGKILL); var status: Int32 = 0; waitpid(holder, &status, 0) }
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, SQLiteLockHolder.find(storePath: path) == nil { usleep(20_000) }
+        #expect { try impatient.move(ref("jdoe/Pump"), to: "asmith", actor: "mkhan") } throws: { error in
+            let error = error as! StoreError
+            return error.kind == .busy && error.holder?.pid == holder
+                && error.message.contains("held it for more than 0.2 s: process \(holder) of \(NSUserName()) (/usr/bin/sqlite3 -cmd")
+                && error.message.contains("), running since ")
+        }
+        _ = seed
+    }
+
+    @Test func theWriteLockIsFoundInProcLocks() {
+        // st_dev 0xfe00 is fe:00; 0x10301 (major 259, minor 1) is 103:01.
+        let table = """
+            17: POSIX  ADVISORY  READ 22628 fe:00:16221693 128 128
+            18: POSIX  ADVISORY  WRITE 22628 fe:00:16221693 120 120
+            18: -> POSIX  ADVISORY  WRITE 22700 fe:00:16221693 120 120
+            19: POSIX  ADVISORY  WRITE 31000 103:01:77 0 EOF
+            20: OFDLCK ADVISORY  WRITE -1 fe:00:5 120 120
+            """
+        #expect(SQLiteLockHolder.holder(in: table, device: 0xfe00, inode: 16_221_693, byte: 120) == 22628)
+        #expect(SQLiteLockHolder.holder(in: table, device: 0xfe00, inode: 16_221_693, byte: 128) == nil, "a read lock holds nothing")
+        #expect(SQLiteLockHolder.holder(in: table, device: 0x10301, inode: 77, byte: 120) == 31000)
+        #expect(SQLiteLockHolder.holder(in: table, device: 0xfe01, inode: 16_221_693, byte: 120) == nil)
+        #expect(SQLiteLockHolder.holder(in: table, device: 0xfe00, inode: 5, byte: 120) == nil)
+    }
+}

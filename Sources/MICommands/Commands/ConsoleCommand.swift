@@ -23,6 +23,7 @@ extension Session {
     /// one (`policy set`), for the refusal's message. A refused command touches nothing.
     public func run(_ command: any ConsoleCommand, named name: String, output: OutputSink) throws {
         try require(type(of: command).roles, for: name)
+        activity = "\(user.uid) \(name)"
         try command.run(in: self, output: output)
     }
 }

@@ -22,6 +22,8 @@ public protocol StoreService: AnyObject {
     var ownerScope: OwnerScope { get set }
     /// Where audit rows and move notices learn crews from (``CrewNaming``); set with ``ownerScope``.
     var crewNaming: (any CrewNaming)? { get set }
+    /// Who runs what now (`mkhan expire`), for another console's busy error.
+    func setActivity(_ text: String?)
 
     // MARK: Forms: listing and reading
     func forEachForm(_ filter: FormFilter, _ body: (FormSummary) throws -> Void) throws

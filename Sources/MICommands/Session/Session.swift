@@ -63,8 +63,15 @@ public final class Session {
         let store = try openStore()
         store.ownerScope = scope
         if directory.teamSettings != nil { store.crewNaming = DirectoryCrewNaming(directory: directory) }
+        store.setActivity(activity)
         openedStore = store
         return store
+    }
+
+    /// Who runs which command (`mkhan expire`), handed to the store for another console's busy
+    /// error (``StoreHolder``).
+    var activity: String? {
+        didSet { openedStore?.setActivity(activity) }
     }
 
     /// A script run starts (`-c`, `-f`, a pipe, `source`): move targets are checked against one

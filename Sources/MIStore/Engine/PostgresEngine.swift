@@ -54,6 +54,8 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
     /// The transaction open on the connection (only read or written under `lock`).
     private var open: OpenTransaction?
     private let reconnections = Mutex<[StoreReconnection]>([])
+    /// Who runs what (`mkhan expire`), put in `application_name` for each write transaction.
+    private let activity = Mutex<String?>(nil)
 
     private struct OpenTransaction {
         let kind: Kind
@@ -90,7 +92,7 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
             try recordWriteId()
             return try database.inSavepoint(rollback: false) { try body(database) }
         }
-        return try run(.write) { try body(database) }
+        return try namingHolder { try run(.write) { try body(database) } }
     }
 
     func read<T>(_ body: (any StoreDatabase) throws -> T) throws -> T {
@@ -107,7 +109,61 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
             if end == .commit { try recordWriteId() }
             return try database.inSavepoint(rollback: end == .rollback) { try body(database) }
         }
-        return try run(.session(end)) { try body(database) }
+        return try namingHolder { try run(.session(end)) { try body(database) } }
+    }
+
+    func setActivity(_ text: String?) {
+        activity.withLock { $0 = text }
+        // An `--atomic` session began before its first command: the label follows each command.
+        lock.lock()
+        defer { lock.unlock() }
+        if let open, open.kind != .read, !connection.lost {
+            _ = try? database.mapped { try connection.execute(applicationNameStatement()) }
+        }
+    }
+
+    /// `SET LOCAL application_name` for a write transaction: `miadmin: mkhan expire`, what
+    /// another console's busy error names (``StoreHolder``). Only letters, digits and `._@-`
+    /// and spaces pass; the server keeps 63 bytes.
+    private func applicationNameStatement() -> String {
+        let label = activity.withLock { $0 }.map { "miadmin: " + $0 } ?? "miadmin"
+        let safe = String(String.UnicodeScalarView(label.unicodeScalars.map { scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "._@-: ".unicodeScalars.contains(scalar))
+                ? scalar : "?"
+        }).prefix(63))
+        return "SET LOCAL application_name = '\(safe)'"
+    }
+
+    /// A busy error names the likely holder: the oldest other transaction that has written to
+    /// or locked rows of the store's tables (the schema of `forms`; ``StoreHolder``,
+    /// PostgreSQL), looked for once.
+    private func namingHolder<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as StoreError where error.kind == .busy && !error.holderSought && !connection.lost {
+            let rows = try? database.rows("""
+                SELECT pid, usename::text AS role, application_name, extract(epoch FROM xact_start)::float8 AS since
+                FROM pg_stat_activity
+                WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_xid IS NOT NULL
+                  AND pid IN (SELECT l.pid FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+                              WHERE l.granted AND l.mode IN ('RowExclusiveLock', 'RowShareLock')
+                                AND c.relnamespace = (SELECT relnamespace FROM pg_class WHERE oid = 'forms'::regclass))
+                ORDER BY xact_start LIMIT 1
+                """, [])
+            let holder = rows?.first.map { row -> StoreHolder in
+                let application: String = row["application_name"] ?? ""
+                var who = "role " + (row["role"] as String? ?? "?")
+                var command: String? = application.isEmpty ? nil : application
+                if application.hasPrefix("miadmin: ") {
+                    let words = application.dropFirst("miadmin: ".count).split(separator: " ", maxSplits: 1)
+                    who = String(words.first ?? "?") + (words.count > 1 ? " running '\(words[1])'" : "")
+                    command = nil
+                }
+                return StoreHolder(kind: .transaction, pid: Int32(row["pid"] as Int), who: who, command: command,
+                                   since: (row["since"] as Double?).map(Date.init(timeIntervalSince1970:)))
+            }
+            throw StoreError.postgresBusy(sqlState: error.sqlState, holder: holder, sought: true)
+        }
     }
 
     func takeReconnections() -> [StoreReconnection] {
@@ -197,12 +253,14 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
     }
 
     /// BEGIN, in one message with what must go with it: behind a transaction pooler the lock
-    /// timeout (`SET LOCAL`), and for a write its id. A connection found closed (a restart, a
+    /// timeout (`SET LOCAL`), for a write or a session who runs what (`application_name`), and
+    /// for a write its id. A connection found closed (a restart, a
     /// failover, an idle timeout) is opened again first.
     private func begin(_ kind: Kind, writeId: String?) throws {
         if !connection.isConnected || connection.lost { try reconnect(orFail: kind.notApplied) }
         var statement = "BEGIN ISOLATION LEVEL \(kind.isolation)"
         if pooler == .transaction { statement += "; " + Self.lockTimeoutStatement(busyTimeout, local: true) }
+        if kind != .read { statement += "; " + applicationNameStatement() }
         if let writeId { statement += "; " + Self.insertWriteId(writeId) }
         do {
             try database.mapped { try connection.executeScript(statement) }

@@ -213,8 +213,19 @@ final class SQLiteEngine: StoreEngine {
     }
 
     private func mapped<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch let error as DatabaseError {
-            throw StoreError.mapping(error, busyTimeout: busyTimeout)
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            throw namingHolder(StoreError.mapping(error, busyTimeout: busyTimeout))
+        } catch let error as StoreError {
+            throw namingHolder(error)
         }
+    }
+
+    /// A busy error names who holds the write lock (``SQLiteLockHolder``), looked for once.
+    private func namingHolder(_ error: any Error) -> any Error {
+        guard let error = error as? StoreError, error.kind == .busy, !error.holderSought else { return error }
+        return StoreError.sqliteBusy(busyTimeout, code: error.sqliteCode, holder: SQLiteLockHolder.find(storePath: path),
+                                     sought: true)
     }
 }

@@ -29,10 +29,16 @@ protocol StoreEngine: Sendable {
 
     /// The times the engine connected again after losing its connection, since the last call.
     func takeReconnections() -> [StoreReconnection]
+
+    /// Who runs what on this store now (`mkhan expire`), for another console's busy error
+    /// (``StoreHolder``). PostgreSQL shows it in `application_name`; SQLite has nowhere to
+    /// put it that another process could read, and names the process instead.
+    func setActivity(_ text: String?)
 }
 
 extension StoreEngine {
     func takeReconnections() -> [StoreReconnection] { [] }
+    func setActivity(_ text: String?) {}
 }
 
 /// A lost connection to a PostgreSQL store that was opened again (a restart, a failover).

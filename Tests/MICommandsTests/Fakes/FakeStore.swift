@@ -39,6 +39,10 @@ final class FakeStore: StoreService {
                            modified: created, mediaCount: 0, version: 1)
     }
 
+    /// Who runs what (the console's label for another console's busy error).
+    private(set) var activity: String?
+    func setActivity(_ text: String?) { activity = text }
+
     private func reached(_ call: String) -> Reached {
         calls.append(call)
         return Reached(call: call)

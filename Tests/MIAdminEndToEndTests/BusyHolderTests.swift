@@ -1,0 +1,74 @@
+import Foundation
+import MITestSupport
+import Testing
+
+/// Issue 26: "The store is busy" names who holds it, through the built binary. The holder is
+/// another miadmin: an `--atomic` run reading its commands from a pipe keeps its one
+/// transaction open after the first move while it waits for the next line.
+@Suite struct BusyHolderTests {
+    let fixture = Fixture.shared
+
+    /// Starts `miadmin --atomic` as mkhan, fed one move and then nothing for 30 s; returns the
+    /// process group's id.
+    func startHolder(config: String) throws -> pid_t {
+        let script = "(echo \"move 'jdoe/Pump station 4' asmith\"; sleep 30) | \(shellQuote(Paths.binary)) "
+            + "--atomic --config \(shellQuote(config)) --user mkhan"
+        // Its own process group (setsid), so that the test ends the pipe's processes with it.
+        return try Shell.start("/usr/bin/setsid", ["/bin/bash", "-c", script],
+                               environment: ["MIADMIN_PASSWORD": fixture.password("mkhan")])
+    }
+
+    func impatient(_ config: String) throws -> String {
+        var object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: config))) as! [String: Any]
+        setKey(&object, "store.busyTimeoutSeconds", 0.5)
+        let path = config + ".impatient.json"
+        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    func waitFor(_ condition: () throws -> Bool) rethrows {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, !(try condition()) { usleep(50_000) }
+    }
+
+    @Test func onSQLiteTheHoldingProcessIsNamed() throws {
+        let config = try fixture.store(importing: try Paths.copyOfSampleTree())
+        let store = try fixture.storePath(config)
+        let holder = try startHolder(config: config)
+        defer { kill(-holder, SIGKILL); var status: Int32 = 0; waitpid(holder, &status, 0) }
+        try waitFor { (try? sqlite(store, "BEGIN IMMEDIATE; ROLLBACK;")) == nil }
+        let result = try MIAdmin.as_("lchen", config: try impatient(config), ["move 'asmith/Pump station 4' jdoe"])
+        #expect(result.status == 2, "\(result.stderr)")
+        // The pipe's miadmin (a child of the bash started), with its user and command line.
+        #expect(result.stderr.contains("another process held it for more than 0.5 s: process "), "\(result.stderr)")
+        #expect(result.stderr.contains(" of root ("), "\(result.stderr)")
+        #expect(result.stderr.contains("/miadmin --atomic --config "), "\(result.stderr)")
+        #expect(result.stderr.contains("running since "))
+        #expect(result.stderr.contains("Try again, or raise the busy timeout. The setting is store.busyTimeoutSeconds"))
+    }
+
+    @Test func onPostgresTheHoldingConsoleIsNamed() throws {
+        let pg = PostgresFixture.shared
+        let url = try pg.newDatabase()
+        let config = try fixture.config { object in
+            setKey(&object, "store.path", nil)
+            setKey(&object, "store.url", url)
+            setKey(&object, "store.passwordFile", pg["PG_PASSWORD_FILE"])
+        }
+        let imported = try MIAdmin.as_("mkhan", config: config, ["import --yes \(shellQuote(try Paths.copyOfSampleTree()))"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let database = String(url.split(separator: "?")[0].split(separator: "/").last!)
+        let holder = try startHolder(config: config)
+        defer { kill(-holder, SIGKILL); var status: Int32 = 0; waitpid(holder, &status, 0) }
+        try waitFor {
+            try pg.query("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'miadmin: mkhan move' "
+                         + "AND backend_xid IS NOT NULL", database: database) == "1"
+        }
+        // The form the holder moved (its row is locked until the holder's transaction ends).
+        let result = try MIAdmin.as_("lchen", config: try impatient(config), ["move 'jdoe/Pump station 4' tpatel"])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("longer than the busy timeout: probably mkhan running 'move', server process "),
+                "\(result.stderr)")
+        #expect(result.stderr.contains(", in a transaction since "))
+    }
+}
