@@ -18,12 +18,15 @@ struct BulkChangeTests {
         let output = RecordingSink()
         var asked: [(question: String, rowsShown: Int)] = []
         var answer = true
+        /// Runs while the person "thinks": another console's change between preview and answer.
+        var meanwhile: () throws -> Void = {}
 
         init(_ site: Site, _ uid: String) throws {
             (session, _) = try site.session(uid)
             session.assumeYes = false
             session.confirmer = { [unowned self] question in
                 asked.append((question, output.rows.count))
+                try? meanwhile()
                 return answer
             }
         }
@@ -110,6 +113,28 @@ struct BulkChangeTests {
         let output = try site.run("mkhan", ["move", "*/*", "zangstrom", "--yes"])
         #expect(Set(names(output.rows, column: 1)) == ["jdoe"])
         #expect(output.rows.count == 2)
+    }
+
+    /// A form another console moved between the preview and the answer is not moved: the bulk
+    /// move stops there, says how many it did, and `undo` takes back just those.
+    @Test func aFormChangedAfterThePreviewStopsTheBulkMoveThere() throws {
+        let site = try Site()
+        let start = try forms(site)
+        let prompt = try Prompt(site, "lchen")
+        prompt.meanwhile = { _ = try site.run("lchen", ["move", "jdoe/Valve check – north", "sobrien"]) }
+        #expect { try prompt.run(["move", "jdoe/*", "asmith"]) } throws: { error in
+            let text = "\(error)"
+            return text.hasPrefix("move stopped at form ") && text.contains("'Valve check – north' of jdoe: ")
+                && text.contains("1 of 2 form(s) done (listed above); the rest were left as they were")
+        }
+        let after = try forms(site)
+        #expect(after.contains("asmith/Pump station 4 (3) incomplete"))
+        #expect(after.contains("sobrien/Valve check – north incomplete"))
+        try prompt.run(["undo"])
+        let undone = try forms(site)
+        #expect(undone.contains("jdoe/Pump station 4 incomplete"))
+        #expect(undone.contains("sobrien/Valve check – north incomplete"))
+        #expect(undone.count == start.count)
     }
 
     @Test func undoGivesTheFormsBackUnderTheirNames() throws {

@@ -53,11 +53,10 @@ public struct MoveCommand: ConsoleCommand {
         let store = try session.store()
         let role = session.actingRole(Self.roles).rawValue
         let policy = session.config.policy.expiryPolicy
-        guard case .pattern = form else {
-            guard case .form(let reference) = form else { return }
+        if case .form(let reference) = form {
             let result = try session.changing(dryRun: batch.dryRun, output: output) {
-                try store.move(reference, to: technician.uid, actor: session.user.uid, actorRole: role, note: note.note,
-                               expectedVersion: nil, policyDefaults: policy)
+                try store.move(reference, to: technician.uid, actor: session.user.uid, actorRole: role,
+                               note: note.note, expectedVersion: nil, policyDefaults: policy)
             }
             if !batch.dryRun { Self.remember([result], in: session, output: output) }
             output.record(Self.columns,

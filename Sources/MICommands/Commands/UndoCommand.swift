@@ -37,14 +37,15 @@ public struct UndoCommand: ConsoleCommand {
         let role = session.actingRole(Self.roles).rawValue
         let policy = session.config.policy.expiryPolicy
         let reason = note.note ?? "undo of a move by \(session.user.uid)"
+        let moves = Dictionary(last.map { ($0.formId, $0) }, uniquingKeysWith: { first, _ in first })
         var moved: [MoveResult] = []
         try BulkChange(
             verb: "undo", columns: MoveCommand.bulkColumns,
             change: { form in
-                let move = last.first { $0.formId == form.id }!
-                return try store.move(.id(form.id), to: move.fromOwner, actor: session.user.uid, actorRole: role,
-                                      note: reason, expectedVersion: form.version, policyDefaults: policy,
-                                      preferredName: move.oldName)
+                let move = moves[form.id]
+                return try store.move(.id(form.id), to: move?.fromOwner ?? form.owner, actor: session.user.uid,
+                                      actorRole: role, note: reason, expectedVersion: form.version,
+                                      policyDefaults: policy, preferredName: move?.oldName)
             },
             row: { _, result in
                 [.int(result.formId), .string(result.fromOwner), .string(result.toOwner), .string(result.oldName),
