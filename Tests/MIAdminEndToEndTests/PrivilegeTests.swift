@@ -234,13 +234,19 @@ struct PrivilegeTests {
     /// store (which only the installation's group may open) is as it was.
     @Test func theInstalledBinaryHoldsTheCrewRule() throws {
         let crews = CrewDirectory.fixture
-        let second = try Installation.configured(tag: "crews", groupOf: install, fixture: crews) { object in
-            setKey(&object, "teams.source", "groups")
-            setKey(&object, "teams.base", CrewDirectory.base(crews))
-        }
+        // The whole sample tree goes in before the site keeps crews (a foreman's import with
+        // crews would take his crew's folders only), then root turns crews on.
+        let second = try Installation.configured(tag: "crews", groupOf: install, fixture: crews)
         defer { second.remove() }
         let imported = try second.run(.foreman, ["--yes", "-c", "import '\(second.sampleTree(for: .foreman))'"])
         #expect(imported.status == 0, "\(imported.stderr)")
+        try FileManager.default.removeItem(atPath: second.configPath)
+        try FileManager.default.removeItem(atPath: second.bindPasswordPath)
+        try FileManager.default.removeItem(atPath: second.configDir + "/ca.pem")
+        try second.writeConfig(fixture: crews) { object in
+            setKey(&object, "teams.source", "groups")
+            setKey(&object, "teams.base", CrewDirectory.base(crews))
+        }
         let forms = try second.run(.foreman, ["--format", "csv", "-c", "forms"])
         #expect(forms.status == 0, "\(forms.stderr)")
         let owners = Set(forms.lines.dropFirst().map { String($0.split(separator: ",")[2]) })
