@@ -48,20 +48,12 @@ import Testing
     }
 
     @Test func onPostgresTheHoldingConsoleIsNamed() throws {
-        let pg = PostgresFixture.shared
-        let url = try pg.newDatabase()
-        let config = try fixture.config { object in
-            setKey(&object, "store.path", nil)
-            setKey(&object, "store.url", url)
-            setKey(&object, "store.passwordFile", pg["PG_PASSWORD_FILE"])
-        }
-        let imported = try MIAdmin.as_("mkhan", config: config, ["import --yes \(shellQuote(try Paths.copyOfSampleTree()))"])
-        #expect(imported.status == 0, "\(imported.stderr)")
+        let (config, url) = try fixture.postgresStoreWithSampleTree()
         let database = String(url.split(separator: "?")[0].split(separator: "/").last!)
         let holder = try startHolder(config: config)
         defer { kill(-holder, SIGKILL); var status: Int32 = 0; waitpid(holder, &status, 0) }
         try waitFor {
-            try pg.query("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'miadmin: mkhan move' "
+            try PostgresFixture.shared.query("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'miadmin: mkhan move' "
                          + "AND backend_xid IS NOT NULL", database: database) == "1"
         }
         // The form the holder moved (its row is locked until the holder's transaction ends).

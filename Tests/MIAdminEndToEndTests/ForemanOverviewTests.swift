@@ -101,15 +101,7 @@ import Testing
     }
 
     @Test func theForemansOverviewOnPostgres() throws {
-        let pg = PostgresFixture.shared
-        let url = try pg.newDatabase()
-        let config = try fixture.config { object in
-            setKey(&object, "store.path", nil)
-            setKey(&object, "store.url", url)
-            setKey(&object, "store.passwordFile", pg["PG_PASSWORD_FILE"])
-        }
-        let imported = try MIAdmin.as_("mkhan", config: config, ["import --yes \(shellQuote(try Paths.copyOfSampleTree()))"])
-        #expect(imported.status == 0, "\(imported.stderr)")
+        let config = try fixture.postgresStoreWithSampleTree().config
         try checkOverview(config: config)
     }
 }

@@ -12,14 +12,7 @@ import Testing
     /// A config whose store is a new, empty PostgreSQL database.
     func postgresConfig(url: String? = nil, passwordFile: String? = nil,
                         _ edit: (inout [String: Any]) -> Void = { _ in }) throws -> (config: String, url: String) {
-        let url = try url ?? pg.newDatabase()
-        let config = try fixture.config { object in
-            setKey(&object, "store.path", nil)
-            setKey(&object, "store.url", url)
-            setKey(&object, "store.passwordFile", passwordFile ?? pg["PG_PASSWORD_FILE"])
-            edit(&object)
-        }
-        return (config, url)
+        try fixture.postgresConfig(pg, url: url, passwordFile: passwordFile, edit)
     }
 
     /// `mi` of `postgresql://miadmin@127.0.0.1:5432/mi?sslmode=...`.

@@ -92,3 +92,28 @@ public enum EnvFile {
         return values
     }
 }
+
+extension Fixture {
+    /// A config of this directory whose store is a new, empty PostgreSQL database of `pg` (or
+    /// the one at `url`), and the database's URL.
+    public func postgresConfig(_ pg: PostgresFixture = .shared, url: String? = nil, passwordFile: String? = nil,
+                               _ edit: (inout [String: Any]) -> Void = { _ in }) throws -> (config: String, url: String) {
+        let url = try url ?? pg.newDatabase()
+        let config = try config { object in
+            setKey(&object, "store.path", nil)
+            setKey(&object, "store.url", url)
+            setKey(&object, "store.passwordFile", passwordFile ?? pg["PG_PASSWORD_FILE"])
+            edit(&object)
+        }
+        return (config, url)
+    }
+
+    /// ``postgresConfig(_:url:passwordFile:_:)`` with the sample tree imported by mkhan.
+    public func postgresStoreWithSampleTree(_ pg: PostgresFixture = .shared) throws -> (config: String, url: String) {
+        let store = try postgresConfig(pg)
+        let imported = try MIAdmin.as_("mkhan", config: store.config, ["import --yes \(shellQuote(try Paths.copyOfSampleTree()))"],
+                                       fixture: self)
+        guard imported.status == 0 else { throw ShellError(description: "import failed: \(imported.stderr)") }
+        return store
+    }
+}
