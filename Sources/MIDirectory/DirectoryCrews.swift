@@ -15,6 +15,22 @@ public struct Crew: Sendable, Hashable, Comparable {
     public static func < (lhs: Crew, rhs: Crew) -> Bool { (lhs.name, lhs.dn) < (rhs.name, rhs.dn) }
 }
 
+/// What a foreman's session acts for (``Directory/ledCrews(of:)``).
+public struct LedCrews: Sendable, Equatable {
+    /// A member of `teams.allTeamsGroup`: foreman of every crew (``crews`` and ``memberIDs`` empty).
+    public let allCrews: Bool
+    /// The crews he leads, by name.
+    public let crews: [Crew]
+    /// Their members' user ids (foremen included; a technician in two crews may be listed twice).
+    public let memberIDs: [String]
+
+    public init(allCrews: Bool, crews: [Crew], memberIDs: [String]) {
+        self.allCrews = allCrews
+        self.crews = crews
+        self.memberIDs = memberIDs
+    }
+}
+
 /// Reading crews (issue 22). Every read runs on the session's read connection, bound as the
 /// service account. Nothing here holds a crew's members beyond the call that reads them: a
 /// session keeps the user ids of the crews its user leads, not every crew's.
@@ -42,17 +58,71 @@ extension Directory {
     private static let groupFilter =
         "(|(objectClass=groupOfNames)(objectClass=groupOfUniqueNames)(objectClass=posixGroup)(objectClass=group))"
 
-    /// Whether `user` is in `teams.allTeamsGroup` (a site lead: foreman of every crew).
-    public func leadsAllCrews(_ user: DirectoryUser) throws -> Bool {
-        guard let group = try teams.allTeamsGroup else { return false }
+    /// What a foreman's session acts for: every crew (a member of `teams.allTeamsGroup`, a site
+    /// lead), or the crews he leads with their members' user ids. The questions that do not wait
+    /// for each other go out together: the all-teams check and the search for his crews (which
+    /// brings each crew's member list with it), one round trip where the member DNs have the
+    /// usual layout; with source `manager`, the check and the search for his reports.
+    public func ledCrews(of user: DirectoryUser) throws -> LedCrews {
+        let teams = try teams
         let ldap = try connect()
-        switch try ldap.baseMatches([group], filter: membershipFilter(dn: user.dn, uid: user.uid)).first {
-        case .matches: return true
-        case .missing:
-            logger.warning("teams.allTeamsGroup does not exist: \(group)")
-            return false
-        case .doesNotMatch, nil: return false
+        let membership = membershipFilter(dn: user.dn, uid: user.uid)
+        let allTeams = try teams.allTeamsGroup.map { try ldap.sendBaseMatches([$0], filter: membership) }
+        let memberAttributes = ["member", "uniqueMember", "memberUid"]
+        let search: LDAPConnection.SentSearch
+        do {
+            switch teams.source {
+            case .groups:
+                search = try ldap.send(base: try crewBase(teams), scope: .subtree,
+                                       filter: "(&\(Self.groupFilter)\(membership))",
+                                       attributes: ["cn"] + (settings.nestedGroups ? [] : memberAttributes))
+            case .manager:
+                search = try ldap.send(base: settings.userBase, scope: .subtree,
+                                       filter: "(&\(try userFilter(on: ldap))(\(teams.managerAttribute)=\(FilterEscaping.escape(user.dn))))",
+                                       attributes: [settings.userAttribute])
+            }
+        } catch {
+            allTeams.map(ldap.abandon)
+            throw error
         }
+        if let allTeams {
+            let answer: LDAPConnection.BaseMatch?
+            do {
+                answer = try ldap.receive(allTeams).first
+            } catch {
+                ldap.abandon(search)
+                throw error
+            }
+            if answer == .missing { logger.warning("teams.allTeamsGroup does not exist: \(teams.allTeamsGroup ?? "")") }
+            if answer == .matches {
+                ldap.abandon(search)
+                return LedCrews(allCrews: true, crews: [], memberIDs: [])
+            }
+        }
+        switch teams.source {
+        case .manager:
+            var ids = [user.uid]
+            try ldap.receive(search) { entry in
+                if let uid = entry.first(settings.userAttribute) { ids.append(uid) }
+            }
+            return LedCrews(allCrews: false, crews: [Crew(name: user.uid, dn: user.dn)], memberIDs: ids)
+        case .groups:
+            var found: [(crew: Crew, dns: [String], uids: [String])] = []
+            try ldap.receive(search) { entry in
+                let dns = entry.values("member") + entry.values("uniqueMember").map(Self.withoutUniqueID)
+                found.append((Crew(name: entry.first("cn") ?? entry.dn, dn: entry.dn), dns, entry.values("memberUid")))
+            }
+            var ids: [String] = []
+            for crew in found {
+                ids += settings.nestedGroups ? try memberIDs(of: crew.crew) : try userIDs(ofMembers: crew.dns, on: ldap) + crew.uids
+            }
+            return LedCrews(allCrews: false, crews: found.map(\.crew).sorted(), memberIDs: ids)
+        }
+    }
+
+    /// A `uniqueMember` value without its optional unique id (`DN#'0101'B`).
+    static func withoutUniqueID(_ value: String) -> String {
+        value.lastIndex(of: "#").map { String(value[..<$0]) } ?? value
     }
 
     /// The crews `user` belongs to: as a member of the crew's group (source `groups`), or
@@ -78,14 +148,6 @@ extension Directory {
             }
             return try managers.compactMap { dn in try userIDs(ofMembers: [dn], on: ldap).first.map { Crew(name: $0, dn: dn) } }
                 .sorted()
-        }
-    }
-
-    /// The crews a foreman leads: the groups he is a member of, or (source `manager`) his own.
-    public func crews(ledBy user: DirectoryUser) throws -> [Crew] {
-        switch try teams.source {
-        case .groups: return try crews(containing: user)
-        case .manager: return [Crew(name: user.uid, dn: user.dn)]
         }
     }
 
@@ -149,13 +211,10 @@ extension Directory {
         case .groups:
             var dns: [String] = [], uids: [String] = []
             try ldap.forEachValue(of: ["member", "uniqueMember", "memberUid"], inEntry: crew.dn) { attribute, value in
-                var text = String(decoding: value, as: UTF8.self)
+                let text = String(decoding: value, as: UTF8.self)
                 switch attribute {
                 case 2: uids.append(text)
-                case 1:
-                    // uniqueMember: `DN#'0101'B` may carry a unique id after the DN.
-                    if let hash = text.lastIndex(of: "#") { text = String(text[..<hash]) }
-                    dns.append(text)
+                case 1: dns.append(Self.withoutUniqueID(text))
                 default: dns.append(text)
                 }
             }

@@ -50,4 +50,18 @@ import Testing
         #expect(AccountState(diagnostic: nil) == nil)
         #expect(AccountState(diagnostic: "invalid credentials") == nil)
     }
+
+    /// A crew member's user id is read from the DN only where the DN is plainly
+    /// `<userAttribute>=ID,<userBase>`; anything else is looked up (issue 22).
+    @Test func aCrewMembersUserIDComesFromThePlainDNOnly() {
+        let base = DistinguishedName.normalized("ou=people,dc=example,dc=com")
+        #expect(Directory.simpleRDNValue("uid=jdoe,ou=people,dc=example,dc=com", attribute: "uid", under: base) == "jdoe")
+        #expect(Directory.simpleRDNValue("UID=JDoe, OU=People,DC=example,DC=com", attribute: "uid", under: base) == "JDoe")
+        // Another attribute, an escaped value, another folder, a multi-valued RDN: looked up.
+        #expect(Directory.simpleRDNValue("cn=Zoë Ångström,ou=people,dc=example,dc=com", attribute: "uid", under: base) == nil)
+        #expect(Directory.simpleRDNValue("uid=o\\2Cbrien,ou=people,dc=example,dc=com", attribute: "uid", under: base) == nil)
+        #expect(Directory.simpleRDNValue("uid=jdoe,ou=staff,dc=example,dc=com", attribute: "uid", under: base) == nil)
+        #expect(Directory.simpleRDNValue("uid=jdoe+cn=John,ou=people,dc=example,dc=com", attribute: "uid", under: base) == nil)
+        #expect(Directory.withoutUniqueID("uid=jdoe,ou=people,dc=example,dc=com#'0101'B") == "uid=jdoe,ou=people,dc=example,dc=com")
+    }
 }

@@ -18,10 +18,9 @@ public protocol DirectoryService: AnyObject {
     // MARK: Crews (issue 22; ``TeamSettings``)
     /// Where crews come from; nil when the site keeps none.
     var teamSettings: TeamSettings? { get }
-    /// Whether `user` is in `teams.allTeamsGroup` (foreman of every crew).
-    func leadsAllCrews(_ user: DirectoryUser) throws -> Bool
-    /// The crews a foreman leads.
-    func crews(ledBy user: DirectoryUser) throws -> [Crew]
+    /// What a foreman acts for: every crew (`teams.allTeamsGroup`), or the crews he leads and
+    /// their members, read at once.
+    func ledCrews(of user: DirectoryUser) throws -> LedCrews
     /// The crews `user` works in.
     func crews(containing user: DirectoryUser) throws -> [Crew]
     /// Every crew, by name.

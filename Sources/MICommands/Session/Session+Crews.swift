@@ -56,11 +56,10 @@ extension Session {
         guard directory.teamSettings != nil else { return CrewReach(kind: .noCrews, crews: [], scope: .everyone) }
         if user.has(.support) { return CrewReach(kind: .support, crews: [], scope: .everyone) }
         guard user.has(.foreman) else { return CrewReach(kind: .ownForms, crews: [], scope: .everyone) }
-        if try directory.leadsAllCrews(user) { return CrewReach(kind: .siteLead, crews: [], scope: .everyone) }
-        let crews = try directory.crews(ledBy: user)
-        var owners: Set<String> = [user.uid]
-        for crew in crews { owners.formUnion(try directory.memberIDs(of: crew)) }
-        return CrewReach(kind: .crews, crews: crews, scope: OwnerScope(owners: owners, crews: crews.map(\.name)))
+        let led = try directory.ledCrews(of: user)
+        if led.allCrews { return CrewReach(kind: .siteLead, crews: [], scope: .everyone) }
+        let owners = Set(led.memberIDs).union([user.uid])
+        return CrewReach(kind: .crews, crews: led.crews, scope: OwnerScope(owners: owners, crews: led.crews.map(\.name)))
     }
 
     /// Refuses a command naming `owner` (a filter, a target, a user's notices) when the owner is

@@ -72,9 +72,11 @@ final class FakeDirectory: DirectoryService {
 
     private func crew(_ name: String) -> Crew { Crew(name: name, dn: "cn=\(name),ou=Kolonnen,dc=example,dc=com") }
 
-    func leadsAllCrews(_ user: DirectoryUser) throws -> Bool {
-        questions.append("allTeams \(user.uid)")
-        return allTeams.contains(user.uid)
+    func ledCrews(of user: DirectoryUser) throws -> LedCrews {
+        questions.append("led crews \(user.uid)")
+        if allTeams.contains(user.uid) { return LedCrews(allCrews: true, crews: [], memberIDs: []) }
+        let crews = (crewMembers ?? [:]).filter { $0.value.contains(user.uid) }.keys.sorted().map { self.crew($0) }
+        return LedCrews(allCrews: false, crews: crews, memberIDs: crews.flatMap { crewMembers?[$0.name] ?? [] })
     }
 
     func crews(containing user: DirectoryUser) throws -> [Crew] {
@@ -82,7 +84,6 @@ final class FakeDirectory: DirectoryService {
         return (crewMembers ?? [:]).filter { $0.value.contains(user.uid) }.keys.sorted().map(crew)
     }
 
-    func crews(ledBy user: DirectoryUser) throws -> [Crew] { try crews(containing: user) }
 
     func forEachCrew(_ body: (Crew) throws -> Void) throws {
         questions.append("crews")
