@@ -47,6 +47,16 @@ import Testing
         #expect(result.stderr.isEmpty)
     }
 
+    /// psql's meta words keep their backslash (the tokenizer took `\q` for a quoted `q`).
+    @Test func backslashQQuitsAndBackslashXSetsExpanded() throws {
+        let result = try MIAdmin.run(["--config", fixture.configPath, "--user", "mkhan"], password: fixture.password("mkhan"),
+                                     input: "\\x on\nusers nbody\n\\q\nwhoami\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("note: expanded is on"))
+        #expect(result.stdout.contains("-[ RECORD 1 ]"))
+        #expect(!result.stdout.contains("Mariam Khan"), "whoami after \\q never ran")
+    }
+
     @Test func pipeRunsLikeAScript() throws {
         let result = try MIAdmin.run(["--config", fixture.configPath, "--user", "mkhan", "--format", "json"],
                                      password: fixture.password("mkhan"), input: "whoami\nnope\nwhoami\n")
