@@ -5,6 +5,12 @@ public struct TeamPolicyValue: Sendable, Hashable {
     public let text: String
     public let setBy: String
     public let setAt: Date
+
+    public init(text: String, setBy: String, setAt: Date) {
+        self.text = text
+        self.setBy = setBy
+        self.setAt = setAt
+    }
 }
 
 /// A crew's overrides of the site policy (issue 22): only ``PolicySetting/teamSettings``
@@ -13,6 +19,11 @@ public struct TeamPolicy: Sendable, Hashable {
     /// The crew's name as the directory gives it (``Crew/name``).
     public let crew: String
     public let values: [PolicySetting: TeamPolicyValue]
+
+    public init(crew: String, values: [PolicySetting: TeamPolicyValue]) {
+        self.crew = crew
+        self.values = values
+    }
 
     /// `site` with this crew's values in place of the site's. A stored value that no longer
     /// parses is left out (the site's value holds); ``FormStore/setTeamPolicy`` never stores one.

@@ -1,0 +1,164 @@
+import Foundation
+import MICommands
+import MIDirectory
+import MIStore
+import Testing
+
+/// Per-crew policy (issue 22, `policy set --team`) on a real SQLite store with the crews of
+/// ``CrewRuleTests/Site``: Kolonne Nord (mkhan leads; jdoe, zangstrom), Kolonne Süd (tpatel
+/// leads; asmith, sobrien), slead a site lead, lchen support. The site policy is the default:
+/// expiry-days 7, notify-days 1,2. At the site's clock (2026-11-30 00:53) jdoe's incomplete forms
+/// are 13.7 and 10.5 days old, asmith's 19.7 and 9.7, sobrien's 13.7.
+@Suite("Crew policy")
+struct CrewPolicyTests {
+    typealias Site = CrewRuleTests.Site
+
+    private func text(_ value: Value) -> String? {
+        switch value {
+        case .string(let text): text
+        default: nil
+        }
+    }
+
+    /// `policy show` rows as "setting value source".
+    private func shown(_ output: RecordingSink) -> [String] {
+        output.rows.map { row in [row[0], row[1], row[2]].compactMap(text).joined(separator: " ") }
+    }
+
+    @Test func aForemanSetsHisCrewsExpiryAndPolicyShowListsIt() throws {
+        let site = try Site()
+        let set = try site.run("mkhan", ["policy", "set", "--team", "Kolonne Nord", "expiry-days", "14", "--note", "long jobs"])
+        let record = try #require(set.records.first)
+        #expect(record.values.compactMap(text) == ["expiry-days", "7", "14", "team Kolonne Nord"])
+
+        // The site policy is unchanged: the team key is not one of the site's.
+        #expect(try site.unscoped().policy(defaults: .defaults).policy == .defaults)
+        #expect(try site.unscoped().policy(defaults: .defaults).sources.isEmpty)
+
+        let mine = shown(try site.run("mkhan", ["policy"]))
+        #expect(mine.contains("expiry-days 7 config"))
+        #expect(mine.contains("expiry-days 14 team Kolonne Nord"))
+        // The south foreman does not see the north crew's override; the site lead and support do.
+        #expect(!shown(try site.run("tpatel", ["policy", "show"])).contains { $0.contains("Kolonne Nord") })
+        #expect(shown(try site.run("slead", ["policy", "show"])).contains("expiry-days 14 team Kolonne Nord"))
+        #expect(shown(try site.run("lchen", ["policy", "show"])).contains("expiry-days 14 team Kolonne Nord"))
+
+        // --team: the crew's policy in force, each value with its source.
+        let crew = shown(try site.run("mkhan", ["policy", "show", "--team", "Kolonne Nord"]))
+        #expect(crew == ["expiry-days 14 team Kolonne Nord", "notify-days 1,2 config", "retention-days 30 config",
+                         "expiry-from assigned config"])
+
+        // Audited as policy.set, the object naming the crew.
+        var audit: [AuditEntry] = []
+        try site.unscoped().forEachAuditEntry { audit.append($0) }
+        let entry = try #require(audit.last)
+        #expect(entry.command == "policy.set")
+        #expect(entry.object == "policy team Kolonne Nord expiry-days")
+        #expect(entry.actor == "mkhan")
+        #expect(entry.note == "long jobs")
+    }
+
+    @Test func siteRemovesAnOverrideAndTheSameValueChangesNothing() throws {
+        let site = try Site()
+        _ = try site.run("slead", ["policy", "set", "--team", "Kolonne Süd", "notify-days", "1,3,5"])
+        let again = try site.run("slead", ["policy", "set", "--team", "Kolonne Süd", "notify-days", "1,3,5"])
+        #expect(again.records.isEmpty)
+        #expect(again.messages.contains { $0.contains("already") })
+        #expect(try site.unscoped().teamPolicies().map(\.crew) == ["Kolonne Süd"])
+
+        let removed = try site.run("tpatel", ["policy", "set", "--team", "Kolonne Süd", "notify-days", "site"])
+        #expect(try #require(removed.records.first).values.compactMap(text) == ["notify-days", "1,3,5", "1,2", "site"])
+        #expect(try site.unscoped().teamPolicies().isEmpty)
+        let twice = try site.run("tpatel", ["policy", "set", "--team", "Kolonne Süd", "notify-days", "site"])
+        #expect(twice.records.isEmpty)
+        #expect(shown(try site.run("tpatel", ["policy", "show", "--team", "Kolonne Süd"]))
+                == ["expiry-days 7 config", "notify-days 1,2 config", "retention-days 30 config", "expiry-from assigned config"])
+    }
+
+    @Test func dryRunStoresNothing() throws {
+        let site = try Site()
+        let before = try site.snapshot()
+        let output = try site.run("mkhan", ["policy", "set", "--team", "Kolonne Nord", "expiry-days", "14", "--dry-run"])
+        #expect(output.records.count == 1)
+        #expect(try site.unscoped().teamPolicies().isEmpty)
+        #expect(try site.snapshot() == before)
+    }
+
+    @Test func refusals() throws {
+        let site = try Site()
+        let before = try site.snapshot()
+        // Another foreman's crew.
+        let other = #expect(throws: (any Error).self) {
+            _ = try site.run("mkhan", ["policy", "set", "--team", "Kolonne Süd", "expiry-days", "14"])
+        }
+        #expect(other?.isPermissionDenied == true)
+        #expect("\(other.map { "\($0)" } ?? "")".contains("Kolonne Nord"))
+        // Support and technicians set no policy at all.
+        for uid in ["lchen", "jdoe"] {
+            let error = #expect(throws: (any Error).self) {
+                _ = try site.run(uid, ["policy", "set", "--team", "Kolonne Nord", "expiry-days", "14"])
+            }
+            #expect(error?.isPermissionDenied == true, "\(uid)")
+        }
+        // The crew's resulting policy must pass the rules: a reminder on day 2 with expiry 2.
+        let broken = #expect(throws: CommandError.self) {
+            _ = try site.run("mkhan", ["policy", "set", "--team", "Kolonne Nord", "expiry-days", "2"])
+        }
+        #expect("\(broken.map { "\($0)" } ?? "")".contains("never fire"))
+        // Only expiry-days and notify-days.
+        #expect(throws: CommandError.self) {
+            _ = try site.run("mkhan", ["policy", "set", "--team", "Kolonne Nord", "retention-days", "60"])
+        }
+        // No such crew.
+        #expect(throws: (any Error).self) {
+            _ = try site.run("slead", ["policy", "set", "--team", "Kolonne West", "expiry-days", "14"])
+        }
+        #expect(try site.snapshot() == before)
+        #expect(try site.unscoped().teamPolicies().isEmpty)
+    }
+
+    @Test func withoutCrewsThereIsNoTeamPolicy() throws {
+        let harness = try CommandHarness(user: "mkhan")
+        #expect(throws: CommandError.self) { try harness.run(["policy", "set", "--team", "Kolonne Nord", "expiry-days", "14"]) }
+        #expect(!harness.store.calls.contains("setTeamPolicy"))
+    }
+
+    /// Expire without --days: the north crew's forms by its 14 days (jdoe's 13.7- and 10.5-day-old
+    /// forms stay), everyone else's by the site's 7. The dry run lists what the run takes.
+    @Test func expireHonoursTheCrewsExpiryDays() throws {
+        let site = try Site()
+        _ = try site.run("slead", ["policy", "set", "--team", "Kolonne Nord", "expiry-days", "14"])
+        let preview = try site.run("slead", ["expire", "--dry-run"])
+        let listed = Set(preview.rows.compactMap { row -> String? in text(row[2]) })
+        #expect(listed == ["asmith", "sobrien"])
+        let previewed = preview.rows.count
+
+        let run = try site.run("slead", ["expire", "--yes"])
+        #expect(run.rows.count == previewed)
+        var live: [String] = []
+        try site.unscoped().forEachForm { if $0.state == .incomplete { live.append($0.owner) } }
+        #expect(live.sorted() == ["jdoe", "jdoe"])
+
+        // --days still means N for everyone: jdoe's forms too.
+        let days = try site.run("slead", ["expire", "--days", "7", "--dry-run"])
+        #expect(days.rows.count == 2)
+    }
+
+    /// A member of two crews with overrides: the longest expiry-days wins, with that crew's notify-days.
+    @Test func severalCrewsTheLongestExpiryWins() throws {
+        let nord = TeamPolicy(crew: "Kolonne Nord", values: [.expiryDays: TeamPolicyValue(text: "10", setBy: "x", setAt: Date()),
+                                                             .notifyDays: TeamPolicyValue(text: "4", setBy: "x", setAt: Date())])
+        let sued = TeamPolicy(crew: "Kolonne Süd", values: [.expiryDays: TeamPolicyValue(text: "20", setBy: "x", setAt: Date())])
+        let tie = TeamPolicy(crew: "A-Team", values: [.expiryDays: TeamPolicyValue(text: "20", setBy: "x", setAt: Date()),
+                                                      .notifyDays: TeamPolicyValue(text: "3", setBy: "x", setAt: Date())])
+        let members = ["Kolonne Nord": ["both", "north"], "Kolonne Süd": ["both", "south"], "A-Team": ["tie"]]
+        let policies = OwnerPolicies(site: .defaults, overrides: [nord, sued]) { members[$0] ?? [] }
+        #expect(policies.policy(for: "both") == ExpiryPolicy(expiryDays: 20, notifyDays: [1, 2], retentionDays: 30))
+        #expect(policies.policy(for: "north") == ExpiryPolicy(expiryDays: 10, notifyDays: [4], retentionDays: 30))
+        #expect(policies.policy(for: "nobody") == .defaults)
+        // A tie: the crew first by name.
+        let tied = OwnerPolicies(site: .defaults, overrides: [sued, tie]) { $0 == "A-Team" || $0 == "Kolonne Süd" ? ["tie"] : [] }
+        #expect(tied.policy(for: "tie").notifyDays == [3])
+        #expect(tied.byOwner["tie"]?.crew == "A-Team")
+    }
+}
