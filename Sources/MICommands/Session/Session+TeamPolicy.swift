@@ -1,3 +1,4 @@
+import Foundation
 import MIDirectory
 import MIStore
 
@@ -32,6 +33,16 @@ public struct OwnerPolicies: Sendable {
     }
 
     public func policy(for owner: String) -> ExpiryPolicy { byOwner[owner]?.policy ?? site }
+
+    /// The owners whose policy is not the site's, with theirs (``ReminderFilter/ownerPolicies``).
+    public var differing: [String: ExpiryPolicy] {
+        byOwner.compactMapValues { $0.policy == site ? nil : $0.policy }
+    }
+
+    /// `expires`, computed with the site's expiry-days, moved to `owner`'s own.
+    public func expires(_ siteExpires: Date, owner: String) -> Date {
+        siteExpires.addingTimeInterval(Double(policy(for: owner).expiryDays - site.expiryDays) * 86_400)
+    }
 
     /// Owners whose policy differs from the site's, grouped by policy (for per-group store reads).
     public var groups: [(policy: ExpiryPolicy, owners: Set<String>)] {
