@@ -161,4 +161,59 @@ struct CrewPolicyTests {
         #expect(tied.policy(for: "tie").notifyDays == [3])
         #expect(tied.byOwner["tie"]?.crew == "A-Team")
     }
+
+    private func time(_ value: Value) -> Date? {
+        if case .time(let date) = value { return date }
+        return nil
+    }
+
+    /// Kolonne Nord keeps forms 20 days and reminds on days 1, 2 and 15; everyone else has the
+    /// site's 7 days and days 1, 2. Each place that computes an expiry or a reminder says so.
+    @Test func listingsRemindersWorkloadAndMoveFollowTheOwnersCrew() throws {
+        let site = try Site()
+        _ = try site.run("mkhan", ["policy", "set", "--team", "Kolonne Nord", "expiry-days", "20"])
+        _ = try site.run("mkhan", ["policy", "set", "--team", "Kolonne Nord", "notify-days", "1,2,15"])
+        var forms: [Int64: FormSummary] = [:]
+        try site.unscoped().forEachForm { forms[$0.id] = $0 }
+        func days(_ owner: String) -> Int { owner == "jdoe" || owner == "zangstrom" ? 20 : 7 }
+
+        // forms: the expires column.
+        let listing = try site.run("slead", ["forms", "--state", "incomplete"])
+        let expiresColumn = try #require(listing.columns.firstIndex(of: "expires"))
+        #expect(listing.rows.count == 5)
+        for row in listing.rows {
+            guard case .int(let id) = row[0], let form = forms[id] else { Issue.record("no id in \(row)"); continue }
+            #expect(time(row[expiresColumn]) == form.expires(afterDays: days(form.owner)), "\(form.owner)/\(form.name)")
+        }
+
+        // notifications: jdoe's forms get a day-15 reminder and expire after 20 days; asmith's do not.
+        let north = try site.run("slead", ["notifications", "--user", "jdoe"])
+        #expect(north.rows.contains { $0[4] == .int(15) })
+        for row in north.rows {
+            guard case .int(let id) = row[2], let form = forms[id] else { Issue.record("no id in \(row)"); continue }
+            #expect(time(row[5]) == form.expires(afterDays: 20))
+        }
+        let south = try site.run("slead", ["notifications", "--user", "asmith"])
+        #expect(!south.rows.isEmpty)
+        #expect(!south.rows.contains { $0[4] == .int(15) })
+        for row in south.rows {
+            guard case .int(let id) = row[2], let form = forms[id] else { Issue.record("no id in \(row)"); continue }
+            #expect(time(row[5]) == form.expires(afterDays: 7))
+        }
+
+        // workload: nextExpiry by each owner's policy.
+        let workload = try site.run("slead", ["workload"])
+        for owner in ["jdoe", "asmith", "sobrien"] {
+            let row = try #require(workload.rows.first { $0[0] == .string(owner) }, "\(owner)")
+            let expected = forms.values.filter { $0.owner == owner && $0.state == .incomplete }
+                .compactMap { $0.expires(afterDays: days(owner)) }.min()
+            #expect(time(row[5]) == expected, "\(owner)")
+        }
+
+        // move: a south form handed to jdoe expires by the north crew's 20 days from the move.
+        let moved = try site.run("slead", ["move", "\(site.southIncomplete)", "jdoe"])
+        let record = try #require(moved.records.first)
+        let expires = try #require(record.columns.firstIndex(of: "expires"))
+        #expect(time(record.values[expires]) == site.clock.now().addingTimeInterval(20 * 86_400))
+    }
 }
