@@ -215,5 +215,16 @@ struct CrewPolicyTests {
         let record = try #require(moved.records.first)
         let expires = try #require(record.columns.firstIndex(of: "expires"))
         #expect(time(record.values[expires]) == site.clock.now().addingTimeInterval(20 * 86_400))
+
+        // undo: the form goes back to asmith, under the site's 7 days; a north form moved within
+        // the crew and back keeps the crew's 20.
+        let (session, output) = try site.session("slead")
+        for words in [["move", "\(site.northIncomplete)", "zangstrom"], ["undo"]] {
+            let (command, name) = try CommandHarness.parse(words)
+            try session.run(command, named: name, output: output)
+        }
+        let back = try #require(output.rows.last)
+        #expect(back[2] == .string("jdoe"))
+        #expect(time(back[6]) == site.clock.now().addingTimeInterval(20 * 86_400))
     }
 }

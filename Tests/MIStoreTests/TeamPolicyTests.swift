@@ -26,6 +26,12 @@ import Testing
         #expect(throws: StoreError.self) {
             try store.setTeamPolicy(crew: "Kolonne Süd", .retentionDays, to: "60", defaults: defaults, actor: "tpatel")
         }
+        // A site value that would break a crew's policy is refused, naming the crew: Kolonne
+        // Süd reminds on day 3, so the site cannot shorten expiry-days to 3.
+        #expect { try store.setPolicy(.expiryDays, to: "3", defaults: defaults, actor: "slead") } throws: {
+            ($0 as? StoreError)?.kind == .invalidInput && "\($0)".contains("Kolonne Süd")
+        }
+        #expect(try store.policy(defaults: defaults).policy == defaults)
         // store copy takes them along.
         let target = try makeStore(dir, engine: .sqlite, file: "target.sqlite")
         _ = try store.copy(to: target, append: false, actor: "lchen")
