@@ -227,4 +227,17 @@ struct CrewPolicyTests {
         #expect(back[2] == .string("jdoe"))
         #expect(time(back[6]) == site.clock.now().addingTimeInterval(20 * 86_400))
     }
+
+    /// remind: under the site's 7 days every form of the site has expired by now, so nobody has
+    /// a reminder due; the north crew's 20 days keep jdoe's forms alive, and his day-1 and day-2
+    /// reminders come due.
+    @Test func remindFollowsTheOwnersCrew() throws {
+        let site = try Site()
+        func recipients() throws -> [String] {
+            try site.run("slead", ["remind", "--dry-run"]).rows.compactMap { text($0[0]) }
+        }
+        #expect(try recipients().isEmpty)
+        _ = try site.run("mkhan", ["policy", "set", "--team", "Kolonne Nord", "expiry-days", "20"])
+        #expect(try recipients() == ["jdoe"])
+    }
 }
