@@ -24,7 +24,8 @@ public struct OwnerPolicies: Sendable {
         var byOwner: [String: (crew: String, policy: ExpiryPolicy)] = [:]
         for team in overrides.sorted(by: { $0.crew < $1.crew }) {
             let policy = team.applied(to: site)
-            for owner in try members(team.crew) {
+            for member in try members(team.crew) {
+                let owner = member.precomposedStringWithCanonicalMapping  // as the store keeps owners (NFC)
                 if let held = byOwner[owner], held.policy.expiryDays >= policy.expiryDays { continue }
                 byOwner[owner] = (team.crew, policy)
             }
@@ -32,7 +33,9 @@ public struct OwnerPolicies: Sendable {
         self.byOwner = byOwner
     }
 
-    public func policy(for owner: String) -> ExpiryPolicy { byOwner[owner]?.policy ?? site }
+    public func policy(for owner: String) -> ExpiryPolicy {
+        byOwner[owner]?.policy ?? byOwner[owner.precomposedStringWithCanonicalMapping]?.policy ?? site
+    }
 
     /// The owners whose policy is not the site's, with theirs (``ReminderFilter/ownerPolicies``).
     public var differing: [String: ExpiryPolicy] {
@@ -48,7 +51,9 @@ public struct OwnerPolicies: Sendable {
     public var groups: [(policy: ExpiryPolicy, owners: Set<String>)] {
         var groups: [ExpiryPolicy: Set<String>] = [:]
         for (owner, entry) in byOwner where entry.policy != site { groups[entry.policy, default: []].insert(owner) }
-        return groups.map { ($0.key, $0.value) }.sorted { ($0.policy.expiryDays, $0.owners.sorted().first ?? "") < ($1.policy.expiryDays, $1.owners.sorted().first ?? "") }
+        return groups.map { ($0.key, $0.value) }.sorted {
+            ($0.policy.expiryDays, $0.owners.min() ?? "") < ($1.policy.expiryDays, $1.owners.min() ?? "")
+        }
     }
 }
 
