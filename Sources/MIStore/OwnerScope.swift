@@ -108,3 +108,23 @@ extension FormStore {
         arguments += values
     }
 }
+
+/// Some owners, or all but some: which forms a crew's own policy (`policy set --team`) applies to.
+public enum OwnerSelection: Sendable, Hashable {
+    case only(Set<String>)
+    case except(Set<String>)
+
+    /// ` AND column IN (…)` / ` AND NOT (column IN (…))`, placeholders numbered from `firstNumber`;
+    /// nothing for "all but none".
+    func clause(_ column: String, engine: StoreDialect.Engine, firstNumber: Int) -> (sql: String, arguments: StoreArguments) {
+        switch self {
+        case .only(let owners):
+            let (condition, values) = OwnerScope(owners: owners, crews: []).sqlCondition(column, engine: engine, firstNumber: firstNumber)!
+            return (" AND " + condition, values)
+        case .except(let owners):
+            guard !owners.isEmpty else { return ("", []) }
+            let (condition, values) = OwnerScope(owners: owners, crews: []).sqlCondition(column, engine: engine, firstNumber: firstNumber)!
+            return (" AND NOT (" + condition + ")", values)
+        }
+    }
+}

@@ -78,6 +78,48 @@ import Testing
         #expect(trashed == "jdoe\nzangstrom")
     }
 
+    /// A crew's own policy (`policy set --team`): the north crew keeps forms 30 days, so the
+    /// site lead's `expire` (site policy: 7 days) takes only the south crew's 10-day-old forms.
+    /// jdoe is also in Kolonne Ost, whose 8 days lose to the north's longer 30.
+    @Test func aCrewsOwnExpiryDaysKeepItsForms() throws {
+        let config = try CrewDirectory.groupsConfig()
+        let tree = try DocumentsTree()
+        let created = Date().addingTimeInterval(-10 * 86_400).formatted(.iso8601)
+        for (owner, name) in [("jdoe", "North pump"), ("zangstrom", "North valve"), ("asmith", "South pump"), ("sobrien", "South valve")] {
+            try tree.form(owner, name, created: created)
+        }
+        let imported = try run("lchen", config, ["import --yes " + shellQuote(tree.root)])
+        #expect(imported.status == 0, "\(imported.stderr)")
+
+        let set = try run("mkhan", config, format: "csv", ["policy set --team 'Kolonne Nord' expiry-days 30 --note 'long jobs'"])
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(set.stdout.contains("expiry-days,7,30,team Kolonne Nord"), "\(set.stdout)")
+        let ost = try run("sitelead", config, ["policy set --team 'Kolonne Ost' expiry-days 8"])
+        #expect(ost.status == 0, "\(ost.stderr)")
+        // Not his crew; support sets no policy.
+        let refused = try run("tpatel", config, ["policy set --team 'Kolonne Nord' expiry-days 3"])
+        #expect(refused.status == 1 && refused.stderr.contains("is not one of your crews (Kolonne Süd)"), "\(refused.stderr)")
+        #expect(try run("lchen", config, ["policy set --team 'Kolonne Nord' expiry-days 3"]).status == 1)
+
+        let shown = try run("mkhan", config, format: "csv", ["policy show"])
+        #expect(shown.stdout.contains("expiry-days,30,team Kolonne Nord,mkhan,"), "\(shown.stdout)")
+        #expect(!shown.stdout.contains("Kolonne Ost"), "\(shown.stdout)")
+        let crew = try run("mkhan", config, format: "csv", ["policy show --team 'Kolonne Nord'"])
+        #expect(crew.stdout.contains("expiry-days,30,team Kolonne Nord"), "\(crew.stdout)")
+        #expect(crew.stdout.contains("notify-days,\"1,2\",config") || crew.stdout.contains("notify-days,1,2,config"), "\(crew.stdout)")
+
+        let preview = try run("sitelead", config, format: "csv", ["expire --dry-run"])
+        #expect(preview.status == 0, "\(preview.stderr)")
+        let listed = Set(preview.stdout.split(whereSeparator: \.isNewline).dropFirst().map { String($0.split(separator: ",")[2]) })
+        #expect(listed == ["asmith", "sobrien"], "\(preview.stdout)")
+        let expire = try run("sitelead", config, ["expire --yes"])
+        #expect(expire.status == 0, "\(expire.stderr)")
+        let trashed = try sqlite(fixture.storePath(config), "SELECT owner FROM forms WHERE trashed_at IS NOT NULL ORDER BY owner")
+        #expect(trashed == "asmith\nsobrien")
+        let audit = try sqlite(fixture.storePath(config), "SELECT object FROM audit WHERE command = 'policy.set' ORDER BY id")
+        #expect(audit == "policy team Kolonne Nord expiry-days\npolicy team Kolonne Ost expiry-days")
+    }
+
     /// A site lead moves a form between crews; the receiving crew's foreman is told, and the
     /// audit row names both crews.
     @Test func aSiteLeadMovesBetweenCrewsAndTheReceivingForemanHears() throws {

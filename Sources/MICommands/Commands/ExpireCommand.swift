@@ -11,7 +11,8 @@ public struct ExpireCommand: ConsoleCommand {
         abstract: "Move incomplete forms older than the expiry days to the trash.",
         discussion: """
             A form expires when it was created more than N days ago (N: --days, else the policy's \
-            expiry days); one created exactly N days ago stays. A form restored or reopened counts \
+            expiry days; where a crew has its own expiry-days, 'policy set --team', its members' forms \
+            expire by it, and --days N still means N for everyone); one created exactly N days ago stays. A form restored or reopened counts \
             from then. Each expired form keeps its media, is audited, and its owner gets a notice. \
             Shows what will go and asks first (--yes to skip the question); --dry-run only lists. \
             Support staff may run --dry-run (it changes nothing); expiring needs a foreman.
@@ -42,21 +43,49 @@ public struct ExpireCommand: ConsoleCommand {
         FormColumns.values(form) + [.int(Int64((now.timeIntervalSince(form.created.date) / 86_400).rounded(.down)))]
     }
 
+    /// One cutoff with --days (for everyone), else the site's for the owners without a crew
+    /// policy of their own and one per crew policy for its owners (``OwnerPolicies``), all at
+    /// one "now".
+    static func cutoffs(days: Int?, in session: Session) throws -> [ExpiryCutoff] {
+        let store = try session.store()
+        if let days { return [try store.expiryCutoff(days: days)] }
+        let policies = try session.ownerPolicies()
+        let site = try store.expiryCutoff(days: policies.site.expiryDays)
+        let groups = policies.groups.filter { $0.policy.expiryDays != policies.site.expiryDays }
+        guard !groups.isEmpty else { return [site] }
+        let others = groups.reduce(into: Set<String>()) { $0.formUnion($1.owners) }
+        var cutoffs = [site.with(days: site.days, owners: .except(others))]
+        var byDays: [Int: Set<String>] = [:]
+        for group in groups { byDays[group.policy.expiryDays, default: []].formUnion(group.owners) }
+        for (days, owners) in byDays.sorted(by: { $0.key < $1.key }) {
+            cutoffs.append(site.with(days: days, owners: .only(owners)))
+        }
+        return cutoffs
+    }
+
     public func run(in session: Session, output: OutputSink) throws {
         if !batch.dryRun { try session.require([.foreman], for: "expire without --dry-run") }
         let store = try session.store()
-        let days = try self.days ?? session.policy().policy.expiryDays
-        let cutoff = try store.expiryCutoff(days: days)
+        let cutoffs = try Self.cutoffs(days: self.days, in: session)
+        let now = cutoffs[0].now
+        let days = cutoffs.count == 1 ? "\(cutoffs[0].days) day(s)" : "their policy's expiry days ("
+            + cutoffs.map { "\($0.days)" }.joined(separator: ", ") + ")"
         let actor = session.user.uid, note = self.note.note
         try BatchRemoval<FormSummary>(
-            name: "expire", columns: Self.columns, row: { Self.values($0, now: cutoff.now) },
-            count: { try store.countExpirable(cutoff) },
-            forEachCandidate: { each in try store.forEachExpirable(cutoff) { try each($0) } },
+            name: "expire", columns: Self.columns, row: { Self.values($0, now: now) },
+            count: { try cutoffs.reduce(0) { $0 + (try store.countExpirable($1)) } },
+            forEachCandidate: { each in for cutoff in cutoffs { try store.forEachExpirable(cutoff) { try each($0) } } },
             perform: { each, progress in
-                try store.expire(cutoff, actor: actor, note: note, { try each($0.form) }, progress: progress)
+                var total = 0
+                for cutoff in cutoffs {
+                    let base = total
+                    total += try store.expire(cutoff, actor: actor, note: note, { try each($0.form) },
+                                              progress: { progress(base + $0) })
+                }
+                return total
             },
-            question: { "move \($0) incomplete form(s) created more than \(days) day(s) ago to the trash?" },
-            nothingToDo: "nothing to expire: no incomplete form was created more than \(days) day(s) ago",
+            question: { "move \($0) incomplete form(s) created more than \(days) ago to the trash?" },
+            nothingToDo: "nothing to expire: no incomplete form was created more than \(days) ago",
             summary: { "moved \($0) form(s) to the trash ('trash' lists them, 'restore FORM' brings one back)" }
         ).run(in: session, output: output, dryRun: batch.dryRun, yes: batch.yes)
     }

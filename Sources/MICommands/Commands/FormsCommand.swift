@@ -118,14 +118,14 @@ public struct FormsCommand: ConsoleCommand {
             }
             output.endRows()
         } else {
-            let expiryDays = try session.policy().policy.expiryDays
+            let policies = try session.ownerPolicies()
             output.beginRows(FormColumns.listingColumns)
             for owner in owners {
                 filter.owner = owner
                 try store.forEachForm(filter) {
                     try session.checkpointRow()
                     session.recall.saw($0)
-                    output.row(FormColumns.listingValues($0, expiryDays: expiryDays))
+                    output.row(FormColumns.listingValues($0, expiryDays: policies.policy(for: $0.owner).expiryDays))
                     found += 1
                 }
             }

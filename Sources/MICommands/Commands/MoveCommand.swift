@@ -53,6 +53,9 @@ public struct MoveCommand: ConsoleCommand {
         let store = try session.store()
         let role = session.actingRole(Self.roles).rawValue
         let policy = session.config.policy.expiryPolicy
+        // The store computes `expires` with the site's expiry-days; the receiver's crew may have its own.
+        // (Nothing to read where the site keeps no crews.)
+        let policies = session.directory.teamSettings == nil ? nil : try session.ownerPolicies()
         if case .form(let reference) = form {
             let result = try session.changing(dryRun: batch.dryRun, output: output) {
                 try store.move(reference, to: technician.uid, actor: session.user.uid, actorRole: role,
@@ -61,7 +64,7 @@ public struct MoveCommand: ConsoleCommand {
             if !batch.dryRun { Self.remember([result], in: session, output: output) }
             output.record(Self.columns,
                           [.int(result.formId), .string(result.fromOwner), .string(result.toOwner), .string(result.newName),
-                           .bool(result.renamed), .bool(result.moved), .time(result.expires)])
+                           .bool(result.renamed), .bool(result.moved), .time(policies?.expires(result.expires, owner: result.toOwner) ?? result.expires)])
             return
         }
         // A pattern: its incomplete forms (the only ones a move takes), previewed and confirmed.
@@ -76,7 +79,7 @@ public struct MoveCommand: ConsoleCommand {
             },
             row: { _, result in
                 [.int(result.formId), .string(result.fromOwner), .string(result.toOwner), .string(result.oldName),
-                 .string(result.newName), .bool(result.renamed), .time(result.expires)]
+                 .string(result.newName), .bool(result.renamed), .time(policies?.expires(result.expires, owner: result.toOwner) ?? result.expires)]
             },
             question: { "move \($0) form(s) matching '\(form)' to \(technician.uid)?" }
         ).run(forms, in: session, output: output, dryRun: batch.dryRun, yes: batch.yes) { _, result in moved.append(result) }

@@ -47,7 +47,9 @@ public struct NotificationsCommand: ConsoleCommand {
         var filter = ReminderFilter(owner: owner, due: due)
         filter.from = from?.date
         filter.to = to?.date
-        let policy = try session.policy().policy
+        let policies = try session.ownerPolicies()
+        let policy = policies.site
+        filter.ownerPolicies = policies.differing
         let store = try session.store()
 
         if let ics {

@@ -16,6 +16,8 @@ public struct PolicyCommand: ConsoleCommand {
               policy set notify-days 1,2,5
               policy set retention-days 60
               policy set expiry-from created
+              policy set --team 'Kolonne Nord' expiry-days 14
+              policy show --team 'Kolonne Nord'
             """,
         subcommands: [PolicyShowCommand.self, PolicySetCommand.self],
         defaultSubcommand: PolicyShowCommand.self)
@@ -36,9 +38,14 @@ public struct PolicyShowCommand: ConsoleCommand {
         abstract: "Show the policy in force and where each value comes from.",
         discussion: """
             A value set with 'policy set' is kept in the shared store and wins over the config \
-            file (policy.* keys) for every console.
+            file (policy.* keys) for every console. Where the site keeps crews, each crew \
+            override you may see ('policy set --team') follows as a row with source 'team NAME'; \
+            with --team NAME, the policy in force for that crew and where each value comes from.
             """)
     public static let roles: Set<Role> = [.foreman, .support]
+
+    @Option(name: .customLong("team"), help: ArgumentHelp("Show the policy in force for this crew.", valueName: "crew"))
+    public var team: String?
 
     public init() {}
 
@@ -48,17 +55,57 @@ public struct PolicyShowCommand: ConsoleCommand {
             // Possible when the config file changed under values stored with `policy set`.
             output.warning("the policy in force is inconsistent: \(problem)")
         }
+        let crew = try team.map { try session.visibleCrew($0) }
+        let overrides = try Self.visibleOverrides(in: session)
         output.beginRows([Column("setting"), Column("value"), Column("source"), Column("setBy"), Column("setAt")])
-        for setting in PolicySetting.allCases {
-            let value = Value.string(setting.text(in: effective.policy))
-            switch effective.source(of: setting) {
-            case .config:
-                output.row([.string(setting.rawValue), value, .string("config"), .null, .null])
-            case .store(let setBy, let setAt):
-                output.row([.string(setting.rawValue), value, .string("store"), .string(setBy), .time(setAt)])
+        if let crew {
+            let override = overrides.first { $0.crew == crew.name }
+            let policy = override?.applied(to: effective.policy) ?? effective.policy
+            for problem in policy.problems where override != nil {
+                output.warning("the policy in force for \(crew.name) is inconsistent: \(problem)")
+            }
+            for setting in PolicySetting.allCases {
+                if let value = override?.values[setting] {
+                    Self.teamRow(setting, crew: crew.name, value: value, output: output)
+                } else {
+                    Self.siteRow(setting, effective: effective, output: output)
+                }
+            }
+        } else {
+            for setting in PolicySetting.allCases { Self.siteRow(setting, effective: effective, output: output) }
+            for override in overrides {
+                for setting in PolicySetting.teamSettings {
+                    guard let value = override.values[setting] else { continue }
+                    Self.teamRow(setting, crew: override.crew, value: value, output: output)
+                }
             }
         }
         output.endRows()
+    }
+
+    private static func siteRow(_ setting: PolicySetting, effective: EffectivePolicy, output: OutputSink) {
+        let value = Value.string(setting.text(in: effective.policy))
+        switch effective.source(of: setting) {
+        case .config:
+            output.row([.string(setting.rawValue), value, .string("config"), .null, .null])
+        case .store(let setBy, let setAt):
+            output.row([.string(setting.rawValue), value, .string("store"), .string(setBy), .time(setAt)])
+        }
+    }
+
+    private static func teamRow(_ setting: PolicySetting, crew: String, value: TeamPolicyValue, output: OutputSink) {
+        output.row([.string(setting.rawValue), .string(value.text), .string("team \(crew)"), .string(value.setBy), .time(value.setAt)])
+    }
+
+    /// The crew overrides the user may see: every crew's for support and site leads, the crews
+    /// he leads for a foreman; none where the site keeps no crews.
+    static func visibleOverrides(in session: Session) throws -> [TeamPolicy] {
+        guard session.directory.teamSettings != nil else { return [] }
+        let reach = try session.crewReach()
+        let overrides = try session.store().teamPolicies()
+        if reach.isEveryCrew { return overrides }
+        let led = Set(reach.crews.map(\.name))
+        return overrides.filter { led.contains($0.crew) }
     }
 }
 
@@ -83,6 +130,15 @@ public struct PolicySetCommand: ConsoleCommand {
               policy set expiry-days 10
               policy set notify-days 1,2,5 --note 'reminders on day 5 too'
               policy set expiry-from created
+              policy set --team 'Kolonne Nord' expiry-days 14
+              policy set --team 'Kolonne Nord' notify-days site
+
+            With --team NAME (where the site keeps crews) the value applies to the forms of that \
+            crew's members only, in place of the site's: expiry-days and notify-days only, for a \
+            crew you lead (a site lead: any crew). The crew's resulting policy must pass the same \
+            rules. The value 'site' removes the crew's override, so the site's value holds again. \
+            A member of several crews with overrides gets the crew with the longest expiry-days \
+            (and that crew's notify-days); on a tie the crew first by name.
             """)
     public static let roles: Set<Role> = [.foreman]
 
@@ -94,6 +150,9 @@ public struct PolicySetCommand: ConsoleCommand {
               help: ArgumentHelp("The new value: days, for notify-days a list like 1,2,5, for expiry-from "
                                  + "created or assigned.", valueName: "value"))
     public var values: [String] = []
+    @Option(name: .customLong("team"), help: ArgumentHelp("Set the value for this crew only ('site' removes it).",
+                                                           valueName: "crew"))
+    public var team: String?
     @OptionGroup public var note: NoteOption
     @OptionGroup public var dryRun: DryRunOption
 
@@ -109,6 +168,7 @@ public struct PolicySetCommand: ConsoleCommand {
     var value: String { values[0] }
 
     public func run(in session: Session, output: OutputSink) throws {
+        if let team { return try runForCrew(team, in: session, output: output) }
         let change: PolicyChange
         do {
             change = try session.changing(dryRun: dryRun.dryRun, output: output) {
@@ -124,5 +184,32 @@ public struct PolicySetCommand: ConsoleCommand {
         }
         output.record([Column("setting"), Column("before"), Column("after"), Column("source")],
                       [.string(setting.rawValue), .string(change.before), .string(change.after), .string("store")])
+    }
+
+    private func runForCrew(_ name: String, in session: Session, output: OutputSink) throws {
+        guard PolicySetting.teamSettings.contains(setting) else {
+            throw CommandError.failed("a crew may override only "
+                                      + PolicySetting.teamSettings.map(\.rawValue).joined(separator: " and ") + ", not \(setting)")
+        }
+        let crew = try session.visibleCrew(name)
+        let remove = value.trimmingCharacters(in: .whitespaces) == "site"
+        let change: PolicyChange
+        do {
+            change = try session.changing(dryRun: dryRun.dryRun, output: output) {
+                try session.store().setTeamPolicy(crew: crew.name, setting, to: remove ? nil : value,
+                                                  defaults: session.config.policy.expiryPolicy,
+                                                  actor: session.user.uid, note: note.note)
+            }
+        } catch let error as StoreError where error.kind == .invalidInput {
+            throw CommandError.failed("refused: \(error.message)")
+        }
+        guard change.changed else {
+            output.message(remove ? "\(crew.name) has no \(setting) of its own; nothing was changed"
+                           : "\(setting) of \(crew.name) is \(change.after) already; nothing was changed")
+            return
+        }
+        output.record([Column("setting"), Column("before"), Column("after"), Column("source")],
+                      [.string(setting.rawValue), .string(change.before), .string(change.after),
+                       .string(remove ? "site" : "team \(crew.name)")])
     }
 }

@@ -47,12 +47,14 @@ public struct RemindCommand: ConsoleCommand {
         }
         let store = try session.store()
         if !dryRun { try Self.refuseInSessionTransaction(store, "remind") }
-        let policy = try session.policy().policy
+        let policies = try session.ownerPolicies()
+        var filter = ReminderFilter()
+        filter.ownerPolicies = policies.differing
         let now = session.clock.now()
         let sent = try store.sentReminders()
         var recipients: [String: Recipient] = [:]
         var order: [String] = []
-        try store.forEachReminder(policy: policy) { reminder in
+        try store.forEachReminder(policy: policies.site, filter: filter) { reminder in
             let owner = reminder.form.owner
             if reminder.pending {
                 guard !reminder.dropped, recipients[owner] != nil else { return }

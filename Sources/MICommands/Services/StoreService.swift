@@ -64,6 +64,9 @@ public protocol StoreService: AnyObject {
     func policy(defaults: ExpiryPolicy) throws -> EffectivePolicy
     func setPolicy(_ setting: PolicySetting, to text: String, defaults: ExpiryPolicy, actor: String, note: String?) throws
         -> PolicyChange
+    func teamPolicies() throws -> [TeamPolicy]
+    func setTeamPolicy(crew: String, _ setting: PolicySetting, to text: String?, defaults: ExpiryPolicy, actor: String,
+                       note: String?) throws -> PolicyChange
     func forEachReminder(policy: ExpiryPolicy, filter: ReminderFilter, _ body: (Reminder) throws -> Void) throws
 
     // MARK: Notices and audit

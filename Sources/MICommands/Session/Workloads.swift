@@ -20,12 +20,19 @@ extension Session {
     /// members and a filter limited to them.
     public func workloads(of technicians: [DirectoryUser], _ filter: FormFilter = FormFilter(),
                           ownerMatches: (String) -> Bool = { _ in true }) throws -> [TechnicianWorkload] {
-        let expiryDays = try policy().policy.expiryDays
+        let policies = try ownerPolicies()
+        let expiryDays = policies.site.expiryDays
         var rows: [String: TechnicianWorkload] = [:]
         for user in technicians {
             rows[user.uid] = TechnicianWorkload(uid: user.uid, name: user.name, workload: OwnerWorkload(owner: user.uid))
         }
-        for workload in try store().workload(filter, expiryDays: expiryDays) where ownerMatches(workload.owner) {
+        for var workload in try store().workload(filter, expiryDays: expiryDays) where ownerMatches(workload.owner) {
+            // A crew's own expiry-days (`policy set --team`) moves its members' next expiry.
+            if let next = workload.nextExpiry, policies.policy(for: workload.owner).expiryDays != expiryDays {
+                workload = OwnerWorkload(owner: workload.owner, incomplete: workload.incomplete, completed: workload.completed,
+                                         oldestIncomplete: workload.oldestIncomplete,
+                                         nextExpiry: policies.expires(next, owner: workload.owner))
+            }
             let name = rows[workload.owner]?.name
             rows[workload.owner] = TechnicianWorkload(uid: workload.owner, name: name, workload: workload)
         }

@@ -10,6 +10,14 @@ public struct ExpiryCutoff: Sendable, Hashable {
     public let days: Int
     /// The run's "now".
     public let now: Date
+    /// Whose forms this cutoff applies to (a crew's own expiry days, `policy set --team`); nil
+    /// for every owner.
+    public var owners: OwnerSelection? = nil
+
+    /// The cutoff over `days` days for the forms of `owners` only, at the same "now".
+    public func with(days: Int, owners: OwnerSelection) -> ExpiryCutoff {
+        ExpiryCutoff(days: days, now: now, owners: owners)
+    }
     /// Forms created before this instant expire.
     public var before: Date { now.addingTimeInterval(-Double(days) * 86_400) }
 }
@@ -53,9 +61,17 @@ extension FormStore {
         return ExpiryCutoff(days: days, now: clock.now())
     }
 
+    /// The session's scope and the cutoff's owners, for a statement numbering its own placeholders up to `firstNumber - 1`.
+    private func expiryClause(_ cutoff: ExpiryCutoff, firstNumber: Int) -> (sql: String, arguments: StoreArguments) {
+        let scope = scopeClause("forms.owner", firstNumber: firstNumber)
+        guard let owners = cutoff.owners else { return scope }
+        let selected = owners.clause("forms.owner", engine: engine.dialect.engine, firstNumber: firstNumber + scope.arguments.count)
+        return (scope.sql + selected.sql, scope.arguments + selected.arguments)
+    }
+
     /// How many forms ``expire(_:actor:note:batchSize:_:progress:)`` would take now.
     public func countExpirable(_ cutoff: ExpiryCutoff) throws -> Int {
-        let scope = scopeClause("forms.owner", firstNumber: 2)
+        let scope = expiryClause(cutoff, firstNumber: 2)
         return try read { db in
             try db.value(Int.self, "SELECT COUNT(*) FROM forms WHERE \(SummarySQL.expirable)\(scope.sql)",
                          [cutoff.before.timeIntervalSince1970] + scope.arguments) ?? 0
@@ -65,7 +81,7 @@ extension FormStore {
     /// Calls `body` with each form an expiry run would take, oldest `created` first (then id) —
     /// the order the run takes them in. Streams from a cursor; changes nothing.
     public func forEachExpirable(_ cutoff: ExpiryCutoff, _ body: (FormSummary) throws -> Void) throws {
-        let scope = scopeClause("forms.owner", firstNumber: 2)
+        let scope = expiryClause(cutoff, firstNumber: 2)
         try read { db in
             try db.forEachRow("""
                 SELECT \(SummarySQL.columns) FROM forms WHERE \(SummarySQL.expirable)\(scope.sql)
@@ -96,7 +112,7 @@ extension FormStore {
         var resume: (created: Double, id: Int64) = (-Double.greatestFiniteMagnitude, 0)
         var done = 0
         // A foreman's run takes his crews' forms only (``OwnerScope``).
-        let scope = scopeClause("forms.owner", firstNumber: 5)
+        let scope = expiryClause(cutoff, firstNumber: 5)
         while true {
             let batch: [ExpiredForm] = try write { db in
                 let rows = try db.rows("""

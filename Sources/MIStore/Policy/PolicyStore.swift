@@ -27,6 +27,13 @@ extension FormStore {
             if let problem = updated.problems.first {
                 throw StoreError(.invalidInput, problem)
             }
+            // Each crew's own values (`policy set --team`) must still make a usable policy with the new site value.
+            for team in try Self.teamPolicies(in: db) {
+                if let problem = team.applied(to: updated).problems.first {
+                    throw StoreError(.invalidInput, "for crew \(team.crew), whose own values would then break a rule: \(problem) "
+                                     + "(change or remove them first: policy set --team '\(team.crew)' …)")
+                }
+            }
             let before = setting.text(in: current), after = setting.text(in: updated)
             guard before != after else {
                 return PolicyChange(setting: setting, before: before, after: after, changed: false, policy: updated)

@@ -29,6 +29,9 @@ public struct ReminderFilter: Sendable, Hashable {
     /// Only reminders due now: fired at or before now and not dropped, since ``from`` or, without
     /// it, within the last 24 hours (after now − 24 h) — so a daily job reports each one once.
     public var due: Bool
+    /// Owners whose policy is not the one passed to ``FormStore/forEachReminder(policy:filter:_:)``
+    /// (a crew's own, `policy set --team`): their forms' reminders and expiry follow it.
+    public var ownerPolicies: [String: ExpiryPolicy] = [:]
 
     public init(owner: String? = nil, from: Date? = nil, to: Date? = nil, due: Bool = false) {
         self.owner = owner
@@ -63,7 +66,8 @@ extension FormStore {
     public func forEachReminder(policy: ExpiryPolicy, filter: ReminderFilter = ReminderFilter(),
                                 _ body: (Reminder) throws -> Void) throws {
         let now = clock.now()
-        let days = Array(Set(policy.notifyDays)).sorted()
+        let siteDays = Array(Set(policy.notifyDays)).sorted()
+        let ownerPolicies = Dictionary(filter.ownerPolicies.map { ($0.key.nfc, $0.value) }, uniquingKeysWith: { a, _ in a })
         try read { db in
             var sql = """
                 SELECT \(SummarySQL.columns) FROM forms
@@ -91,8 +95,9 @@ extension FormStore {
                     try flush()
                     currentOwner = form.owner
                 }
-                guard let expiresAt = form.expires(afterDays: policy.expiryDays) else { return }
-                for day in days {
+                let ownPolicy = ownerPolicies[form.owner]
+                guard let expiresAt = form.expires(afterDays: (ownPolicy ?? policy).expiryDays) else { return }
+                for day in ownPolicy.map({ Array(Set($0.notifyDays)).sorted() }) ?? siteDays {
                     let at = form.created.date.addingTimeInterval(Double(day) * 86_400)
                     guard at < expiresAt else { continue }
                     pendingOfOwner.append(Reminder(form: form, day: day, at: at, expiresAt: expiresAt,

@@ -206,6 +206,14 @@ final class FakeStore: StoreService {
         throw reached("setPolicy")
     }
 
+    /// No crew overrides (the fake directory keeps no crews unless a test gives it some).
+    func teamPolicies() throws -> [TeamPolicy] { [] }
+
+    func setTeamPolicy(crew: String, _ setting: PolicySetting, to text: String?, defaults: ExpiryPolicy, actor: String,
+                       note: String?) throws -> PolicyChange {
+        throw reached("setTeamPolicy")
+    }
+
     func forEachReminder(policy: ExpiryPolicy, filter: ReminderFilter, _ body: (Reminder) throws -> Void) throws {
         throw reached("forEachReminder")
     }

@@ -1,0 +1,128 @@
+import Foundation
+
+/// One value a crew's policy overrides (`policy set --team`), by whom and when.
+public struct TeamPolicyValue: Sendable, Hashable {
+    public let text: String
+    public let setBy: String
+    public let setAt: Date
+
+    public init(text: String, setBy: String, setAt: Date) {
+        self.text = text
+        self.setBy = setBy
+        self.setAt = setAt
+    }
+}
+
+/// A crew's overrides of the site policy (issue 22): only ``PolicySetting/teamSettings``
+/// (expiry-days and notify-days); every other setting is the site's.
+public struct TeamPolicy: Sendable, Hashable {
+    /// The crew's name as the directory gives it (``Crew/name``).
+    public let crew: String
+    public let values: [PolicySetting: TeamPolicyValue]
+
+    public init(crew: String, values: [PolicySetting: TeamPolicyValue]) {
+        self.crew = crew
+        self.values = values
+    }
+
+    /// `site` with this crew's values in place of the site's. A stored value that no longer
+    /// parses is left out (the site's value holds); ``FormStore/setTeamPolicy`` never stores one.
+    public func applied(to site: ExpiryPolicy) -> ExpiryPolicy {
+        var policy = site
+        for setting in PolicySetting.teamSettings {
+            guard let value = values[setting], let updated = try? setting.apply(value.text, to: policy) else { continue }
+            policy = updated
+        }
+        return policy
+    }
+}
+
+extension PolicySetting {
+    /// The settings a crew may override.
+    public static let teamSettings: [PolicySetting] = [.expiryDays, .notifyDays]
+
+    /// The `policy` table's key of this setting for `crew`: `team/Kolonne Nord/expiryDays`.
+    /// The site policy never reads these keys (it matches ``storeKey`` exactly).
+    func teamStoreKey(_ crew: String) -> String { "team/\(crew)/\(storeKey)" }
+
+    static let teamKeyPrefix = "team/"
+}
+
+extension FormStore {
+    /// Every crew's overrides, by crew name; crews without one are absent.
+    public func teamPolicies() throws -> [TeamPolicy] {
+        try read { db in try Self.teamPolicies(in: db) }
+    }
+
+    static func teamPolicies(in db: any StoreDatabase) throws -> [TeamPolicy] {
+        var byCrew: [String: [PolicySetting: TeamPolicyValue]] = [:]
+        for row in try db.rows("SELECT key, value, set_at, set_by FROM policy") {
+            let key: String = row["key"]
+            guard key.hasPrefix(PolicySetting.teamKeyPrefix), let slash = key.lastIndex(of: "/") else { continue }
+            let crew = String(key[key.index(key.startIndex, offsetBy: PolicySetting.teamKeyPrefix.count)..<slash])
+            let storeKey = key[key.index(after: slash)...]
+            guard !crew.isEmpty, let setting = PolicySetting.teamSettings.first(where: { $0.storeKey == storeKey }) else { continue }
+            byCrew[crew, default: [:]][setting] = TeamPolicyValue(text: row["value"], setBy: row["set_by"],
+                                                                  setAt: Date(timeIntervalSince1970: row["set_at"]))
+        }
+        return byCrew.keys.sorted().map { TeamPolicy(crew: $0, values: byCrew[$0]!) }
+    }
+
+    /// Sets (or with `text` nil removes) one of `crew`'s overrides; audited (`policy.set`, object
+    /// `policy team Kolonne Nord expiry-days`). The crew's resulting policy (the site's in force
+    /// with the crew's overrides) must pass ``ExpiryPolicy/problems``; checked inside the write
+    /// transaction, as ``setPolicy(_:to:defaults:actor:note:)`` does. ``PolicyChange/before`` and
+    /// `after` are the values in force for the crew (the site's where it has no override);
+    /// nothing is stored or audited when the override is as asked already.
+    @discardableResult
+    public func setTeamPolicy(crew: String, _ setting: PolicySetting, to text: String?, defaults: ExpiryPolicy,
+                              actor: String, note: String? = nil) throws -> PolicyChange {
+        let actor = try Validate.name(actor, what: "actor")
+        guard PolicySetting.teamSettings.contains(setting) else {
+            throw StoreError(.invalidInput, "a crew may override only "
+                             + PolicySetting.teamSettings.map(\.rawValue).joined(separator: " and ") + ", not \(setting)")
+        }
+        guard !crew.isEmpty, !crew.contains("/") else { throw StoreError(.invalidInput, "no crew name '\(crew)' can hold a policy") }
+        let change: PolicyChange = try write { db in
+            let site = try Self.effectivePolicy(defaults: defaults, in: db).policy
+            let existing = try Self.teamPolicies(in: db).first { $0.crew == crew }
+            let current = existing?.applied(to: site) ?? site
+            var values = existing?.values ?? [:]
+            let updated: ExpiryPolicy
+            if let text {
+                updated = try setting.apply(text, to: current)
+            } else {
+                values[setting] = nil
+                updated = TeamPolicy(crew: crew, values: values).applied(to: site)
+            }
+            if let problem = updated.problems.first {
+                throw StoreError(.invalidInput, problem)
+            }
+            let before = setting.text(in: current), after = setting.text(in: updated)
+            let hadOverride = existing?.values[setting] != nil
+            guard before != after || (text == nil) == hadOverride else {
+                return PolicyChange(setting: setting, before: before, after: after, changed: false, policy: updated)
+            }
+            let now = nowSeconds()
+            let key = setting.teamStoreKey(crew)
+            if text == nil {
+                try db.execute("DELETE FROM policy WHERE key = ?", [key])
+            } else {
+                try db.execute("""
+                    INSERT INTO policy (key, value, set_at, set_by) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (key) DO UPDATE SET value = excluded.value, set_at = excluded.set_at, set_by = excluded.set_by
+                    """, [key, after, now, actor])
+            }
+            let afterJSON: JSONValue = text == nil ? .string("site") : .string(after)
+            try audit(db, at: now, actor: actor, command: "policy.set", formId: nil, object: "policy team \(crew) \(setting)",
+                      before: .object(JSONObject([(setting.rawValue, .string(hadOverride ? before : "site"))])),
+                      after: .object(JSONObject([(setting.rawValue, afterJSON)])), note: note)
+            return PolicyChange(setting: setting, before: before, after: after, changed: true, policy: updated)
+        }
+        if change.changed {
+            logger.info("team policy set", metadata: ["crew": "\(crew)", "setting": "\(setting)",
+                                                      "value": "\(text == nil ? "site" : change.after)", "actor": "\(actor)"])
+        }
+        return change
+    }
+}

@@ -1,0 +1,243 @@
+import Foundation
+import MICommands
+import MIDirectory
+import MIStore
+import Testing
+
+/// Per-crew policy (issue 22, `policy set --team`) on a real SQLite store with the crews of
+/// ``CrewRuleTests/Site``: Kolonne Nord (mkhan leads; jdoe, zangstrom), Kolonne Süd (tpatel
+/// leads; asmith, sobrien), slead a site lead, lchen support. The site policy is the default:
+/// expiry-days 7, notify-days 1,2. At the site's clock (2026-11-30 00:53) jdoe's incomplete forms
+/// are 13.7 and 10.5 days old, asmith's 19.7 and 9.7, sobrien's 13.7.
+@Suite("Crew policy")
+struct CrewPolicyTests {
+    typealias Site = CrewRuleTests.Site
+
+    private func text(_ value: Value) -> String? {
+        switch value {
+        case .string(let text): text
+        default: nil
+        }
+    }
+
+    /// `policy show` rows as "setting value source".
+    private func shown(_ output: RecordingSink) -> [String] {
+        output.rows.map { row in [row[0], row[1], row[2]].compactMap(text).joined(separator: " ") }
+    }
+
+    @Test func aForemanSetsHisCrewsExpiryAndPolicyShowListsIt() throws {
+        let site = try Site()
+        let set = try site.run("mkhan", ["policy", "set", "--team", "Kolonne Nord", "expiry-days", "14", "--note", "long jobs"])
+        let record = try #require(set.records.first)
+        #expect(record.values.compactMap(text) == ["expiry-days", "7", "14", "team Kolonne Nord"])
+
+        // The site policy is unchanged: the team key is not one of the site's.
+        #expect(try site.unscoped().policy(defaults: .defaults).policy == .defaults)
+        #expect(try site.unscoped().policy(defaults: .defaults).sources.isEmpty)
+
+        let mine = shown(try site.run("mkhan", ["policy"]))
+        #expect(mine.contains("expiry-days 7 config"))
+        #expect(mine.contains("expiry-days 14 team Kolonne Nord"))
+        // The south foreman does not see the north crew's override; the site lead and support do.
+        #expect(!shown(try site.run("tpatel", ["policy", "show"])).contains { $0.contains("Kolonne Nord") })
+        #expect(shown(try site.run("slead", ["policy", "show"])).contains("expiry-days 14 team Kolonne Nord"))
+        #expect(shown(try site.run("lchen", ["policy", "show"])).contains("expiry-days 14 team Kolonne Nord"))
+
+        // --team: the crew's policy in force, each value with its source.
+        let crew = shown(try site.run("mkhan", ["policy", "show", "--team", "Kolonne Nord"]))
+        #expect(crew == ["expiry-days 14 team Kolonne Nord", "notify-days 1,2 config", "retention-days 30 config",
+                         "expiry-from assigned config"])
+
+        // Audited as policy.set, the object naming the crew.
+        var audit: [AuditEntry] = []
+        try site.unscoped().forEachAuditEntry { audit.append($0) }
+        let entry = try #require(audit.last)
+        #expect(entry.command == "policy.set")
+        #expect(entry.object == "policy team Kolonne Nord expiry-days")
+        #expect(entry.actor == "mkhan")
+        #expect(entry.note == "long jobs")
+    }
+
+    @Test func siteRemovesAnOverrideAndTheSameValueChangesNothing() throws {
+        let site = try Site()
+        _ = try site.run("slead", ["policy", "set", "--team", "Kolonne Süd", "notify-days", "1,3,5"])
+        let again = try site.run("slead", ["policy", "set", "--team", "Kolonne Süd", "notify-days", "1,3,5"])
+        #expect(again.records.isEmpty)
+        #expect(again.messages.contains { $0.contains("already") })
+        #expect(try site.unscoped().teamPolicies().map(\.crew) == ["Kolonne Süd"])
+
+        let removed = try site.run("tpatel", ["policy", "set", "--team", "Kolonne Süd", "notify-days", "site"])
+        #expect(try #require(removed.records.first).values.compactMap(text) == ["notify-days", "1,3,5", "1,2", "site"])
+        #expect(try site.unscoped().teamPolicies().isEmpty)
+        let twice = try site.run("tpatel", ["policy", "set", "--team", "Kolonne Süd", "notify-days", "site"])
+        #expect(twice.records.isEmpty)
+        #expect(shown(try site.run("tpatel", ["policy", "show", "--team", "Kolonne Süd"]))
+                == ["expiry-days 7 config", "notify-days 1,2 config", "retention-days 30 config", "expiry-from assigned config"])
+    }
+
+    @Test func dryRunStoresNothing() throws {
+        let site = try Site()
+        let before = try site.snapshot()
+        let output = try site.run("mkhan", ["policy", "set", "--team", "Kolonne Nord", "expiry-days", "14", "--dry-run"])
+        #expect(output.records.count == 1)
+        #expect(try site.unscoped().teamPolicies().isEmpty)
+        #expect(try site.snapshot() == before)
+    }
+
+    @Test func refusals() throws {
+        let site = try Site()
+        let before = try site.snapshot()
+        // Another foreman's crew.
+        let other = #expect(throws: (any Error).self) {
+            _ = try site.run("mkhan", ["policy", "set", "--team", "Kolonne Süd", "expiry-days", "14"])
+        }
+        #expect(other?.isPermissionDenied == true)
+        #expect("\(other.map { "\($0)" } ?? "")".contains("Kolonne Nord"))
+        // Support and technicians set no policy at all.
+        for uid in ["lchen", "jdoe"] {
+            let error = #expect(throws: (any Error).self) {
+                _ = try site.run(uid, ["policy", "set", "--team", "Kolonne Nord", "expiry-days", "14"])
+            }
+            #expect(error?.isPermissionDenied == true, "\(uid)")
+        }
+        // The crew's resulting policy must pass the rules: a reminder on day 2 with expiry 2.
+        let broken = #expect(throws: CommandError.self) {
+            _ = try site.run("mkhan", ["policy", "set", "--team", "Kolonne Nord", "expiry-days", "2"])
+        }
+        #expect("\(broken.map { "\($0)" } ?? "")".contains("never fire"))
+        // Only expiry-days and notify-days.
+        #expect(throws: CommandError.self) {
+            _ = try site.run("mkhan", ["policy", "set", "--team", "Kolonne Nord", "retention-days", "60"])
+        }
+        // No such crew.
+        #expect(throws: (any Error).self) {
+            _ = try site.run("slead", ["policy", "set", "--team", "Kolonne West", "expiry-days", "14"])
+        }
+        #expect(try site.snapshot() == before)
+        #expect(try site.unscoped().teamPolicies().isEmpty)
+    }
+
+    @Test func withoutCrewsThereIsNoTeamPolicy() throws {
+        let harness = try CommandHarness(user: "mkhan")
+        #expect(throws: CommandError.self) { try harness.run(["policy", "set", "--team", "Kolonne Nord", "expiry-days", "14"]) }
+        #expect(!harness.store.calls.contains("setTeamPolicy"))
+    }
+
+    /// Expire without --days: the north crew's forms by its 14 days (jdoe's 13.7- and 10.5-day-old
+    /// forms stay), everyone else's by the site's 7. The dry run lists what the run takes.
+    @Test func expireHonoursTheCrewsExpiryDays() throws {
+        let site = try Site()
+        _ = try site.run("slead", ["policy", "set", "--team", "Kolonne Nord", "expiry-days", "14"])
+        let preview = try site.run("slead", ["expire", "--dry-run"])
+        let listed = Set(preview.rows.compactMap { row -> String? in text(row[2]) })
+        #expect(listed == ["asmith", "sobrien"])
+        let previewed = preview.rows.count
+
+        let run = try site.run("slead", ["expire", "--yes"])
+        #expect(run.rows.count == previewed)
+        var live: [String] = []
+        try site.unscoped().forEachForm { if $0.state == .incomplete { live.append($0.owner) } }
+        #expect(live.sorted() == ["jdoe", "jdoe"])
+
+        // --days still means N for everyone: jdoe's forms too.
+        let days = try site.run("slead", ["expire", "--days", "7", "--dry-run"])
+        #expect(days.rows.count == 2)
+    }
+
+    /// A member of two crews with overrides: the longest expiry-days wins, with that crew's notify-days.
+    @Test func severalCrewsTheLongestExpiryWins() throws {
+        let nord = TeamPolicy(crew: "Kolonne Nord", values: [.expiryDays: TeamPolicyValue(text: "10", setBy: "x", setAt: Date()),
+                                                             .notifyDays: TeamPolicyValue(text: "4", setBy: "x", setAt: Date())])
+        let sued = TeamPolicy(crew: "Kolonne Süd", values: [.expiryDays: TeamPolicyValue(text: "20", setBy: "x", setAt: Date())])
+        let tie = TeamPolicy(crew: "A-Team", values: [.expiryDays: TeamPolicyValue(text: "20", setBy: "x", setAt: Date()),
+                                                      .notifyDays: TeamPolicyValue(text: "3", setBy: "x", setAt: Date())])
+        let members = ["Kolonne Nord": ["both", "north"], "Kolonne Süd": ["both", "south"], "A-Team": ["tie"]]
+        let policies = OwnerPolicies(site: .defaults, overrides: [nord, sued]) { members[$0] ?? [] }
+        #expect(policies.policy(for: "both") == ExpiryPolicy(expiryDays: 20, notifyDays: [1, 2], retentionDays: 30))
+        #expect(policies.policy(for: "north") == ExpiryPolicy(expiryDays: 10, notifyDays: [4], retentionDays: 30))
+        #expect(policies.policy(for: "nobody") == .defaults)
+        // A tie: the crew first by name.
+        let tied = OwnerPolicies(site: .defaults, overrides: [sued, tie]) { $0 == "A-Team" || $0 == "Kolonne Süd" ? ["tie"] : [] }
+        #expect(tied.policy(for: "tie").notifyDays == [3])
+        #expect(tied.byOwner["tie"]?.crew == "A-Team")
+    }
+
+    private func time(_ value: Value) -> Date? {
+        if case .time(let date) = value { return date }
+        return nil
+    }
+
+    /// Kolonne Nord keeps forms 20 days and reminds on days 1, 2 and 15; everyone else has the
+    /// site's 7 days and days 1, 2. Each place that computes an expiry or a reminder says so.
+    @Test func listingsRemindersWorkloadAndMoveFollowTheOwnersCrew() throws {
+        let site = try Site()
+        _ = try site.run("mkhan", ["policy", "set", "--team", "Kolonne Nord", "expiry-days", "20"])
+        _ = try site.run("mkhan", ["policy", "set", "--team", "Kolonne Nord", "notify-days", "1,2,15"])
+        var forms: [Int64: FormSummary] = [:]
+        try site.unscoped().forEachForm { forms[$0.id] = $0 }
+        func days(_ owner: String) -> Int { owner == "jdoe" || owner == "zangstrom" ? 20 : 7 }
+
+        // forms: the expires column.
+        let listing = try site.run("slead", ["forms", "--state", "incomplete"])
+        let expiresColumn = try #require(listing.columns.firstIndex(of: "expires"))
+        #expect(listing.rows.count == 5)
+        for row in listing.rows {
+            guard case .int(let id) = row[0], let form = forms[id] else { Issue.record("no id in \(row)"); continue }
+            #expect(time(row[expiresColumn]) == form.expires(afterDays: days(form.owner)), "\(form.owner)/\(form.name)")
+        }
+
+        // notifications: jdoe's forms get a day-15 reminder and expire after 20 days; asmith's do not.
+        let north = try site.run("slead", ["notifications", "--user", "jdoe"])
+        #expect(north.rows.contains { $0[4] == .int(15) })
+        for row in north.rows {
+            guard case .int(let id) = row[2], let form = forms[id] else { Issue.record("no id in \(row)"); continue }
+            #expect(time(row[5]) == form.expires(afterDays: 20))
+        }
+        let south = try site.run("slead", ["notifications", "--user", "asmith"])
+        #expect(!south.rows.isEmpty)
+        #expect(!south.rows.contains { $0[4] == .int(15) })
+        for row in south.rows {
+            guard case .int(let id) = row[2], let form = forms[id] else { Issue.record("no id in \(row)"); continue }
+            #expect(time(row[5]) == form.expires(afterDays: 7))
+        }
+
+        // workload: nextExpiry by each owner's policy.
+        let workload = try site.run("slead", ["workload"])
+        for owner in ["jdoe", "asmith", "sobrien"] {
+            let row = try #require(workload.rows.first { $0[0] == .string(owner) }, "\(owner)")
+            let expected = forms.values.filter { $0.owner == owner && $0.state == .incomplete }
+                .compactMap { $0.expires(afterDays: days(owner)) }.min()
+            #expect(time(row[5]) == expected, "\(owner)")
+        }
+
+        // move: a south form handed to jdoe expires by the north crew's 20 days from the move.
+        let moved = try site.run("slead", ["move", "\(site.southIncomplete)", "jdoe"])
+        let record = try #require(moved.records.first)
+        let expires = try #require(record.columns.firstIndex(of: "expires"))
+        #expect(time(record.values[expires]) == site.clock.now().addingTimeInterval(20 * 86_400))
+
+        // undo: the form goes back to asmith, under the site's 7 days; a north form moved within
+        // the crew and back keeps the crew's 20.
+        let (session, output) = try site.session("slead")
+        for words in [["move", "\(site.northIncomplete)", "zangstrom"], ["undo"]] {
+            let (command, name) = try CommandHarness.parse(words)
+            try session.run(command, named: name, output: output)
+        }
+        let back = try #require(output.rows.last)
+        #expect(back[2] == .string("jdoe"))
+        #expect(time(back[6]) == site.clock.now().addingTimeInterval(20 * 86_400))
+    }
+
+    /// remind: under the site's 7 days every form of the site has expired by now, so nobody has
+    /// a reminder due; the north crew's 20 days keep jdoe's forms alive, and his day-1 and day-2
+    /// reminders come due.
+    @Test func remindFollowsTheOwnersCrew() throws {
+        let site = try Site()
+        func recipients() throws -> [String] {
+            try site.run("slead", ["remind", "--dry-run"]).rows.compactMap { text($0[0]) }
+        }
+        #expect(try recipients().isEmpty)
+        _ = try site.run("mkhan", ["policy", "set", "--team", "Kolonne Nord", "expiry-days", "20"])
+        #expect(try recipients() == ["jdoe"])
+    }
+}
