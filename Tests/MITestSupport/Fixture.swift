@@ -151,9 +151,22 @@ extension Paths {
 }
 
 public enum TempDir {
+    /// A new folder under the system's temp folder, removed when the test process exits
+    /// (`MIADMIN_TEST_KEEP=1` keeps them, to look at a failed test's store and config).
     public static func make() throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("miadmin-test-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        made.withLock { $0.append(path) }
+        _ = removeAtExit
         return path
     }
+
+    private static let made = Mutex<[String]>([])
+
+    private static let removeAtExit: Void = {
+        atexit {
+            guard ProcessInfo.processInfo.environment["MIADMIN_TEST_KEEP"] == nil else { return }
+            for path in TempDir.made.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
+        }
+    }()
 }

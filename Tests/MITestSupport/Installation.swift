@@ -49,6 +49,8 @@ public final class Installation: @unchecked Sendable {
             group = other.group
             accounts = other.accounts
             gid = other.gid
+            // The prefix is this installation's own; the accounts and group are the other's.
+            Installation.cleanup.withLock { $0.append(([], "", prefix)) }
             return
         }
         group = "mitest\(id)"
@@ -214,7 +216,7 @@ public final class Installation: @unchecked Sendable {
     static func removeAll() {
         for (accounts, group, prefix) in cleanup.withLock({ $0 }) {
             for name in accounts { _ = try? Shell.run("/usr/sbin/userdel", ["-r", name]) }
-            _ = try? Shell.run("/usr/sbin/groupdel", [group])
+            if !group.isEmpty { _ = try? Shell.run("/usr/sbin/groupdel", [group]) }
             try? FileManager.default.removeItem(atPath: prefix)
         }
         cleanup.withLock { $0.removeAll() }
