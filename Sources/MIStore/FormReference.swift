@@ -40,6 +40,10 @@ public enum FormReference: Sendable, Hashable, CustomStringConvertible {
 
 extension String {
     /// Unicode canonical composition (NFC): the one spelling the store keeps for names and uids,
-    /// so `é` typed on macOS (often decomposed) finds `é` imported from a tablet.
-    var nfc: String { precomposedStringWithCanonicalMapping }
+    /// so `é` typed on macOS (often decomposed) finds `é` imported from a tablet. ASCII text is
+    /// NFC already and comes back as it is: Foundation's composition bridges through NSString,
+    /// and a crew's listing asked it for every row's owner (docs/benchmarks.md, issue 22).
+    public var nfc: String {
+        utf8.allSatisfy { $0 < 0x80 } ? self : precomposedStringWithCanonicalMapping
+    }
 }

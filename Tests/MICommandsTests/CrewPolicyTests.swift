@@ -162,6 +162,19 @@ struct CrewPolicyTests {
         #expect(tied.byOwner["tie"]?.crew == "A-Team")
     }
 
+    /// Owners are kept in NFC: a member id the directory spells decomposed finds the store's
+    /// composed owner, and the other way round; ASCII ids take no detour through Foundation.
+    @Test func ownersMatchWhateverTheirUnicodeSpelling() throws {
+        let nord = TeamPolicy(crew: "Kolonne Nord", values: [.expiryDays: TeamPolicyValue(text: "12", setBy: "x", setAt: Date())])
+        let policies = OwnerPolicies(site: .defaults, overrides: [nord]) { _ in ["jose\u{301}", "t0001"] }
+        #expect(policies.policy(for: "jos\u{e9}").expiryDays == 12)
+        #expect(policies.policy(for: "jose\u{301}").expiryDays == 12)
+        #expect(policies.policy(for: "t0001").expiryDays == 12)
+        #expect(policies.policy(for: "t0002") == .defaults)
+        #expect(OwnerPolicies(site: .defaults).policy(for: "jose\u{301}") == .defaults)
+        #expect("t0001".nfc == "t0001" && "jose\u{301}".nfc == "jos\u{e9}" && "jose\u{301}".nfc.unicodeScalars.count == 4)
+    }
+
     private func time(_ value: Value) -> Date? {
         if case .time(let date) = value { return date }
         return nil

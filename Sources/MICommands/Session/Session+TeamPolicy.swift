@@ -25,7 +25,7 @@ public struct OwnerPolicies: Sendable {
         for team in overrides.sorted(by: { $0.crew < $1.crew }) {
             let policy = team.applied(to: site)
             for member in try members(team.crew) {
-                let owner = member.precomposedStringWithCanonicalMapping  // as the store keeps owners (NFC)
+                let owner = member.nfc  // as the store keeps owners
                 if let held = byOwner[owner], held.policy.expiryDays >= policy.expiryDays { continue }
                 byOwner[owner] = (team.crew, policy)
             }
@@ -33,8 +33,10 @@ public struct OwnerPolicies: Sendable {
         self.byOwner = byOwner
     }
 
+    /// Asked for every row of a listing: no crew overrides (the usual case) answer at once.
     public func policy(for owner: String) -> ExpiryPolicy {
-        byOwner[owner]?.policy ?? byOwner[owner.precomposedStringWithCanonicalMapping]?.policy ?? site
+        guard !byOwner.isEmpty else { return site }
+        return byOwner[owner]?.policy ?? byOwner[owner.nfc]?.policy ?? site
     }
 
     /// The owners whose policy is not the site's, with theirs (``ReminderFilter/ownerPolicies``).

@@ -118,7 +118,7 @@ public final class Session {
             if let asked, Glob(asked).isLiteral { try requireInCrews(asked) }
             return asked
         }
-        if let asked, asked.precomposedStringWithCanonicalMapping != user.uid.precomposedStringWithCanonicalMapping {
+        if let asked, asked.nfc != user.uid.nfc {
             throw CommandError.permissionDenied(Self.ownOnlyMessage)
         }
         return user.uid
