@@ -142,7 +142,13 @@ final class CSVRenderer: RenderingSink {
         var needsQuotes = false, hasQuote = false, mayNeedEscape = false
 
         init(_ text: String) {
-            for byte in text.utf8 {
+            // A native string's bytes in one buffer: a plain loop over it, not the view's
+            // iterator (every field of a listing passes here).
+            if text.utf8.withContiguousStorageIfAvailable({ scan($0) }) == nil { scan(Array(text.utf8)) }
+        }
+
+        private mutating func scan<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
+            for byte in bytes {
                 switch byte {
                 case UInt8(ascii: "\""): hasQuote = true; needsQuotes = true
                 case UInt8(ascii: ","), 10: needsQuotes = true

@@ -88,8 +88,14 @@ struct TimeText {
         Self.digits(magnitude % 60, 2, to: &bytes)
     }
 
-    /// `value` in decimal, zero-padded to at least `width` digits; no array per call.
+    /// `value` in decimal, zero-padded to at least `width` digits; no array per call. Two-digit
+    /// fields (all but the year) take the short way: a listing writes ten of them per row.
     private static func digits(_ value: Int, _ width: Int, to bytes: inout [UInt8]) {
+        if width == 2, (0..<100).contains(value) {
+            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10))
+            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10))
+            return
+        }
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         let magnitude = value.magnitude
         var power: UInt = 1, count = 1
@@ -97,7 +103,7 @@ struct TimeText {
             power *= 10
             count += 1
         }
-        if count < width { bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - count)) }
+        for _ in count..<max(count, width) { bytes.append(UInt8(ascii: "0")) }
         while power > 0 {
             bytes.append(UInt8(ascii: "0") + UInt8((magnitude / power) % 10))
             power /= 10
