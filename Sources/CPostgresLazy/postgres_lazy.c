@@ -51,3 +51,20 @@ MIADMIN_LAZY(pq, char *, PQport, (const PGconn *conn), (conn))
 MIADMIN_LAZY(pq, int, PQbackendPID, (const PGconn *conn), (conn))
 MIADMIN_LAZY(pq, unsigned char *, PQunescapeBytea, (const unsigned char *strtext, size_t *retbuflen),
              (strtext, retbuflen))
+// Pipeline mode: a write's statements sent in one round trip (PostgresConnection.pipeline).
+MIADMIN_LAZY(pq, int, PQenterPipelineMode, (PGconn *conn), (conn))
+MIADMIN_LAZY(pq, int, PQexitPipelineMode, (PGconn *conn), (conn))
+MIADMIN_LAZY(pq, int, PQpipelineSync, (PGconn *conn), (conn))
+MIADMIN_LAZY(pq, PGresult *, PQgetResult, (PGconn *conn), (conn))
+MIADMIN_LAZY(pq, int, PQsendQueryParams,
+             (PGconn *conn, const char *command, int nParams, const Oid *paramTypes,
+              const char *const *paramValues, const int *paramLengths, const int *paramFormats,
+              int resultFormat),
+             (conn, command, nParams, paramTypes, paramValues, paramLengths, paramFormats, resultFormat))
+MIADMIN_LAZY(pq, int, PQsendPrepare,
+             (PGconn *conn, const char *stmtName, const char *query, int nParams, const Oid *paramTypes),
+             (conn, stmtName, query, nParams, paramTypes))
+MIADMIN_LAZY(pq, int, PQsendQueryPrepared,
+             (PGconn *conn, const char *stmtName, int nParams, const char *const *paramValues,
+              const int *paramLengths, const int *paramFormats, int resultFormat),
+             (conn, stmtName, nParams, paramValues, paramLengths, paramFormats, resultFormat))

@@ -52,7 +52,15 @@ enum Audit {
     /// Writes one audit row; call it inside the transaction of the change it describes.
     static func record(_ db: any StoreDatabase, at: Double, actor: String, command: String, formId: Int64?, object: String,
                        before: JSONValue?, after: JSONValue?, note: String?) throws {
-        try db.execute("""
+        let statement = recording(at: at, actor: actor, command: command, formId: formId, object: object,
+                                  before: before, after: after, note: note)
+        try db.execute(statement.sql, statement.arguments)
+    }
+
+    /// ``record(_:at:actor:command:formId:object:before:after:note:)`` as a statement for a batch.
+    static func recording(at: Double, actor: String, command: String, formId: Int64?, object: String,
+                          before: JSONValue?, after: JSONValue?, note: String?) -> StoreStatement {
+        StoreStatement("""
             INSERT INTO audit (at, actor, command, form_id, object, before, after, note)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """, [at, actor, command, formId, object, before.map(JSONWriter.compact), after.map(JSONWriter.compact), note])

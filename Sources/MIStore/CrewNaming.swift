@@ -26,8 +26,16 @@ extension FormStore {
     /// of their owner (`"crews": ["Kolonne Nord"]`), so the trail says whose crew a change was in.
     func audit(_ db: any StoreDatabase, at: Double, actor: String, command: String, formId: Int64?, object: String,
                before: JSONValue?, after: JSONValue?, note: String?) throws {
-        try Audit.record(db, at: at, actor: actor, command: command, formId: formId, object: object,
-                         before: before.map(namingCrews), after: after.map(namingCrews), note: note)
+        let statement = try auditing(at: at, actor: actor, command: command, formId: formId, object: object,
+                                     before: before, after: after, note: note)
+        try db.execute(statement.sql, statement.arguments)
+    }
+
+    /// ``audit(_:at:actor:command:formId:object:before:after:note:)`` as a statement for a batch.
+    func auditing(at: Double, actor: String, command: String, formId: Int64?, object: String,
+                  before: JSONValue?, after: JSONValue?, note: String?) throws -> StoreStatement {
+        Audit.recording(at: at, actor: actor, command: command, formId: formId, object: object,
+                        before: try before.map(namingCrews), after: try after.map(namingCrews), note: note)
     }
 
     private func namingCrews(_ value: JSONValue) throws -> JSONValue {

@@ -5,7 +5,7 @@ struct FormRecord: Sendable {
     static let columns = """
         forms.id, forms.owner, forms.name, forms.template, forms.template_id, forms.state, \
         forms.created, forms.created_utc, forms.modified, forms.modified_utc, forms.questions, \
-        forms.extra, forms.version
+        forms.extra, forms.version, forms.expiry_reset_at
         """
 
     let id: Int64
@@ -19,6 +19,8 @@ struct FormRecord: Sendable {
     let questionsJSON: String
     let extraJSON: String?
     let version: Int
+    /// The last restart of the form's expiry clock (move, restore, reopen), if any.
+    let expiryResetAt: Double?
 
     init(row: StoreRow) throws {
         id = row["id"]
@@ -36,6 +38,7 @@ struct FormRecord: Sendable {
         questionsJSON = row["questions"]
         extraJSON = row["extra"]
         version = row["version"]
+        expiryResetAt = row["expiry_reset_at"]
     }
 
     /// "form 12 jdoe/Pump station 4": how audit rows and messages name a form.
@@ -88,9 +91,10 @@ struct FormRecord: Sendable {
     /// When this live form expires under `days` days of expiry, as the store holds it now: `days`
     /// after `created`, or after the last restart of its clock (`expiry_reset_at`: move, restore,
     /// reopen), whichever is later (``SummarySQL/expirable``).
-    func expires(after days: Int, in db: any StoreDatabase) throws -> Date {
-        let reset = try db.value(Double.self, "SELECT expiry_reset_at FROM forms WHERE id = ?", [id])
-        let start = max(created.date.timeIntervalSince1970, reset ?? -Double.greatestFiniteMagnitude)
+    /// `restartedAt`: the clock's restart the caller has just written (a move under
+    /// `expiryFrom: assigned`), which the record read before it does not hold.
+    func expires(after days: Int, restartedAt: Double? = nil) -> Date {
+        let start = max(created.date.timeIntervalSince1970, restartedAt ?? expiryResetAt ?? -Double.greatestFiniteMagnitude)
         return Date(timeIntervalSince1970: start + Double(days) * 86_400)
     }
 

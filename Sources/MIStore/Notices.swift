@@ -31,8 +31,14 @@ enum Notices {
     /// Adds a notice; call it inside the transaction of the change that causes it.
     @discardableResult
     static func add(_ db: any StoreDatabase, uid: String, text: String, source: String, formId: Int64?, at: Double) throws -> Int64 {
-        try db.insert("INSERT INTO notices (uid, text, created, source, form_id) VALUES (?, ?, ?, ?, ?) RETURNING id",
-                      [uid, text, at, source, formId])
+        let statement = adding(uid: uid, text: text, source: source, formId: formId, at: at)
+        return try db.insert(statement.sql, statement.arguments)
+    }
+
+    /// ``add(_:uid:text:source:formId:at:)`` as a statement for a batch; it returns the id.
+    static func adding(uid: String, text: String, source: String, formId: Int64?, at: Double) -> StoreStatement {
+        StoreStatement("INSERT INTO notices (uid, text, created, source, form_id) VALUES (?, ?, ?, ?, ?) RETURNING id",
+                       [uid, text, at, source, formId])
     }
 
     /// The text the old owner of a moved form reads: the name they knew, the new owner, the new

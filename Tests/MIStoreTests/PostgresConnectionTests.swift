@@ -38,6 +38,30 @@ struct PostgresConnectionTests {
         #expect(try connection.execute("SELECT count(*) FROM t").int64(0, 0) == 1)
     }
 
+    /// A pipeline answers each statement in order, with and without named statements; a failing
+    /// statement is thrown with its SQLSTATE, those after it are not run, and the connection is
+    /// usable afterwards (out of pipeline mode).
+    @Test(arguments: [true, false]) func pipelineRunsInOrderAndStopsAtTheFirstFailure(named: Bool) throws {
+        let connection = try PostgresConnection(target: try PostgresTarget(uri: fixture.url), password: fixture.password)
+        connection.namedStatements = named
+        try connection.execute("CREATE TEMP TABLE p (id serial PRIMARY KEY, name text UNIQUE)")
+        let insert = "INSERT INTO p (name) VALUES ($1) RETURNING id"
+        let results = try connection.pipeline([.init(insert, [.text("a")]), .init(insert, [.text("b")]),
+                                               .init("UPDATE p SET name = name || '!' WHERE name = $1", [.text("a")]),
+                                               .init("SELECT name FROM p ORDER BY id")])
+        #expect(results.map(\.rowCount) == [1, 1, 0, 2])
+        #expect(results[1].int64(0, 0) == 2 && results[2].affectedRows == 1)
+        #expect(results[3].string(0, 0) == "a!" && results[3].string(1, 0) == "b")
+        // The same statements again (prepared by now when named), the second one failing.
+        #expect { try connection.pipeline([.init(insert, [.text("c")]), .init(insert, [.text("b")]), .init(insert, [.text("d")])]) }
+            throws: { ($0 as! PostgresError).sqlState == .uniqueViolation }
+        #expect(!connection.lost)
+        // Outside a transaction the statements up to the Sync form one implicit transaction:
+        // "c" went with the failure.
+        #expect(try connection.execute("SELECT string_agg(name, ',' ORDER BY id) FROM p").string(0, 0) == "a!,b")
+        #expect(try connection.pipeline([.init(insert, [.text("e")])])[0].int64(0, 0) != nil)
+    }
+
     @Test func wrongPasswordIsAnAuthenticationErrorWithoutThePassword() throws {
         let secret = "wrong-Secret-123"
         #expect { try PostgresConnection(target: try PostgresTarget(uri: fixture.url), password: secret) } throws: { error in

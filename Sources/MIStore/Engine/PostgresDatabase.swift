@@ -30,6 +30,12 @@ final class PostgresDatabase: StoreDatabase {
         try mapped { Self.rows(of: try connection.executePrepared(Self.translate(sql), Self.bind(arguments))) }
     }
 
+    func batch(_ statements: [StoreStatement]) throws -> [[StoreRow]] {
+        try mapped {
+            try connection.pipeline(statements.map { .init(Self.translate($0.sql), Self.bind($0.arguments)) }).map(Self.rows(of:))
+        }
+    }
+
     func forEachRow(_ sql: String, _ arguments: StoreArguments, _ body: (StoreRow) throws -> Void) throws {
         cursorCount += 1
         let cursor = "miadmin_cursor_\(cursorCount)"

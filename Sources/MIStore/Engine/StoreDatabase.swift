@@ -24,6 +24,12 @@ protocol StoreDatabase: AnyObject {
     /// Runs a query and returns all its rows (for results known to be small).
     func rows(_ sql: String, _ arguments: StoreArguments) throws -> [StoreRow]
 
+    /// Runs `statements` in order and returns each one's rows (empty for commands); the first
+    /// failing statement throws, and those after it are not run. PostgreSQL sends them in one
+    /// round trip (libpq's pipeline mode); SQLite runs them one by one. For the statements of a
+    /// change that do not need each other's results.
+    func batch(_ statements: [StoreStatement]) throws -> [[StoreRow]]
+
     /// Runs `body` in a savepoint: released when `body` returns (rolled back instead when
     /// `rollback` is true), rolled back when it throws.
     func inSavepoint<T>(rollback: Bool, _ body: () throws -> T) throws -> T
@@ -31,6 +37,26 @@ protocol StoreDatabase: AnyObject {
     /// A reader of the blob in `column` of row `id` of `table` that reads pieces without the
     /// rest of the value (a media file sent piece by piece), valid inside this transaction.
     func blobReader(table: String, column: String, id: Int64) throws -> any BlobReader
+}
+
+/// One statement with its arguments, for ``StoreDatabase/batch(_:)``.
+struct StoreStatement {
+    let sql: String
+    let arguments: StoreArguments
+    init(_ sql: String, _ arguments: StoreArguments = []) {
+        self.sql = sql
+        self.arguments = arguments
+    }
+}
+
+extension [StoreRow] {
+    /// The id an `INSERT ... RETURNING id` of a ``StoreDatabase/batch(_:)`` returned.
+    func insertedId() throws -> Int64 {
+        guard let id = first.flatMap({ Int64.fromStoreValue($0.values[0]) }) else {
+            throw StoreError(.database, "An insert returned no id.")
+        }
+        return id
+    }
 }
 
 /// Pieces of one blob (``StoreDatabase/blobReader(table:column:id:)``); closed when released.
@@ -61,6 +87,10 @@ final class SQLBlobReader: BlobReader {
 extension StoreDatabase {
     @discardableResult
     func execute(_ sql: String) throws -> Int { try execute(sql, []) }
+
+    func batch(_ statements: [StoreStatement]) throws -> [[StoreRow]] {
+        try statements.map { try rows($0.sql, $0.arguments) }
+    }
 
     func blobReader(table: String, column: String, id: Int64) throws -> any BlobReader {
         SQLBlobReader(db: self, table: table, column: column, id: id)

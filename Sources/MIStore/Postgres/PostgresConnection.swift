@@ -9,7 +9,8 @@ import Foundation
 ///
 /// Not `Sendable`: a connection has one owner at a time (libpq's rule for a `PGconn`).
 public final class PostgresConnection {
-    private let handle: OpaquePointer
+    /// libpq's connection (internal: ``pipeline(_:)`` in its own file uses it too).
+    let handle: OpaquePointer
     /// Where it is connected, for messages (never a password).
     public let target: PostgresTarget
 
@@ -82,6 +83,9 @@ public final class PostgresConnection {
     /// "terminating connection" before closing).
     public private(set) var lost = false
 
+    /// For a failure found outside ``check(_:)`` (a pipeline that cannot be finished).
+    func markLost() { lost = true }
+
     /// Whether statements are prepared by name once per connection (``executePrepared(_:_:)``).
     /// Off behind a pooler in transaction mode (PgBouncer's `pool_mode = transaction`), where
     /// the next transaction may run on another server connection that does not have (or
@@ -125,7 +129,15 @@ public final class PostgresConnection {
     }
 
     /// Statement names of the statements prepared on this connection, by SQL text.
-    private var prepared: [String: String] = [:]
+    var prepared: [String: String] = [:]
+    /// How many statement names this connection has handed out (names stay unique on it).
+    private var statementNames = 0
+
+    /// A new statement name for `PQprepare` / `PQsendPrepare`.
+    func nextStatementName() -> String {
+        statementNames += 1
+        return "miadmin_\(statementNames)"
+    }
 
     /// Like ``execute(_:_:)``, through a prepared statement: the first run of a SQL text
     /// prepares it (`PQprepare`, parameter types from this first run's values, NULLs left for
@@ -139,7 +151,7 @@ public final class PostgresConnection {
         if let known = prepared[sql] {
             name = known
         } else {
-            name = "miadmin_\(prepared.count + 1)"
+            name = nextStatementName()
             var types = parameters.map { $0?.typeOid ?? 0 }
             let result = PQprepare(handle, name, sql, Int32(types.count), &types)
             try check(result)

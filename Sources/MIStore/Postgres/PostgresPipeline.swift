@@ -1,0 +1,102 @@
+import CPostgres
+import Foundation
+
+extension PostgresConnection {
+    /// One statement of a ``pipeline(_:)``.
+    public struct PipelinedStatement: Sendable {
+        public let sql: String
+        public let parameters: [PostgresValue?]
+        public init(_ sql: String, _ parameters: [PostgresValue?] = []) {
+            self.sql = sql
+            self.parameters = parameters
+        }
+    }
+
+    /// Runs `statements` in order in one round trip (libpq's pipeline mode: all of them sent, then
+    /// one Sync), and returns each one's result. The server skips the statements after a failing
+    /// one; that first failure is thrown, as ``execute(_:_:)`` would have thrown it.
+    ///
+    /// For a write whose statements do not need each other's results (a move's update, notices and
+    /// audit row): one wait for the server instead of one per statement, which through a pooler
+    /// is also one hop fewer each. Statements are prepared as ``executePrepared(_:_:)`` prepares
+    /// them (inside the same pipeline on first use) unless ``namedStatements`` is off.
+    public func pipeline(_ statements: [PipelinedStatement]) throws -> [PostgresResult] {
+        guard PQenterPipelineMode(handle) == 1 else { throw failure("could not start a pipeline") }
+        // What each result read back belongs to: a statement (its index) or a preparation.
+        var expected: [(index: Int?, preparing: (sql: String, name: String)?)] = []
+        var preparing: [String: String] = [:]
+        for (index, statement) in statements.enumerated() {
+            let sent: Int32
+            if namedStatements {
+                let name: String
+                if let known = prepared[statement.sql] ?? preparing[statement.sql] {
+                    name = known
+                } else {
+                    name = nextStatementName()
+                    var types = statement.parameters.map { $0?.typeOid ?? 0 }
+                    guard PQsendPrepare(handle, name, statement.sql, Int32(types.count), &types) == 1 else {
+                        throw abandon("could not send a statement")
+                    }
+                    preparing[statement.sql] = name
+                    expected.append((nil, (statement.sql, name)))
+                }
+                sent = try PostgresValue.withBound(statement.parameters) { count, _, values, lengths, formats in
+                    PQsendQueryPrepared(handle, name, count, values, lengths, formats, 0)
+                }
+            } else {
+                sent = try PostgresValue.withBound(statement.parameters) { count, types, values, lengths, formats in
+                    PQsendQueryParams(handle, statement.sql, count, types, values, lengths, formats, 0)
+                }
+            }
+            guard sent == 1 else { throw abandon("could not send a statement") }
+            expected.append((index, nil))
+        }
+        guard PQpipelineSync(handle) == 1 else { throw abandon("could not send the pipeline") }
+
+        var results: [PostgresResult?] = Array(repeating: nil, count: statements.count)
+        var firstFailure: PostgresError?
+        for item in expected {
+            guard let raw = PQgetResult(handle) else { throw abandon("the server's answer ended early") }
+            let result = PostgresResult(raw)
+            switch PQresultStatus(raw) {
+            case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+                if let (sql, name) = item.preparing { prepared[sql] = name }
+                if let index = item.index { results[index] = result }
+            case PGRES_PIPELINE_ABORTED:
+                break  // skipped after the failure already kept
+            default:
+                let error = result.error(at: target, connectionOK: isConnected)
+                if error.kind == .unreachable { throw abandon(error) }
+                if firstFailure == nil { firstFailure = error }
+            }
+            // Each statement's results end with a null.
+            while let extra = PQgetResult(handle) { PQclear(extra) }
+        }
+        guard let sync = PQgetResult(handle) else { throw abandon("the server's answer ended early") }
+        let syncStatus = PQresultStatus(sync)
+        PQclear(sync)
+        guard syncStatus == PGRES_PIPELINE_SYNC, PQexitPipelineMode(handle) == 1 else {
+            throw abandon("the pipeline did not end as sent")
+        }
+        if let firstFailure { throw firstFailure }
+        return results.map { $0! }
+    }
+
+    private func failure(_ what: String) -> PostgresError {
+        let detail = Self.firstLine(String(cString: PQerrorMessage(handle)))
+        return PostgresError(isConnected ? .statement : .unreachable,
+                             "PostgreSQL store at \(target): \(what): \(detail)")
+    }
+
+    /// A pipeline that cannot be finished leaves the connection unusable: it counts as lost, so
+    /// the engine connects again (which ends pipeline mode) and runs the transaction again.
+    private func abandon(_ what: String) -> PostgresError {
+        abandon(PostgresError(.unreachable, "Lost the PostgreSQL store at \(target): \(what): "
+                              + Self.firstLine(String(cString: PQerrorMessage(handle)))))
+    }
+
+    private func abandon(_ error: PostgresError) -> PostgresError {
+        markLost()
+        return error
+    }
+}
