@@ -180,6 +180,6 @@ pair_rounds() {
     mc=$(printf '%s\n' "${m_c[@]}" | median) sw=$(printf '%s\n' "${s_w[@]}" | median)
     sk=$(printf '%s\n' "${s_k[@]}" | median) sc=$(printf '%s\n' "${s_c[@]}" | median)
     printf '%-6s %10.2f %11.2f %12.1f %10.2f %11.2f %12.1f\n' median "$mw" "$mc" "$(mib "$mk")" "$sw" "$sc" "$(mib "$sk")"
-    LAST_MIADMIN_MEDIAN=$mw
+    LAST_MIADMIN_MEDIAN=$mw LAST_OTHER_MEDIAN=$sw
     echo "ratio miadmin/$other: wall time $(ratio "$mw" "$sw"), CPU time $(ratio "$mc" "$sc"), peak RSS $(ratio "$mk" "$sk")"
 }

@@ -13,6 +13,16 @@ start_postgres() {
     ADMIN_PASSWORD=$(head -n 1 "$PG_ADMIN_PASSWORD_FILE")
 }
 
+# --fsync on: the server as a site runs it, with fsync, synchronous_commit and full_page_writes
+# on (the fixture turns them off: a throwaway server for tests). All three take a reload.
+make_durable() {
+    pg_admin -c "ALTER SYSTEM SET fsync = on" -c "ALTER SYSTEM SET synchronous_commit = on" \
+        -c "ALTER SYSTEM SET full_page_writes = on" -c "SELECT pg_reload_conf()" >/dev/null
+    [[ $(pg_admin -A -t -c "SHOW fsync") == on ]] || die "the server did not take fsync = on"
+    echo
+    echo "server durable from here on: fsync, synchronous_commit and full_page_writes on"
+}
+
 # PgBouncer in front ($POOLER pooling): from now on pg_url, so miadmin's configs and psql, go
 # through it. The copies are dropped WITH (FORCE): the pooler keeps server connections to them.
 start_pooler() {
@@ -76,13 +86,50 @@ make_pg_moves() {
         "$WORK/moves.sql" >"$WORK/moves.pg.sql"
 }
 
+# CPU seconds (user + system) the server and the pooler have used so far: every `postgres`
+# process (the postmaster's reaped backends included) and `pgbouncer`, as "postgres pgbouncer".
+server_cpu() {
+    python3 - <<'PY'
+import os
+tick = os.sysconf("SC_CLK_TCK")
+used = {"postgres": 0, "pgbouncer": 0}
+for pid in filter(str.isdigit, os.listdir("/proc")):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            stat = f.read()
+    except OSError:
+        continue
+    comm, fields = stat[stat.index("(") + 1:stat.rindex(")")], stat[stat.rindex(")") + 2:].split()
+    if comm in used:  # fields[11:15]: utime, stime, cutime, cstime
+        used[comm] += sum(int(v) for v in fields[11:15])
+print(f"{used['postgres'] / tick:.2f} {used['pgbouncer'] / tick:.2f}")
+PY
+}
+
+# server_cpu_during FILE CMD...: runs CMD; appends the server's and the pooler's CPU seconds
+# used meanwhile to FILE ("postgres pgbouncer" per run).
+server_cpu_during() {
+    local file=$1 before after
+    shift
+    before=$(server_cpu)
+    "$@"
+    after=$(server_cpu)
+    awk -v b="$before" -v a="$after" 'BEGIN { split(b, x); split(a, y); printf "%.2f %.2f\n", y[1] - x[1], y[2] - x[2] }' >>"$file"
+}
+
+# The server's and pooler's CPU per run, from FILE: medians.
+print_server_cpu() {
+    local what=$1 file=$2
+    echo "$what: server CPU $(awk '{ print $1 }' "$file" | median) s, pooler CPU $(awk '{ print $2 }' "$file" | median) s (medians)"
+}
+
 run_moves_miadmin_pg() {
-    MIADMIN_PASSWORD=$MKHAN_PASSWORD timed "miadmin -f moves.mi" /dev/null /dev/null -- \
+    MIADMIN_PASSWORD=$MKHAN_PASSWORD server_cpu_during "$WORK/server-cpu.miadmin" timed "miadmin -f moves.mi" /dev/null /dev/null -- \
         "$MIADMIN" --config "$WORK/copyA.json" --user mkhan -f "$WORK/moves.mi"
 }
 
 run_moves_psql() {
-    PGPASSWORD=$(head -n 1 "$PG_PASSWORD_FILE") timed "psql -f moves.pg.sql" /dev/null /dev/null -- \
+    PGPASSWORD=$(head -n 1 "$PG_PASSWORD_FILE") server_cpu_during "$WORK/server-cpu.psql" timed "psql -f moves.pg.sql" /dev/null /dev/null -- \
         psql "$(pg_url copyb)" -X -q -v ON_ERROR_STOP=1 -f "$WORK/moves.pg.sql"
 }
 
@@ -108,7 +155,10 @@ bench_pg_moves() {
     make_pg_moves
     echo
     echo "moves on PostgreSQL: $MOVES x 'move ID UID' (one transaction each) on a copy of a store of $FORMS forms; psql runs the same statements"
+    rm -f "$WORK/server-cpu.miadmin" "$WORK/server-cpu.psql"
     pair_rounds copy_pg_store run_moves_miadmin_pg run_moves_psql verify_pg_moves
+    print_server_cpu "during miadmin's moves" "$WORK/server-cpu.miadmin"
+    print_server_cpu "during psql's moves" "$WORK/server-cpu.psql"
 }
 
 # The same moves split over four consoles started together, against one console's rate.
@@ -118,6 +168,8 @@ bench_pg_concurrent() {
     copy_pg_store
     local i start end
     for i in 0 1 2 3; do awk -v i="$i" 'NR % 4 == i' "$WORK/moves.mi" >"$WORK/moves.$i.mi"; done
+    local cpu_before
+    cpu_before=$(server_cpu)
     start=$(date +%s.%N)
     for i in 0 1 2 3; do
         MIADMIN_PASSWORD=$MKHAN_PASSWORD "$MIADMIN" --config "$WORK/copyA.json" --user mkhan -f "$WORK/moves.$i.mi" \
@@ -126,6 +178,10 @@ bench_pg_concurrent() {
     local failed=0
     for i in 0 1 2 3; do wait -n || failed=$((failed + 1)); done
     end=$(date +%s.%N)
+    rm -f "$WORK/server-cpu.four"
+    awk -v b="$cpu_before" -v a="$(server_cpu)" 'BEGIN { split(b, x); split(a, y); printf "%.2f %.2f\n", y[1] - x[1], y[2] - x[2] }' \
+        >"$WORK/server-cpu.four"
+    print_server_cpu "during the four consoles" "$WORK/server-cpu.four"
     ((failed == 0)) || { cat "$WORK"/concurrent.*.err >&2; die "$failed of the four consoles failed"; }
     local moved
     moved=$(pg_store copya -A -t -c "SELECT count(*) FROM audit WHERE command = 'move'")
@@ -136,6 +192,35 @@ bench_pg_concurrent() {
     echo "four consoles: $MOVES moves in ${wall} s = $(awk -v m="$MOVES" -v w="$wall" 'BEGIN { printf "%.0f", m / w }') moves/s;" \
         "one console: $(awk -v m="$MOVES" -v w="$single" 'BEGIN { printf "%.0f", m / w }') moves/s;" \
         "ratio four/one: $(awk -v w="$wall" -v s="$single" 'BEGIN { printf "%.2f", s / w }')x"
+    bench_psql_concurrent
+}
+
+# The reference for the four consoles: moves.pg.sql split by transaction into four psql
+# sessions started together on a fresh copy. Its names were precomputed for one session in
+# order, and psql does not retry, so a session may lose a transaction to a name taken first by
+# another or to a serialization failure: it goes on (no ON_ERROR_STOP) and only committed
+# moves (audit rows) count.
+bench_psql_concurrent() {
+    copy_pg_store
+    local i start end wall committed cpu_before
+    awk '/^BEGIN/ { block++ } { print > (FILENAME ".part." (block % 4)) }' "$WORK/moves.pg.sql"
+    cpu_before=$(server_cpu)
+    start=$(date +%s.%N)
+    for i in 0 1 2 3; do
+        PGPASSWORD=$(head -n 1 "$PG_PASSWORD_FILE") psql "$(pg_url copyb)" -X -q -f "$WORK/moves.pg.sql.part.$i" \
+            >/dev/null 2>"$WORK/psql-concurrent.$i.err" &
+    done
+    wait
+    end=$(date +%s.%N)
+    awk -v b="$cpu_before" -v a="$(server_cpu)" 'BEGIN { split(b, x); split(a, y); printf "%.2f %.2f\n", y[1] - x[1], y[2] - x[2] }' \
+        >"$WORK/server-cpu.psql-four"
+    print_server_cpu "during the four psql sessions" "$WORK/server-cpu.psql-four"
+    committed=$(pg_store copyb -A -t -c "SELECT count(*) FROM audit WHERE command = 'move'")
+    wall=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')
+    echo "four psql sessions: $committed of $MOVES moves committed in ${wall} s =" \
+        "$(awk -v m="$committed" -v w="$wall" 'BEGIN { printf "%.0f", m / w }') moves/s;" \
+        "one psql: $(awk -v m="$MOVES" -v w="$LAST_OTHER_MEDIAN" 'BEGIN { printf "%.0f", m / w }') moves/s;" \
+        "ratio four/one: $(awk -v m="$MOVES" -v c="$committed" -v w="$wall" -v s="$LAST_OTHER_MEDIAN" 'BEGIN { printf "%.2f", (c / w) / (m / s) }')x"
 }
 
 LISTING_SQL_PG="SELECT id, name, owner, state, template,
