@@ -23,6 +23,14 @@ make_durable() {
     echo "server durable from here on: fsync, synchronous_commit and full_page_writes on"
 }
 
+# --standby on: a synchronous streaming standby; every commit from here on waits for it.
+start_standby() {
+    log "starting a synchronous hot standby"
+    "$SCRIPT_DIR/pg-fixture" standby "$WORK/pg" >&2
+    echo
+    echo "a synchronous hot standby from here on: every commit waits until the standby has its WAL"
+}
+
 # PgBouncer in front ($POOLER pooling): from now on pg_url, so miadmin's configs and psql, go
 # through it. The copies are dropped WITH (FORCE): the pooler keeps server connections to them.
 start_pooler() {
@@ -109,12 +117,11 @@ PY
 # server_cpu_during FILE CMD...: runs CMD; appends the server's and the pooler's CPU seconds
 # used meanwhile to FILE ("postgres pgbouncer" per run).
 server_cpu_during() {
-    local file=$1 before after
+    local file=$1 before
     shift
     before=$(server_cpu)
     "$@"
-    after=$(server_cpu)
-    awk -v b="$before" -v a="$after" 'BEGIN { split(b, x); split(a, y); printf "%.2f %.2f\n", y[1] - x[1], y[2] - x[2] }' >>"$file"
+    server_cpu_since "$before" "$file"
 }
 
 # The server's and pooler's CPU per run, from FILE: medians.
@@ -161,49 +168,71 @@ bench_pg_moves() {
     print_server_cpu "during psql's moves" "$WORK/server-cpu.psql"
 }
 
-# The same moves split over four consoles started together, against one console's rate.
+# The same moves split over four consoles started together, against one console's rate; then
+# the reference, four psql sessions with the same statements against one psql. $ROUNDS rounds of
+# both (a fresh copy each), medians.
 bench_pg_concurrent() {
     echo
-    echo "four consoles at once on PostgreSQL: moves.mi split round-robin into 4 scripts"
-    copy_pg_store
-    local i start end
+    echo "four consoles at once on PostgreSQL: moves.mi split round-robin into 4 scripts; four psql sessions" \
+         "with moves.pg.sql split by transaction; $ROUNDS rounds"
+    local i round
     for i in 0 1 2 3; do awk -v i="$i" 'NR % 4 == i' "$WORK/moves.mi" >"$WORK/moves.$i.mi"; done
-    local cpu_before
+    awk -v out="$WORK/moves.pg.sql.part." '/^BEGIN/ { block++ } { print > (out (block % 4)) }' "$WORK/moves.pg.sql"
+    rm -f "$WORK/four.walls" "$WORK/psql-four.walls" "$WORK/server-cpu.four" "$WORK/server-cpu.psql-four"
+    printf '%-6s %14s %16s %18s\n' round four_consoles_s four_psql_s psql_committed
+    for ((round = 1; round <= ROUNDS; round++)); do
+        four_consoles_round
+        four_psql_round
+        printf '%-6s %14s %16s %18s\n' "$round" "$(tail -n 1 "$WORK/four.walls")" \
+            "$(tail -n 1 "$WORK/psql-four.walls" | cut -d' ' -f1)" "$(tail -n 1 "$WORK/psql-four.walls" | cut -d' ' -f2)"
+    done
+    print_server_cpu "during the four consoles" "$WORK/server-cpu.four"
+    print_server_cpu "during the four psql sessions" "$WORK/server-cpu.psql-four"
+    local wall psql_wall committed
+    wall=$(median <"$WORK/four.walls")
+    psql_wall=$(cut -d' ' -f1 "$WORK/psql-four.walls" | median)
+    committed=$(cut -d' ' -f2 "$WORK/psql-four.walls" | median)
+    echo "four consoles: $MOVES moves in ${wall} s (median) = $(awk -v m="$MOVES" -v w="$wall" 'BEGIN { printf "%.0f", m / w }') moves/s;" \
+        "one console: $(awk -v m="$MOVES" -v w="$LAST_MIADMIN_MEDIAN" 'BEGIN { printf "%.0f", m / w }') moves/s;" \
+        "ratio four/one: $(awk -v w="$wall" -v s="$LAST_MIADMIN_MEDIAN" 'BEGIN { printf "%.2f", s / w }')x"
+    echo "four psql sessions: $committed of $MOVES moves committed in ${psql_wall} s (medians) =" \
+        "$(awk -v m="$committed" -v w="$psql_wall" 'BEGIN { printf "%.0f", m / w }') moves/s;" \
+        "one psql: $(awk -v m="$MOVES" -v w="$LAST_OTHER_MEDIAN" 'BEGIN { printf "%.0f", m / w }') moves/s;" \
+        "ratio four/one: $(awk -v m="$MOVES" -v c="$committed" -v w="$psql_wall" -v s="$LAST_OTHER_MEDIAN" 'BEGIN { printf "%.2f", (c / w) / (m / s) }')x"
+}
+
+# server_cpu_since BEFORE FILE: appends the server's and pooler's CPU seconds since BEFORE.
+server_cpu_since() {
+    awk -v b="$1" -v a="$(server_cpu)" 'BEGIN { split(b, x); split(a, y); printf "%.2f %.2f\n", y[1] - x[1], y[2] - x[2] }' >>"$2"
+}
+
+# One round of the four consoles on a fresh copy: every move applied once, the wall time
+# appended to four.walls.
+four_consoles_round() {
+    copy_pg_store
+    local i start end cpu_before failed=0 moved
     cpu_before=$(server_cpu)
     start=$(date +%s.%N)
     for i in 0 1 2 3; do
         MIADMIN_PASSWORD=$MKHAN_PASSWORD "$MIADMIN" --config "$WORK/copyA.json" --user mkhan -f "$WORK/moves.$i.mi" \
             >/dev/null 2>"$WORK/concurrent.$i.err" &
     done
-    local failed=0
     for i in 0 1 2 3; do wait -n || failed=$((failed + 1)); done
     end=$(date +%s.%N)
-    rm -f "$WORK/server-cpu.four"
-    awk -v b="$cpu_before" -v a="$(server_cpu)" 'BEGIN { split(b, x); split(a, y); printf "%.2f %.2f\n", y[1] - x[1], y[2] - x[2] }' \
-        >"$WORK/server-cpu.four"
-    print_server_cpu "during the four consoles" "$WORK/server-cpu.four"
+    server_cpu_since "$cpu_before" "$WORK/server-cpu.four"
     ((failed == 0)) || { cat "$WORK"/concurrent.*.err >&2; die "$failed of the four consoles failed"; }
-    local moved
     moved=$(pg_store copya -A -t -c "SELECT count(*) FROM audit WHERE command = 'move'")
     ((moved == MOVES)) || die "four consoles: expected $MOVES move audit rows, found $moved"
-    local wall single
-    wall=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')
-    single=$LAST_MIADMIN_MEDIAN
-    echo "four consoles: $MOVES moves in ${wall} s = $(awk -v m="$MOVES" -v w="$wall" 'BEGIN { printf "%.0f", m / w }') moves/s;" \
-        "one console: $(awk -v m="$MOVES" -v w="$single" 'BEGIN { printf "%.0f", m / w }') moves/s;" \
-        "ratio four/one: $(awk -v w="$wall" -v s="$single" 'BEGIN { printf "%.2f", s / w }')x"
-    bench_psql_concurrent
+    awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f\n", b - a }' >>"$WORK/four.walls"
 }
 
-# The reference for the four consoles: moves.pg.sql split by transaction into four psql
-# sessions started together on a fresh copy. Its names were precomputed for one session in
-# order, and psql does not retry, so a session may lose a transaction to a name taken first by
-# another or to a serialization failure: it goes on (no ON_ERROR_STOP) and only committed
-# moves (audit rows) count.
-bench_psql_concurrent() {
+# One round of the reference: four psql sessions started together on a fresh copy. The names
+# were precomputed for one session in order and psql does not retry, so a session may lose a
+# transaction to a name another took first or to a serialization failure: it goes on (no
+# ON_ERROR_STOP) and only committed moves (audit rows) count. Appends "wall committed".
+four_psql_round() {
     copy_pg_store
-    local i start end wall committed cpu_before
-    awk '/^BEGIN/ { block++ } { print > (FILENAME ".part." (block % 4)) }' "$WORK/moves.pg.sql"
+    local i start end cpu_before committed
     cpu_before=$(server_cpu)
     start=$(date +%s.%N)
     for i in 0 1 2 3; do
@@ -212,15 +241,9 @@ bench_psql_concurrent() {
     done
     wait
     end=$(date +%s.%N)
-    awk -v b="$cpu_before" -v a="$(server_cpu)" 'BEGIN { split(b, x); split(a, y); printf "%.2f %.2f\n", y[1] - x[1], y[2] - x[2] }' \
-        >"$WORK/server-cpu.psql-four"
-    print_server_cpu "during the four psql sessions" "$WORK/server-cpu.psql-four"
+    server_cpu_since "$cpu_before" "$WORK/server-cpu.psql-four"
     committed=$(pg_store copyb -A -t -c "SELECT count(*) FROM audit WHERE command = 'move'")
-    wall=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')
-    echo "four psql sessions: $committed of $MOVES moves committed in ${wall} s =" \
-        "$(awk -v m="$committed" -v w="$wall" 'BEGIN { printf "%.0f", m / w }') moves/s;" \
-        "one psql: $(awk -v m="$MOVES" -v w="$LAST_OTHER_MEDIAN" 'BEGIN { printf "%.0f", m / w }') moves/s;" \
-        "ratio four/one: $(awk -v m="$MOVES" -v c="$committed" -v w="$wall" -v s="$LAST_OTHER_MEDIAN" 'BEGIN { printf "%.2f", (c / w) / (m / s) }')x"
+    awk -v a="$start" -v b="$end" -v c="$committed" 'BEGIN { printf "%.2f %d\n", b - a, c }' >>"$WORK/psql-four.walls"
 }
 
 LISTING_SQL_PG="SELECT id, name, owner, state, template,
