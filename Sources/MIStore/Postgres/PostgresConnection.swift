@@ -166,7 +166,7 @@ public final class PostgresConnection {
     /// Wraps a result, or throws the error it (or a lost connection) reports: the one place every
     /// way of running a statement turns libpq's answer into a result or a ``PostgresError``.
     @discardableResult
-    private func check(_ result: OpaquePointer?) throws -> PostgresResult {
+    func check(_ result: OpaquePointer?) throws -> PostgresResult {
         guard let result else {
             lost = true
             throw PostgresError(.unreachable, "Lost the PostgreSQL store at \(target): "

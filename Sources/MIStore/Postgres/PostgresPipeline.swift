@@ -57,17 +57,16 @@ extension PostgresConnection {
         var firstFailure: PostgresError?
         for item in expected {
             guard let raw = PQgetResult(handle) else { throw abandon("the server's answer ended early") }
-            let result = PostgresResult(raw)
-            switch PQresultStatus(raw) {
-            case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
-                if let (sql, name) = item.preparing { prepared[sql] = name }
-                if let index = item.index { results[index] = result }
-            case PGRES_PIPELINE_ABORTED:
-                break  // skipped after the failure already kept
-            default:
-                let error = result.error(at: target, connectionOK: isConnected)
-                if error.kind == .unreachable { throw abandon(error) }
-                if firstFailure == nil { firstFailure = error }
+            if PQresultStatus(raw) == PGRES_PIPELINE_ABORTED {
+                PQclear(raw)  // skipped after the failure already kept
+            } else {
+                do {
+                    let result = try check(raw)
+                    if let (sql, name) = item.preparing { prepared[sql] = name }
+                    if let index = item.index { results[index] = result }
+                } catch let error as PostgresError where error.kind != .unreachable {
+                    if firstFailure == nil { firstFailure = error }
+                }  // a lost connection: check(_:) marked it, and it is thrown on
             }
             // Each statement's results end with a null.
             while let extra = PQgetResult(handle) { PQclear(extra) }
@@ -91,12 +90,8 @@ extension PostgresConnection {
     /// A pipeline that cannot be finished leaves the connection unusable: it counts as lost, so
     /// the engine connects again (which ends pipeline mode) and runs the transaction again.
     private func abandon(_ what: String) -> PostgresError {
-        abandon(PostgresError(.unreachable, "Lost the PostgreSQL store at \(target): \(what): "
-                              + Self.firstLine(String(cString: PQerrorMessage(handle)))))
-    }
-
-    private func abandon(_ error: PostgresError) -> PostgresError {
         markLost()
-        return error
+        return PostgresError(.unreachable, "Lost the PostgreSQL store at \(target): \(what): "
+                             + Self.firstLine(String(cString: PQerrorMessage(handle))))
     }
 }
