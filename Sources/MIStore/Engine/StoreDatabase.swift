@@ -122,10 +122,7 @@ extension StoreDatabase {
 
     /// Runs an `INSERT ... RETURNING id` and returns the id.
     func insert(_ sql: String, _ arguments: StoreArguments) throws -> Int64 {
-        guard let id = try value(Int64.self, sql, arguments) else {
-            throw StoreError(.database, "An insert returned no id.")
-        }
-        return id
+        try rows(sql, arguments).insertedId()
     }
 }
 
