@@ -134,30 +134,31 @@ extension StoreError {
 
     /// SQLite's busy error; with `holder` once it was looked for (``SQLiteLockHolder``).
     static func sqliteBusy(_ busyTimeout: TimeInterval, code: Int32?, holder: StoreHolder?, sought: Bool = false) -> StoreError {
-        var who = ""
-        if let holder {
-            who = ": " + holder.sentence
-        } else if sought {
-            who = " (no process holds its write lock now, or none this one can see)"
-        }
-        var error = StoreError(.busy, "The store is busy: another process held it for more than "
-                               + "\(formatSeconds(busyTimeout)) s\(who). Try again, or raise the busy timeout.", sqliteCode: code)
-        error.holder = holder
-        error.holderSought = sought
-        return error
+        let who = holderClause(holder, sought: sought, noneFound: "no process holds its write lock now, or none this one can see")
+        return StoreError(.busy, "The store is busy: another process held it for more than "
+                          + "\(formatSeconds(busyTimeout)) s\(who). Try again, or raise the busy timeout.", sqliteCode: code)
+            .naming(holder, sought: sought)
     }
 
     /// PostgreSQL's busy error (a lock wait past `lock_timeout`); with `holder` once it was
     /// looked for (``StoreHolder``, PostgreSQL).
     static func postgresBusy(sqlState: String?, holder: StoreHolder?, sought: Bool = false) -> StoreError {
-        var who = ""
-        if let holder {
-            who = ": " + holder.sentence
-        } else if sought {
-            who = " (no other transaction of the store is open now)"
-        }
-        var error = StoreError(.busy, "The store is busy: another console held the same forms for longer than the busy "
-                               + "timeout\(who). Try again, or raise the busy timeout.", sqlState: sqlState)
+        let who = holderClause(holder, sought: sought, noneFound: "no other transaction of the store is open now")
+        return StoreError(.busy, "The store is busy: another console held the same forms for longer than the busy "
+                          + "timeout\(who). Try again, or raise the busy timeout.", sqlState: sqlState)
+            .naming(holder, sought: sought)
+    }
+
+    /// What a busy message says of the holder: ": <who>", or `noneFound` in parentheses when it
+    /// was looked for and nobody was found, or nothing when it was not looked for.
+    private static func holderClause(_ holder: StoreHolder?, sought: Bool, noneFound: String) -> String {
+        if let holder { return ": " + holder.sentence }
+        return sought ? " (\(noneFound))" : ""
+    }
+
+    /// This error with the holder found (or not) and whether it was looked for.
+    private func naming(_ holder: StoreHolder?, sought: Bool) -> StoreError {
+        var error = self
         error.holder = holder
         error.holderSought = sought
         return error
