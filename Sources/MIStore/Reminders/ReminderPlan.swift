@@ -66,8 +66,11 @@ extension FormStore {
     public func forEachReminder(policy: ExpiryPolicy, filter: ReminderFilter = ReminderFilter(),
                                 _ body: (Reminder) throws -> Void) throws {
         let now = clock.now()
-        let siteDays = Array(Set(policy.notifyDays)).sorted()
-        let ownerPolicies = Dictionary(filter.ownerPolicies.map { ($0.key.nfc, $0.value) }, uniquingKeysWith: { a, _ in a })
+        // Each policy's reminder days worked out once, not per form.
+        let reminderDays = { (policy: ExpiryPolicy) in Array(Set(policy.notifyDays)).sorted() }
+        let siteDays = reminderDays(policy)
+        let ownerPolicies = Dictionary(filter.ownerPolicies.map { ($0.key.nfc, (policy: $0.value, days: reminderDays($0.value))) },
+                                       uniquingKeysWith: { a, _ in a })
         try read { db in
             var sql = """
                 SELECT \(SummarySQL.columns) FROM forms
@@ -95,9 +98,9 @@ extension FormStore {
                     try flush()
                     currentOwner = form.owner
                 }
-                let ownPolicy = ownerPolicies[form.owner]
-                guard let expiresAt = form.expires(afterDays: (ownPolicy ?? policy).expiryDays) else { return }
-                for day in ownPolicy.map({ Array(Set($0.notifyDays)).sorted() }) ?? siteDays {
+                let own = ownerPolicies[form.owner]
+                guard let expiresAt = form.expires(afterDays: (own?.policy ?? policy).expiryDays) else { return }
+                for day in own?.days ?? siteDays {
                     let at = form.created.date.addingTimeInterval(Double(day) * 86_400)
                     guard at < expiresAt else { continue }
                     pendingOfOwner.append(Reminder(form: form, day: day, at: at, expiresAt: expiresAt,
