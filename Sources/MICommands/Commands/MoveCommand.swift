@@ -45,6 +45,15 @@ public struct MoveCommand: ConsoleCommand {
     static let bulkColumns = [Column("id"), Column("from"), Column("to"), Column("was"), Column("name"), Column("renamed"),
                               Column("expires")]
 
+    /// A move's `expires` as its receiver's policy has it (move and undo): the store computes
+    /// it with the site's expiry-days, and the receiver's crew may have its own (`policy set
+    /// --team`). Nothing is read where the site keeps no crews.
+    static func expiries(in session: Session) throws -> (MoveResult) -> Value {
+        guard session.directory.teamSettings != nil else { return { .time($0.expires) } }
+        let policies = try session.ownerPolicies()
+        return { .time(policies.expires($0.expires, owner: $0.toOwner)) }
+    }
+
     public func run(in session: Session, output: OutputSink) throws {
         // Both ends inside the foreman's crews (issue 22): the target is refused before the store
         // is asked; the store checks the form's owner, and the target again, in the move's transaction.
@@ -53,9 +62,7 @@ public struct MoveCommand: ConsoleCommand {
         let store = try session.store()
         let role = session.actingRole(Self.roles).rawValue
         let policy = session.config.policy.expiryPolicy
-        // The store computes `expires` with the site's expiry-days; the receiver's crew may have its own.
-        // (Nothing to read where the site keeps no crews.)
-        let policies = session.directory.teamSettings == nil ? nil : try session.ownerPolicies()
+        let expires = try Self.expiries(in: session)
         if case .form(let reference) = form {
             let result = try session.changing(dryRun: batch.dryRun, output: output) {
                 try store.move(reference, to: technician.uid, actor: session.user.uid, actorRole: role,
@@ -64,7 +71,7 @@ public struct MoveCommand: ConsoleCommand {
             if !batch.dryRun { Self.remember([result], in: session, output: output) }
             output.record(Self.columns,
                           [.int(result.formId), .string(result.fromOwner), .string(result.toOwner), .string(result.newName),
-                           .bool(result.renamed), .bool(result.moved), .time(policies?.expires(result.expires, owner: result.toOwner) ?? result.expires)])
+                           .bool(result.renamed), .bool(result.moved), expires(result)])
             return
         }
         // A pattern: its incomplete forms (the only ones a move takes), previewed and confirmed.
@@ -79,7 +86,7 @@ public struct MoveCommand: ConsoleCommand {
             },
             row: { _, result in
                 [.int(result.formId), .string(result.fromOwner), .string(result.toOwner), .string(result.oldName),
-                 .string(result.newName), .bool(result.renamed), .time(policies?.expires(result.expires, owner: result.toOwner) ?? result.expires)]
+                 .string(result.newName), .bool(result.renamed), expires(result)]
             },
             question: { "move \($0) form(s) matching '\(form)' to \(technician.uid)?" }
         ).run(forms, in: session, output: output, dryRun: batch.dryRun, yes: batch.yes) { _, result in moved.append(result) }
