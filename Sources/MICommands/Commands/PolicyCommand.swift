@@ -188,8 +188,7 @@ public struct PolicySetCommand: ConsoleCommand {
 
     private func runForCrew(_ name: String, in session: Session, output: OutputSink) throws {
         guard PolicySetting.teamSettings.contains(setting) else {
-            throw CommandError.failed("a crew may override only "
-                                      + PolicySetting.teamSettings.map(\.rawValue).joined(separator: " and ") + ", not \(setting)")
+            throw CommandError.failed(setting.notATeamSetting)
         }
         let crew = try session.visibleCrew(name)
         let remove = value.trimmingCharacters(in: .whitespaces) == "site"

@@ -46,6 +46,11 @@ extension PolicySetting {
     func teamStoreKey(_ crew: String) -> String { "team/\(crew)/\(storeKey)" }
 
     static let teamKeyPrefix = "team/"
+
+    /// The refusal of a crew override of this setting (one that is not in ``teamSettings``).
+    public var notATeamSetting: String {
+        "a crew may override only " + Self.teamSettings.map(\.rawValue).joined(separator: " and ") + ", not \(self)"
+    }
 }
 
 extension FormStore {
@@ -79,8 +84,7 @@ extension FormStore {
                               actor: String, note: String? = nil) throws -> PolicyChange {
         let actor = try Validate.name(actor, what: "actor")
         guard PolicySetting.teamSettings.contains(setting) else {
-            throw StoreError(.invalidInput, "a crew may override only "
-                             + PolicySetting.teamSettings.map(\.rawValue).joined(separator: " and ") + ", not \(setting)")
+            throw StoreError(.invalidInput, setting.notATeamSetting)
         }
         guard !crew.isEmpty, !crew.contains("/") else { throw StoreError(.invalidInput, "no crew name '\(crew)' can hold a policy") }
         let change: PolicyChange = try write { db in
