@@ -62,6 +62,44 @@ struct PostgresConnectionTests {
         #expect(try connection.pipeline([.init(insert, [.text("e")])])[0].int64(0, 0) != nil)
     }
 
+    /// Statements queued with sendWithNext go to the server with the next statement, in its
+    /// round trip: one wait for both, and (outside a transaction) one implicit transaction, so a
+    /// failing carrier takes the queued insert with it. A queued statement that fails fails its
+    /// carrier with its own error; dropped ones never run.
+    @Test(arguments: [true, false]) func queuedStatementsGoInTheNextRoundTrip(named: Bool) throws {
+        let connection = try PostgresConnection(target: try PostgresTarget(uri: fixture.url), password: fixture.password)
+        connection.namedStatements = named
+        try connection.execute("CREATE TEMP TABLE q (id serial PRIMARY KEY, name text UNIQUE)")
+        let before = connection.roundTrips
+        let inserted = connection.sendWithNext(.init("INSERT INTO q (name) VALUES ($1) RETURNING id", [.text("x")]))
+        let counted = connection.sendWithNext(.init("SELECT count(*) FROM q"))
+        #expect(connection.roundTrips == before)
+        let names = try connection.executePrepared("SELECT string_agg(name, ',') FROM q")
+        #expect(connection.roundTrips == before + 1)
+        #expect(names.string(0, 0) == "x")
+        #expect(try inserted.result().int64(0, 0) == 1 && counted.result().int64(0, 0) == 1)
+        #expect(connection.roundTrips == before + 1)
+
+        // One implicit transaction with its carrier: the carrier fails, the queued insert is gone.
+        let lost = connection.sendWithNext(.init("INSERT INTO q (name) VALUES ($1)", [.text("y")]))
+        #expect { try connection.execute("SELECT 1 / 0") } throws: { ($0 as! PostgresError).sqlState?.rawValue == "22012" }
+        #expect(try lost.result().affectedRows == 1)  // it ran, and was rolled back with the carrier
+        // A queued statement that fails: the carrier throws its error, so does its answer.
+        let duplicate = connection.sendWithNext(.init("INSERT INTO q (name) VALUES ($1)", [.text("x")]))
+        #expect { try connection.execute("SELECT 1") } throws: { ($0 as! PostgresError).sqlState == .uniqueViolation }
+        #expect { try duplicate.result() } throws: { ($0 as! PostgresError).sqlState == .uniqueViolation }
+        // Dropped unsent: never runs, its answer says so.
+        let dropped = connection.sendWithNext(.init("INSERT INTO q (name) VALUES ($1)", [.text("z")]))
+        connection.dropWaiting()
+        #expect { try dropped.result() } throws: { ($0 as! PostgresError).message.contains("never sent") }
+        #expect(try connection.execute("SELECT string_agg(name, ',') FROM q").string(0, 0) == "x")
+        // Asked for before anything else is sent, a queued statement goes on its own.
+        let alone = connection.sendWithNext(.init("SELECT 41 + 1"))
+        let trips = connection.roundTrips
+        #expect(try alone.result().int64(0, 0) == 42 && connection.roundTrips == trips + 1)
+        #expect(!connection.lost)
+    }
+
     @Test func wrongPasswordIsAnAuthenticationErrorWithoutThePassword() throws {
         let secret = "wrong-Secret-123"
         #expect { try PostgresConnection(target: try PostgresTarget(uri: fixture.url), password: secret) } throws: { error in

@@ -112,6 +112,7 @@ public final class PostgresConnection {
     public func reset() -> Bool {
         PQreset(handle)
         prepared = [:]
+        waiting = []
         lost = !isConnected
         return !lost
     }
@@ -122,11 +123,21 @@ public final class PostgresConnection {
     ///   `.statement` for the rest (unique violations, serialization failures, ...).
     @discardableResult
     public func execute(_ sql: String, _ parameters: [PostgresValue?] = []) throws -> PostgresResult {
+        if !waiting.isEmpty { return try pipeline([PipelinedStatement(sql, parameters, named: false)])[0] }
+        roundTrips += 1
         let result = try PostgresValue.withBound(parameters) { count, types, values, lengths, formats in
             PQexecParams(handle, sql, count, types, values, lengths, formats, 0)
         }
         return try check(result)
     }
+
+    /// How many times this connection sent statements and waited for the server's answer: the
+    /// measure of what ``sendWithNext(_:)`` and ``pipeline(_:)`` save (tests count a move's).
+    public internal(set) var roundTrips = 0
+
+    /// Statements queued to go with the next one sent, each with where its answer goes
+    /// (``sendWithNext(_:)``, in PostgresPipeline.swift).
+    var waiting: [(statement: PipelinedStatement, ahead: Ahead)] = []
 
     /// Statement names of the statements prepared on this connection, by SQL text.
     var prepared: [String: String] = [:]
@@ -147,16 +158,19 @@ public final class PostgresConnection {
     @discardableResult
     public func executePrepared(_ sql: String, _ parameters: [PostgresValue?] = []) throws -> PostgresResult {
         guard namedStatements else { return try execute(sql, parameters) }
+        if !waiting.isEmpty { return try pipeline([PipelinedStatement(sql, parameters)])[0] }
         let name: String
         if let known = prepared[sql] {
             name = known
         } else {
             name = nextStatementName()
             var types = parameters.map { $0?.typeOid ?? 0 }
+            roundTrips += 1
             let result = PQprepare(handle, name, sql, Int32(types.count), &types)
             try check(result)
             prepared[sql] = name
         }
+        roundTrips += 1
         let result = try PostgresValue.withBound(parameters) { count, _, values, lengths, formats in
             PQexecPrepared(handle, name, count, values, lengths, formats, 0)
         }
@@ -185,10 +199,13 @@ public final class PostgresConnection {
 
     /// Runs several statements with no parameters (migrations) through libpq's simple query
     /// protocol, in one round trip; the server stops at the first failing statement. Also the
-    /// engine's way to send `BEGIN` with what must follow it in one message.
+    /// engine's way to settle a COMMIT in doubt in one message. Statements queued by
+    /// ``sendWithNext(_:)`` are sent first, in a round trip of their own.
     @discardableResult
     public func executeScript(_ sql: String) throws -> PostgresResult {
-        try check(PQexec(handle, sql))
+        _ = try pipeline([])
+        roundTrips += 1
+        return try check(PQexec(handle, sql))
     }
 
     public enum Isolation: String, Sendable {

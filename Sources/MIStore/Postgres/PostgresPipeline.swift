@@ -6,11 +6,54 @@ extension PostgresConnection {
     public struct PipelinedStatement: Sendable {
         public let sql: String
         public let parameters: [PostgresValue?]
-        public init(_ sql: String, _ parameters: [PostgresValue?] = []) {
+        /// Whether it is prepared by name where ``namedStatements`` allows: false for statements
+        /// sent once (`BEGIN`, `DECLARE ... CURSOR`), which would only fill the connection's list.
+        public let named: Bool
+        public init(_ sql: String, _ parameters: [PostgresValue?] = [], named: Bool = true) {
             self.sql = sql
             self.parameters = parameters
+            self.named = named
         }
     }
+
+    /// The answer to a statement queued by ``sendWithNext(_:)``, there once the round trip that
+    /// carried it is over.
+    public final class Ahead {
+        fileprivate var outcome: Result<PostgresResult, PostgresError>?
+        private unowned let connection: PostgresConnection
+
+        fileprivate init(_ connection: PostgresConnection) { self.connection = connection }
+
+        /// The statement's result, or the error it (or the statement before it) failed with.
+        /// Asked before anything else was sent, it goes to the server on its own.
+        public func result() throws -> PostgresResult {
+            if outcome == nil { _ = try connection.pipeline([]) }
+            guard let outcome else {
+                // Dropped unsent: the connection was opened again (``reset()``) or a rollback came first.
+                throw PostgresError(.unreachable, "Lost the PostgreSQL store at \(connection.target): "
+                                    + "a statement queued for it was never sent")
+            }
+            return try outcome.get()
+        }
+    }
+
+    /// Queues `statement` to go to the server with the next statement sent (``execute(_:_:)``,
+    /// ``executePrepared(_:_:)``, ``pipeline(_:)``, ``executeScript(_:)``), in the same round trip
+    /// and ahead of it. For what needs no answer before then: the engine's `BEGIN` and what goes
+    /// with it, a cursor's `DECLARE`, a read whose rows are wanted later in the transaction.
+    ///
+    /// A queued statement that fails makes the statement that carried it fail with its error
+    /// (the server skips everything after a failure up to the pipeline's end).
+    @discardableResult
+    public func sendWithNext(_ statement: PipelinedStatement) -> Ahead {
+        let ahead = Ahead(self)
+        waiting.append((statement, ahead))
+        return ahead
+    }
+
+    /// Forgets the queued statements unsent (before a `ROLLBACK`, or a connection opened again):
+    /// their ``Ahead`` answers throw.
+    public func dropWaiting() { waiting = [] }
 
     /// Runs `statements` in order in one round trip (libpq's pipeline mode: all of them sent, then
     /// one Sync), and returns each one's result. The server skips the statements after a failing
@@ -20,14 +63,40 @@ extension PostgresConnection {
     /// audit row): one wait for the server instead of one per statement, which through a pooler
     /// is also one hop fewer each. Statements are prepared as ``executePrepared(_:_:)`` prepares
     /// them (inside the same pipeline on first use) unless ``namedStatements`` is off.
+    ///
+    /// Statements queued by ``sendWithNext(_:)`` go first, in the same round trip; their answers
+    /// go to their ``Ahead``s, and only `statements`' results are returned.
     public func pipeline(_ statements: [PipelinedStatement]) throws -> [PostgresResult] {
+        let queued = waiting
+        waiting = []
+        if queued.isEmpty && statements.isEmpty { return [] }
+        let all = queued.map(\.statement) + statements
+        let results: [PostgresResult?]
+        let firstFailure: PostgresError?
+        do {
+            (results, firstFailure) = try send(all)
+        } catch let error as PostgresError {
+            for (_, ahead) in queued { ahead.outcome = .failure(error) }
+            throw error
+        }
+        for (index, (_, ahead)) in queued.enumerated() {
+            ahead.outcome = results[index].map { .success($0) }
+                ?? .failure(firstFailure ?? PostgresError(.statement, "PostgreSQL store at \(target): skipped"))
+        }
+        if let firstFailure { throw firstFailure }
+        return results.dropFirst(queued.count).map { $0! }
+    }
+
+    /// Sends `statements` as one pipeline and reads every answer: each statement's result (nil
+    /// for a failed or skipped one) and the first failure. Throws only for a lost connection.
+    private func send(_ statements: [PipelinedStatement]) throws -> (results: [PostgresResult?], firstFailure: PostgresError?) {
         guard PQenterPipelineMode(handle) == 1 else { throw failure("could not start a pipeline") }
         // What each result read back belongs to: a statement (its index) or a preparation.
         var expected: [(index: Int?, preparing: (sql: String, name: String)?)] = []
         var preparing: [String: String] = [:]
         for (index, statement) in statements.enumerated() {
             let sent: Int32
-            if namedStatements {
+            if namedStatements && statement.named {
                 let name: String
                 if let known = prepared[statement.sql] ?? preparing[statement.sql] {
                     name = known
@@ -52,6 +121,7 @@ extension PostgresConnection {
             expected.append((index, nil))
         }
         guard PQpipelineSync(handle) == 1 else { throw abandon("could not send the pipeline") }
+        roundTrips += 1
 
         var results: [PostgresResult?] = Array(repeating: nil, count: statements.count)
         var firstFailure: PostgresError?
@@ -77,8 +147,7 @@ extension PostgresConnection {
         guard syncStatus == PGRES_PIPELINE_SYNC, PQexitPipelineMode(handle) == 1 else {
             throw abandon("the pipeline did not end as sent")
         }
-        if let firstFailure { throw firstFailure }
-        return results.map { $0! }
+        return (results, firstFailure)
     }
 
     private func failure(_ what: String) -> PostgresError {
