@@ -27,6 +27,22 @@ import Testing
         #expect(try store.read { try $0.value(String.self, "SHOW lock_timeout") } == "5s")
     }
 
+    /// A move's round trips to the server (each also a hop through a pooler): BEGIN with the
+    /// form's read and the policy's, the free name, the update with its notices and audit row,
+    /// COMMIT. A rename costs none more. Counted once the statements are prepared.
+    @Test func aMoveTakesFourRoundTrips() throws {
+        let dir = try TempDir()
+        let store = try MoveTests.store(dir, engine: .postgres, ["jdoe/Pump", "jdoe/Valve", "asmith/Valve", "jdoe/Pipe"])
+        let engine = try #require(store.engine as? PostgresEngine)
+        _ = try store.move(ref("jdoe/Pipe"), to: "asmith", actor: "mkhan")  // prepares the statements
+        var before = engine.roundTrips
+        #expect(try store.move(ref("jdoe/Pump"), to: "asmith", actor: "mkhan").newName == "Pump")
+        #expect(engine.roundTrips - before == 4)
+        before = engine.roundTrips
+        #expect(try store.move(ref("jdoe/Valve"), to: "asmith", actor: "mkhan").newName == "Valve (2)")
+        #expect(engine.roundTrips - before == 4)
+    }
+
     /// Another console holds a row lock longer than the busy timeout: `.busy`, as on SQLite,
     /// after about the timeout (PostgreSQL's lock_timeout), and nothing changed.
     @Test func aRowLockHeldPastTheBusyTimeoutIsBusy() throws {

@@ -9,7 +9,9 @@ import Synchronization
 ///   connection (``PostgresConnection/executePrepared(_:_:)``).
 /// - Result values arrive in libpq's text format and are typed by their column's OID.
 /// - ``forEachRow(_:_:_:)`` reads through a server-side cursor, 500 rows at a time, so a listing
-///   of a million forms does not sit in memory and `body` may run statements of its own.
+///   of a million forms does not sit in memory and `body` may run statements of its own; its
+///   `DECLARE` goes with the first `FETCH`.
+/// - ``readAhead(_:)`` queues a query to go with the next statement (one round trip for both).
 /// - ``PostgresError``s become ``StoreError``s (``StoreError/mapping(_:target:)``).
 final class PostgresDatabase: StoreDatabase {
     let connection: PostgresConnection
@@ -36,12 +38,17 @@ final class PostgresDatabase: StoreDatabase {
         }
     }
 
+    func readAhead(_ statement: StoreStatement) -> StoreRowsAhead {
+        let ahead = connection.sendWithNext(.init(Self.translate(statement.sql), Self.bind(statement.arguments)))
+        return StoreRowsAhead { [self] in try mapped { Self.rows(of: try ahead.result()) } }
+    }
+
     func forEachRow(_ sql: String, _ arguments: StoreArguments, _ body: (StoreRow) throws -> Void) throws {
         cursorCount += 1
         let cursor = "miadmin_cursor_\(cursorCount)"
-        try mapped {
-            try connection.execute("DECLARE \(cursor) NO SCROLL CURSOR FOR " + Self.translate(sql), Self.bind(arguments))
-        }
+        // The DECLARE goes with the first FETCH: one round trip.
+        connection.sendWithNext(.init("DECLARE \(cursor) NO SCROLL CURSOR FOR " + Self.translate(sql), Self.bind(arguments),
+                                      named: false))
         while true {
             let batch = try mapped { try connection.execute("FETCH 500 FROM \(cursor)") }
             if batch.rowCount == 0 { break }

@@ -166,6 +166,13 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
         }
     }
 
+    /// The connection's round trips so far (``PostgresConnection/roundTrips``), for tests.
+    var roundTrips: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return connection.roundTrips
+    }
+
     func takeReconnections() -> [StoreReconnection] {
         reconnections.withLock { list in defer { list = [] }; return list }
     }
@@ -235,7 +242,7 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
             return try body()
         } catch {
             open = nil
-            if !connection.lost { _ = try? connection.execute("ROLLBACK") }
+            rollBack()
             throw error
         }
     }
@@ -247,27 +254,32 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
         do {
             try database.mapped { try connection.execute(kind.commits ? "COMMIT" : "ROLLBACK") }
         } catch {
-            if !connection.lost { _ = try? connection.execute("ROLLBACK") }
+            rollBack()
             throw error
         }
     }
 
-    /// BEGIN, in one message with what must go with it: behind a transaction pooler the lock
-    /// timeout (`SET LOCAL`), for a write or a session who runs what (`application_name`), and
-    /// for a write its id. A connection found closed (a restart, a
-    /// failover, an idle timeout) is opened again first.
+    /// BEGIN and what must go with it: behind a transaction pooler the lock timeout
+    /// (`SET LOCAL`), for a write or a session who runs what (`application_name`), and for a
+    /// write its id. They wait to go in one round trip with the transaction's first statement
+    /// (``PostgresConnection/sendWithNext(_:)``), one wait for the server fewer per transaction;
+    /// one that fails fails that statement. A connection found closed (a restart, a failover, an
+    /// idle timeout) is opened again first.
     private func begin(_ kind: Kind, writeId: String?) throws {
         if !connection.isConnected || connection.lost { try reconnect(orFail: kind.notApplied) }
-        var statement = "BEGIN ISOLATION LEVEL \(kind.isolation)"
-        if pooler == .transaction { statement += "; " + Self.lockTimeoutStatement(busyTimeout, local: true) }
-        if kind != .read { statement += "; " + applicationNameStatement() }
-        if let writeId { statement += "; " + Self.insertWriteId(writeId) }
-        do {
-            try database.mapped { try connection.executeScript(statement) }
-        } catch {
-            if !connection.lost { _ = try? connection.execute("ROLLBACK") }
-            throw error
-        }
+        var statements = ["BEGIN ISOLATION LEVEL \(kind.isolation)"]
+        if pooler == .transaction { statements.append(Self.lockTimeoutStatement(busyTimeout, local: true)) }
+        if kind != .read { statements.append(applicationNameStatement()) }
+        if let writeId { statements.append(Self.insertWriteId(writeId)) }
+        for statement in statements { connection.sendWithNext(.init(statement, named: false)) }
+    }
+
+    /// After a failure inside the transaction: ROLLBACK, unless the connection is lost (the
+    /// server rolled it back). What still waits to be sent (the BEGIN itself, when nothing
+    /// else was sent) is dropped, not sent only to be rolled back.
+    private func rollBack() {
+        connection.dropWaiting()
+        if !connection.lost { _ = try? connection.execute("ROLLBACK") }
     }
 
     /// Inside a read that turned out to write (a store call from a forEach body), or a nested

@@ -30,6 +30,12 @@ protocol StoreDatabase: AnyObject {
     /// change that do not need each other's results.
     func batch(_ statements: [StoreStatement]) throws -> [[StoreRow]]
 
+    /// A query whose rows are wanted later in this transaction: PostgreSQL sends it in the same
+    /// round trip as the next statement; SQLite runs it when the rows are asked for. So the
+    /// query must not read what the transaction writes in between (a policy read ahead of a
+    /// move's form read).
+    func readAhead(_ statement: StoreStatement) -> StoreRowsAhead
+
     /// Runs `body` in a savepoint: released when `body` returns (rolled back instead when
     /// `rollback` is true), rolled back when it throws.
     func inSavepoint<T>(rollback: Bool, _ body: () throws -> T) throws -> T
@@ -57,6 +63,13 @@ extension [StoreRow] {
         }
         return id
     }
+}
+
+/// The rows of a query read ahead (``StoreDatabase/readAhead(_:)``).
+final class StoreRowsAhead {
+    private let fetch: () throws -> [StoreRow]
+    init(_ fetch: @escaping () throws -> [StoreRow]) { self.fetch = fetch }
+    func rows() throws -> [StoreRow] { try fetch() }
 }
 
 /// Pieces of one blob (``StoreDatabase/blobReader(table:column:id:)``); closed when released.
@@ -90,6 +103,10 @@ extension StoreDatabase {
 
     func batch(_ statements: [StoreStatement]) throws -> [[StoreRow]] {
         try statements.map { try rows($0.sql, $0.arguments) }
+    }
+
+    func readAhead(_ statement: StoreStatement) -> StoreRowsAhead {
+        StoreRowsAhead { try self.rows(statement.sql, statement.arguments) }
     }
 
     func blobReader(table: String, column: String, id: Int64) throws -> any BlobReader {

@@ -16,17 +16,16 @@ enum FormNames {
 
     /// The name `name` takes under `owner`: itself when free, else `Base (k)`.
     ///
-    /// Two indexed lookups on `forms(owner, name)`: the exact name, then the range of names
-    /// starting with `Base (` (everything from `Base (` up to, not including, `Base )`).
+    /// One query, two indexed lookups on `forms(owner, name)`: the exact name and the range of
+    /// names starting with `Base (` (everything from `Base (` up to, not including, `Base )`).
     static func freeName(for name: String, owner: String, in db: any StoreDatabase) throws -> String {
-        let taken = try db.value(Bool.self, """
-            SELECT EXISTS (SELECT 1 FROM forms WHERE owner = ? AND name = ? AND trashed_at IS NULL)
-            """, [owner, name]) ?? false
-        guard taken else { return name }
         let base = split(name).base
         let candidates = try db.values(String.self, """
-            SELECT name FROM forms WHERE owner = ? AND name >= ? AND name < ? AND trashed_at IS NULL
-            """, [owner, base + " (", base + " )"])
+            SELECT name FROM forms WHERE owner = ? AND (name = ? OR (name >= ? AND name < ?)) AND trashed_at IS NULL
+            """, [owner, name, base + " (", base + " )"])
+        // Byte for byte, as the store compares names (Swift's == would also match another
+        // normalization of the same text).
+        guard candidates.contains(where: { $0.utf8.elementsEqual(name.utf8) }) else { return name }
         var numbers = Set<Int>()
         for candidate in candidates {
             let (candidateBase, number) = split(candidate)

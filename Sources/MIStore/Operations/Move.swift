@@ -55,6 +55,8 @@ extension FormStore {
         let actor = try Validate.name(actor, what: "actor")
         let preferredName = try preferredName.map { try Validate.name($0, what: "form name") }
         let result: MoveResult = try write { db in
+            // The policy's rows come with the form's (on PostgreSQL one round trip for both).
+            let policyRows = db.readAhead(Self.policyQuery)
             let form = try findInScope(ref, in: db)
             // The target must be in the crews too: a foreman hands work on inside his crews only.
             try ownerScope.check(uid)
@@ -63,7 +65,7 @@ extension FormStore {
                 throw StoreError(.invalidState, "Form \(form.id) '\(form.name)' of \(form.owner) is \(form.state); "
                     + "only incomplete forms can be moved.")
             }
-            let policy = try Self.effectivePolicy(defaults: policyDefaults, in: db).policy
+            let policy = try Self.effectivePolicy(defaults: policyDefaults, from: policyRows.rows()).policy
             let now = nowSeconds()
             guard form.owner != uid else {
                 return MoveResult(formId: form.id, fromOwner: form.owner, toOwner: uid, oldName: form.name,

@@ -53,9 +53,16 @@ extension FormStore {
     }
 
     static func effectivePolicy(defaults: ExpiryPolicy, in db: any StoreDatabase) throws -> EffectivePolicy {
+        try effectivePolicy(defaults: defaults, from: db.rows(policyQuery.sql))
+    }
+
+    /// The store's policy rows, for ``effectivePolicy(defaults:from:)``.
+    static let policyQuery = StoreStatement("SELECT key, value, set_at, set_by FROM policy")
+
+    /// `defaults` with the store's values (the rows of ``policyQuery``) over them.
+    static func effectivePolicy(defaults: ExpiryPolicy, from rows: [StoreRow]) throws -> EffectivePolicy {
         var policy = defaults
         var sources: [PolicySetting: PolicySource] = [:]
-        let rows = try db.rows("SELECT key, value, set_at, set_by FROM policy")
         for row in rows {
             guard let setting = PolicySetting.allCases.first(where: { $0.storeKey == row["key"] as String }) else { continue }
             do {
