@@ -296,6 +296,39 @@ struct CrewRuleTests {
         #expect(south.rows.map { $0[0] } == [.string("asmith"), .string("sobrien"), .string("tpatel")])
     }
 
+    /// The outbox keeps to the crews too: a foreman lists the deliveries of his crews' forms
+    /// only, and puts back in the queue only theirs; another crew's delivery is refused by name
+    /// and stays held. Support sees every crew's.
+    @Test func deliveriesStayInsideTheCrews() throws {
+        let site = try Site()
+        let store = try site.unscoped()
+        var held: [String: Int64] = [:]
+        for (owner, id) in [("jdoe", site.northCompleted), ("asmith", site.southCompleted)] {
+            _ = try store.submit(.id(id), actor: "setup")
+            let delivery = try #require(try store.dueDeliveries(ignoringBackoff: true).first { $0.formId == id })
+            _ = try store.recordDeliveryTry(delivery.id, outcome: .held(error: "HTTP 422"))
+            held[owner] = delivery.id
+        }
+        func deliveryOwners(_ uid: String) throws -> Set<String> {
+            Set(try site.run(uid, ["deliveries"]).rows.compactMap { row -> String? in
+                if case .string(let owner) = row[2] { return owner }
+                return nil
+            })
+        }
+        #expect(try deliveryOwners("mkhan") == ["jdoe"])
+        #expect(try deliveryOwners("tpatel") == ["asmith"])
+        #expect(try deliveryOwners("lchen") == ["jdoe", "asmith"])
+
+        let before = try site.snapshot()
+        let south = try #require(held["asmith"]), north = try #require(held["jdoe"])
+        let error = #expect(throws: StoreError.self) { _ = try site.run("mkhan", ["deliveries", "retry", "\(south)"]) }
+        #expect(error?.kind == .forbidden && error?.message == "asmith is not in your crews (Kolonne Nord)")
+        #expect(try site.snapshot() == before)
+        let retried = try site.run("mkhan", ["deliveries", "retry", "--held"])
+        #expect(retried.rows.map { $0[0] } == [.int(north)])
+        #expect(try store.delivery(north).state == .queued && store.delivery(south).state == .held)
+    }
+
     /// An import by a foreman takes his crews' folders and reports the others untouched; a copy
     /// of the whole store is for those who reach every crew.
     @Test func importAndStoreCopiesKeepToTheCrews() throws {

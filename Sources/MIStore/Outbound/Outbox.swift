@@ -112,17 +112,23 @@ extension FormStore {
 
     /// One delivery by id.
     ///
-    /// - Throws: `.notFound`.
+    /// - Throws: `.notFound`; `.forbidden` for a form owner outside ``ownerScope``.
     public func delivery(_ id: Int64) throws -> Delivery {
-        try read { db in
-            guard let row = try db.row("SELECT \(Outbox.columns) FROM outbox WHERE id = ?", [id]) else {
-                throw StoreError(.notFound, "No delivery with id \(id).")
-            }
-            return Outbox.delivery(row)
-        }
+        try read { db in try scopedDelivery(id, in: db) }
     }
 
-    /// Deliveries by id, newest last, streamed.
+    /// The delivery `id`, its owner checked against ``ownerScope`` (the owner the form had
+    /// when it was submitted, as the outbox keeps it).
+    private func scopedDelivery(_ id: Int64, in db: any StoreDatabase) throws -> Delivery {
+        guard let row = try db.row("SELECT \(Outbox.columns) FROM outbox WHERE id = ?", [id]) else {
+            throw StoreError(.notFound, "No delivery with id \(id).")
+        }
+        let delivery = Outbox.delivery(row)
+        try ownerScope.check(delivery.owner)
+        return delivery
+    }
+
+    /// Deliveries by id, newest last, streamed; only those of owners inside ``ownerScope``.
     public func forEachDelivery(_ filter: DeliveryFilter = DeliveryFilter(), _ body: (Delivery) throws -> Void) throws {
         try read { db in
             var conditions: [String] = []
@@ -135,6 +141,7 @@ extension FormStore {
                 conditions.append("form_id = ?")
                 arguments += [formId]
             }
+            addScope("owner", to: &conditions, &arguments)
             let condition = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
             try db.forEachRow("SELECT \(Outbox.columns) FROM outbox\(condition) ORDER BY id", arguments) { row in
                 try body(Outbox.delivery(row))
@@ -176,27 +183,30 @@ extension FormStore {
     }
 
     /// Puts held deliveries back in the queue, due now with their tries counted from zero:
-    /// the one `id`, or every held one (`id` nil). Audited (`deliveries.retry`).
+    /// the one `id`, or every held one inside ``ownerScope`` (`id` nil). Audited
+    /// (`deliveries.retry`).
     ///
     /// - Returns: the deliveries queued again.
-    /// - Throws: `.notFound` for an unknown id; `.invalidState` when that delivery is not held.
+    /// - Throws: `.notFound` for an unknown id; `.forbidden` for one outside ``ownerScope``;
+    ///   `.invalidState` when that delivery is not held.
     public func retryDeliveries(_ id: Int64?, actor: String, note: String? = nil) throws -> [Delivery] {
         let actor = try Validate.name(actor, what: "actor")
         let now = nowSeconds()
         return try write { db in
             var held: [Delivery]
             if let id {
-                guard let row = try db.row("SELECT \(Outbox.columns) FROM outbox WHERE id = ?", [id]) else {
-                    throw StoreError(.notFound, "No delivery with id \(id).")
-                }
-                let delivery = Outbox.delivery(row)
+                let delivery = try scopedDelivery(id, in: db)
                 guard delivery.state == .held else {
                     throw StoreError(.invalidState, "Delivery \(id) of form \(delivery.formId) is \(delivery.state.rawValue), "
                                      + "not held: only held deliveries are put back in the queue.")
                 }
                 held = [delivery]
             } else {
-                held = try db.rows("SELECT \(Outbox.columns) FROM outbox WHERE state = 'held' ORDER BY id").map(Outbox.delivery)
+                var conditions = ["state = 'held'"]
+                var arguments: StoreArguments = []
+                addScope("owner", to: &conditions, &arguments)
+                held = try db.rows("SELECT \(Outbox.columns) FROM outbox WHERE \(conditions.joined(separator: " AND ")) ORDER BY id",
+                                   arguments).map(Outbox.delivery)
             }
             for delivery in held {
                 try db.execute("UPDATE outbox SET state = 'queued', attempts = 0, next_try = ? WHERE id = ?", [now, delivery.id])
