@@ -42,6 +42,8 @@ MIADMIN_LAZY_VOID(pq, PQreset, (PGconn *conn), (conn))
 MIADMIN_LAZY(pq, char *, PQresultErrorField, (const PGresult *res, int fieldcode), (res, fieldcode))
 MIADMIN_LAZY(pq, char *, PQresultErrorMessage, (const PGresult *res), (res))
 MIADMIN_LAZY(pq, ExecStatusType, PQresultStatus, (const PGresult *res), (res))
+// How large a listing's FETCH may grow (PostgresDatabase.forEachRow).
+MIADMIN_LAZY(pq, size_t, PQresultMemorySize, (const PGresult *res), (res))
 MIADMIN_LAZY(pq, PQnoticeProcessor, PQsetNoticeProcessor, (PGconn *conn, PQnoticeProcessor proc, void *arg),
              (conn, proc, arg))
 MIADMIN_LAZY(pq, ConnStatusType, PQstatus, (const PGconn *conn), (conn))

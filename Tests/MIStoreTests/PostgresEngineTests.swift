@@ -43,6 +43,23 @@ import Testing
         #expect(engine.roundTrips - before == 4)
     }
 
+    /// A listing reads through a cursor whose FETCH grows while its batches stay small: every
+    /// row once, in order, in few round trips (500, 1,000, 2,000, 4,000, 8,000, then the rest,
+    /// which is short and ends it: no empty FETCH), with BEGIN and DECLARE in the first and
+    /// CLOSE and COMMIT after.
+    @Test func aListingFetchesMoreRowsPerRoundTripAsItGoes() throws {
+        let dir = try TempDir()
+        let store = try MoveTests.store(dir, engine: .postgres, ["jdoe/Pump"])
+        let engine = try #require(store.engine as? PostgresEngine)
+        let before = engine.roundTrips
+        var seen: [Int64] = []
+        try store.read { db in
+            try db.forEachRow("SELECT n FROM generate_series(1, 20000) AS n ORDER BY n", []) { seen.append($0["n"]) }
+        }
+        #expect(seen == Array(1...20000))
+        #expect(engine.roundTrips - before == 8)
+    }
+
     /// Another console holds a row lock longer than the busy timeout: `.busy`, as on SQLite,
     /// after about the timeout (PostgreSQL's lock_timeout), and nothing changed.
     @Test func aRowLockHeldPastTheBusyTimeoutIsBusy() throws {

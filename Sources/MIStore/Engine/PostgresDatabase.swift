@@ -8,9 +8,9 @@ import Synchronization
 ///   Each statement's translation is computed once, and the statement prepared once per
 ///   connection (``PostgresConnection/executePrepared(_:_:)``).
 /// - Result values arrive in libpq's text format and are typed by their column's OID.
-/// - ``forEachRow(_:_:_:)`` reads through a server-side cursor, 500 rows at a time, so a listing
-///   of a million forms does not sit in memory and `body` may run statements of its own; its
-///   `DECLARE` goes with the first `FETCH`.
+/// - ``forEachRow(_:_:_:)`` reads through a server-side cursor, 500 rows at first and more per
+///   `FETCH` while they stay small, so a listing of a million forms does not sit in memory and
+///   `body` may run statements of its own; its `DECLARE` goes with the first `FETCH`.
 /// - ``readAhead(_:)`` queues a query to go with the next statement (one round trip for both).
 /// - ``PostgresError``s become ``StoreError``s (``StoreError/mapping(_:target:)``).
 final class PostgresDatabase: StoreDatabase {
@@ -49,16 +49,30 @@ final class PostgresDatabase: StoreDatabase {
         // The DECLARE goes with the first FETCH: one round trip.
         connection.sendWithNext(.init("DECLARE \(cursor) NO SCROLL CURSOR FOR " + Self.translate(sql), Self.bind(arguments),
                                       named: false))
+        var count = Self.firstFetch
         while true {
-            let batch = try mapped { try connection.execute("FETCH 500 FROM \(cursor)") }
-            if batch.rowCount == 0 { break }
-            for row in Self.rows(of: batch) {
+            let batch = try mapped { try connection.execute("FETCH \(count) FROM \(cursor)") }
+            let reader = RowReader(batch)
+            for index in 0..<batch.rowCount {
                 rowsHandedOut += 1
-                try body(row)
+                try body(reader.row(index))
             }
+            if batch.rowCount < count { break }  // the cursor is done: no empty FETCH to find it out
+            let size = batch.memorySize
+            if size < Self.fetchBytes / 2 { count = min(count * 2, Self.maxFetch) }
+            else if size > Self.fetchBytes { count = max(count / 2, Self.firstFetch) }
         }
         try mapped { try connection.execute("CLOSE \(cursor)") }
     }
+
+    /// A listing's first FETCH: its first rows come at once (a foreman at the prompt sees
+    /// them without waiting for the rest). Each next FETCH asks for twice as many while a batch
+    /// stays under half of ``fetchBytes``, up to ``maxFetch`` (half as many above it), so
+    /// 100,000 forms come in 15 round trips instead of 200 (each one a hop through a pooler
+    /// too), and a batch of large rows never holds much more than ``fetchBytes``.
+    static let firstFetch = 500
+    static let maxFetch = 8_000
+    static let fetchBytes = 4 << 20
 
     func inSavepoint<T>(rollback: Bool, _ body: () throws -> T) throws -> T {
         savepointDepth += 1
@@ -101,15 +115,28 @@ final class PostgresDatabase: StoreDatabase {
     }
 
     static func rows(of result: PostgresResult) -> [StoreRow] {
-        let columnCount = result.columnCount
-        let columns = StoreColumns((0..<columnCount).map { result.columnName($0) })
-        let types = (0..<columnCount).map { result.columnType($0) }
-        return (0..<result.rowCount).map { row in
-            StoreRow(columns: columns, values: (0..<columnCount).map { value(result, row, $0, type: types[$0]) })
+        let reader = RowReader(result)
+        return (0..<result.rowCount).map(reader.row)
+    }
+
+    /// A result's rows one at a time, its column names and types read once.
+    private struct RowReader {
+        let result: PostgresResult
+        let columns: StoreColumns
+        let types: [Oid]
+
+        init(_ result: PostgresResult) {
+            self.result = result
+            columns = StoreColumns((0..<result.columnCount).map { result.columnName($0) })
+            types = (0..<result.columnCount).map { result.columnType($0) }
+        }
+
+        func row(_ row: Int) -> StoreRow {
+            StoreRow(columns: columns, values: types.indices.map { PostgresDatabase.value(result, row, $0, type: types[$0]) })
         }
     }
 
-    private static func value(_ result: PostgresResult, _ row: Int, _ column: Int, type: Oid) -> StoreValue {
+    fileprivate static func value(_ result: PostgresResult, _ row: Int, _ column: Int, type: Oid) -> StoreValue {
         if type == 17 { return result.bytes(row, column).map { .blob(Data($0)) } ?? .null }  // bytea
         guard let text = result.string(row, column) else { return .null }
         switch type {

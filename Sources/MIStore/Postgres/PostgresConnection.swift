@@ -282,6 +282,8 @@ public final class PostgresResult {
     deinit { PQclear(handle) }
 
     public var rowCount: Int { Int(PQntuples(handle)) }
+    /// The bytes libpq holds for this result (`PQresultMemorySize`).
+    public var memorySize: Int { Int(PQresultMemorySize(handle)) }
     public var columnCount: Int { Int(PQnfields(handle)) }
     /// Rows a command changed (`UPDATE`, `DELETE`, `INSERT`), 0 when it says none.
     public var affectedRows: Int { Int(String(cString: PQcmdTuples(handle))) ?? 0 }
