@@ -68,8 +68,8 @@ final class PostgresDatabase: StoreDatabase {
     /// A listing's first FETCH: its first rows come at once (a foreman at the prompt sees
     /// them without waiting for the rest). Each next FETCH asks for twice as many while a batch
     /// stays under half of ``fetchBytes``, up to ``maxFetch`` (half as many above it), so
-    /// 100,000 forms come in 15 round trips instead of 200 (each one a hop through a pooler
-    /// too), and a batch of large rows never holds much more than ``fetchBytes``.
+    /// 100,000 forms come in 16 FETCHes instead of 201 (each one a round trip and a hop through
+    /// a pooler too), and a batch of large rows never holds much more than ``fetchBytes``.
     static let firstFetch = 500
     static let maxFetch = 8_000
     static let fetchBytes = 4 << 20
