@@ -52,9 +52,8 @@ enum Audit {
     /// Writes one audit row; call it inside the transaction of the change it describes.
     static func record(_ db: any StoreDatabase, at: Double, actor: String, command: String, formId: Int64?, object: String,
                        before: JSONValue?, after: JSONValue?, note: String?) throws {
-        let statement = recording(at: at, actor: actor, command: command, formId: formId, object: object,
-                                  before: before, after: after, note: note)
-        try db.execute(statement.sql, statement.arguments)
+        try db.execute(recording(at: at, actor: actor, command: command, formId: formId, object: object,
+                                 before: before, after: after, note: note))
     }
 
     /// ``record(_:at:actor:command:formId:object:before:after:note:)`` as a statement for a batch.

@@ -26,9 +26,8 @@ extension FormStore {
     /// of their owner (`"crews": ["Kolonne Nord"]`), so the trail says whose crew a change was in.
     func audit(_ db: any StoreDatabase, at: Double, actor: String, command: String, formId: Int64?, object: String,
                before: JSONValue?, after: JSONValue?, note: String?) throws {
-        let statement = try auditing(at: at, actor: actor, command: command, formId: formId, object: object,
-                                     before: before, after: after, note: note)
-        try db.execute(statement.sql, statement.arguments)
+        try db.execute(try auditing(at: at, actor: actor, command: command, formId: formId, object: object,
+                                    before: before, after: after, note: note))
     }
 
     /// ``audit(_:at:actor:command:formId:object:before:after:note:)`` as a statement for a batch.

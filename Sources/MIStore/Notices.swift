@@ -31,8 +31,7 @@ enum Notices {
     /// Adds a notice; call it inside the transaction of the change that causes it.
     @discardableResult
     static func add(_ db: any StoreDatabase, uid: String, text: String, source: String, formId: Int64?, at: Double) throws -> Int64 {
-        let statement = adding(uid: uid, text: text, source: source, formId: formId, at: at)
-        return try db.insert(statement.sql, statement.arguments)
+        try db.insert(adding(uid: uid, text: text, source: source, formId: formId, at: at))
     }
 
     /// ``add(_:uid:text:source:formId:at:)`` as a statement for a batch; it returns the id.

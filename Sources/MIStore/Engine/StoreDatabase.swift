@@ -102,12 +102,18 @@ extension StoreDatabase {
     func execute(_ sql: String) throws -> Int { try execute(sql, []) }
 
     func batch(_ statements: [StoreStatement]) throws -> [[StoreRow]] {
-        try statements.map { try rows($0.sql, $0.arguments) }
+        try statements.map(rows)
     }
 
     func readAhead(_ statement: StoreStatement) -> StoreRowsAhead {
-        StoreRowsAhead { try self.rows(statement.sql, statement.arguments) }
+        StoreRowsAhead { try self.rows(statement) }
     }
+
+    /// A statement built for a batch (``StoreStatement``), run on its own.
+    @discardableResult
+    func execute(_ statement: StoreStatement) throws -> Int { try execute(statement.sql, statement.arguments) }
+
+    func rows(_ statement: StoreStatement) throws -> [StoreRow] { try rows(statement.sql, statement.arguments) }
 
     func blobReader(table: String, column: String, id: Int64) throws -> any BlobReader {
         SQLBlobReader(db: self, table: table, column: column, id: id)
@@ -141,6 +147,8 @@ extension StoreDatabase {
     func insert(_ sql: String, _ arguments: StoreArguments) throws -> Int64 {
         try rows(sql, arguments).insertedId()
     }
+
+    func insert(_ statement: StoreStatement) throws -> Int64 { try rows(statement).insertedId() }
 }
 
 /// What the two engines spell differently, for the few statements that need it.

@@ -53,7 +53,7 @@ extension FormStore {
     }
 
     static func effectivePolicy(defaults: ExpiryPolicy, in db: any StoreDatabase) throws -> EffectivePolicy {
-        try effectivePolicy(defaults: defaults, from: db.rows(policyQuery.sql))
+        try effectivePolicy(defaults: defaults, from: db.rows(policyQuery))
     }
 
     /// The store's policy rows, for ``effectivePolicy(defaults:from:)``.
