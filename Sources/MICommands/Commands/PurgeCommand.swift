@@ -33,6 +33,7 @@ public struct PurgeCommand: ConsoleCommand {
     }
 
     public func run(in session: Session, output: OutputSink) throws {
+        try session.refuseWithoutCrews("purge")
         let store = try session.store()
         let days = try olderThan ?? session.policy().policy.retentionDays
         let cutoff = try store.purgeCutoff(days: days)

@@ -45,6 +45,7 @@ public struct RemindCommand: ConsoleCommand {
         if settings == nil && !dryRun {
             throw CommandError.failed("no mail configured: set mail.url and mail.from in \(session.config.file) (docs/configuration.md)")
         }
+        try session.refuseWithoutCrews("remind")
         let store = try session.store()
         if !dryRun { try Self.refuseInSessionTransaction(store, "remind") }
         let policies = try session.ownerPolicies()
