@@ -13,14 +13,17 @@ enum PrivilegedStore {
     /// not open the file again.
     ///
     /// A PostgreSQL store creates nothing on disk here: `--init-store` only applies the schema,
-    /// which opening does anyway; the connection outlives the group drop.
+    /// which opening does anyway; the connection outlives the group drop. It is root's on both
+    /// engines all the same.
     static func open(_ config: AppConfig, privileged: Bool, create: Bool, logger: Logger,
                      clock: any StoreClock) throws -> FormStore {
-        guard case .sqlite(let path) = config.store.location else {
-            return try config.openStore(privileged: privileged, clock: clock, logger: logger)
-        }
+        // Root's on both engines: creating or migrating the shared store is the installer's act,
+        // not something any local account with the group's rights decides.
         if privileged && create && getuid() != 0 {
             throw Privilege.Refusal(description: "--init-store of the installed miadmin is for root (Scripts/install does it)")
+        }
+        guard case .sqlite(let path) = config.store.location else {
+            return try config.openStore(privileged: privileged, clock: clock, logger: logger)
         }
         // A -wal or -shm deleted by another program (sqlite3's .backup) comes back from root's spares.
         if privileged && !create { StoreCompanionFiles.repairVanished(path) }

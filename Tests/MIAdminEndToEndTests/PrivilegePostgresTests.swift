@@ -91,5 +91,18 @@ struct PrivilegePostgresTests {
         let loose = try install.run(.foreman, ["-c", "store info"])
         #expect(loose.status == 1 && loose.stderr.contains("store.passwordFile") && loose.stderr.contains("readable by other users"),
                 "\(loose.stderr)")
+        // The fix it names is for this installation's group, not the default one.
+        #expect(loose.stderr.contains("give it to the \(install.group) group: chgrp \(install.group) '\(password)'"), "\(loose.stderr)")
+    }
+
+    /// Creating or migrating the shared store is root's on PostgreSQL as on SQLite: an account
+    /// running the installed binary is refused before anything is opened; root's run works.
+    @Test func initStoreIsRootsOnPostgresToo() throws {
+        let refused = try install.runAs(.foreman, [install.binary, "--init-store"])
+        #expect(refused.status == 1 && refused.stderr.contains("--init-store of the installed miadmin is for root"),
+                "\(refused.stdout) \(refused.stderr)")
+        #expect(refused.stdout.isEmpty)
+        let root = try Shell.run(install.binary, ["--init-store"])
+        #expect(root.status == 0 && root.stdout.contains("is ready"), "\(root.stderr)")
     }
 }

@@ -344,9 +344,11 @@ public struct AppConfig: Sendable {
         }
         if privileged, secret.readableByOthers || (secret.readableByGroup && secret.groupID != getegid()) {
             secret.wipe()
+            // The group the installed binary runs as is the store's (Scripts/install --group).
+            let group = getgrgid(getegid()).map { String(cString: $0.pointee.gr_name) } ?? "\(getegid())"
             throw ConfigError(file: self.file, message: "\(key) '\(path)' is readable by other users "
-                              + "(mode \(String(secret.mode, radix: 8))); give it to the miadmin group: "
-                              + "chgrp miadmin '\(path)'; chmod 640 '\(path)' (docs/install.md)")
+                              + "(mode \(String(secret.mode, radix: 8))); give it to the \(group) group: "
+                              + "chgrp \(group) '\(path)'; chmod 640 '\(path)' (docs/install.md)")
         }
         if !privileged, let warning = secret.loosePermissionsWarning { warn(warning) }
         return secret.bytes
