@@ -17,8 +17,9 @@ struct InstallGuideTests {
     var confDir: String { prefix + "/etc/miadmin" }
     var stateDir: String { prefix + "/var/lib/miadmin" }
     var binary: String { prefix + "/bin/miadmin" }
-    /// The timers' account (the document's `miadmin-expire`) and a monitoring account.
+    /// The timers' accounts (the document's `miadmin-expire`, `miadmin-outbound`) and a monitoring account.
     var timerAccount: String { "mig\(id)e" }
+    var outboundAccount: String { "mig\(id)o" }
     var monitorAccount: String { "mig\(id)m" }
 
     init() throws { guide = try InstallGuide() }
@@ -41,7 +42,7 @@ struct InstallGuideTests {
     }
 
     func removeEverything() {
-        for account in [timerAccount, monitorAccount] { _ = try? Shell.run("/usr/sbin/userdel", ["-r", account]) }
+        for account in [timerAccount, outboundAccount, monitorAccount] { _ = try? Shell.run("/usr/sbin/userdel", ["-r", account]) }
         _ = try? Shell.run("/usr/sbin/groupdel", [group])
         try? FileManager.default.removeItem(atPath: prefix)
     }
@@ -162,7 +163,7 @@ struct InstallGuideTests {
         #expect(trash.stdout.contains("North pump") && trash.stdout.contains("South pump"), "\(trash.stdout) \(trash.stderr)")
 
         // 7. The monitor, run by an account of its own with its password file: 0 when nothing is
-        // held; 2, not 0, when miadmin fails (a wrong password here).
+        // held, 1 with the held deliveries listed, and 2, not 0, when miadmin fails.
         #expect(try Shell.run("/usr/sbin/useradd", ["-m", "-s", "/bin/sh", monitorAccount]).status == 0)
         let home = "/home/\(monitorAccount)"
         let script = home + "/check-held"
@@ -171,6 +172,39 @@ struct InstallGuideTests {
         #expect(try bash("chown \(monitorAccount): \(script) \(home)/.mi-password && chmod 700 \(script) && chmod 600 \(home)/.mi-password").status == 0)
         let quiet = try runAs(monitorAccount, [script], home: home)
         #expect(quiet.status == 0 && quiet.stdout.isEmpty, "\(quiet.stdout) \(quiet.stderr)")
+
+        // 8. Deliveries: the office (here one that refuses every form, so the delivery is held),
+        // the outbound account with its credential and the office's token, one line at a time as
+        // an admin types them, and the run by hand as that account.
+        let outbound = OutboundFixture.shared
+        try FileManager.default.copyItem(atPath: outbound["CA_FILE"], toPath: confDir + "/office-ca.pem")
+        chmod(confDir + "/office-ca.pem", 0o644)
+        setKey(&config, "delivery.url", outbound["HTTPS_URL"] + "/status/422")
+        setKey(&config, "delivery.caFile", confDir + "/office-ca.pem")
+        setKey(&config, "delivery.tokenFile", confDir + "/delivery.token")
+        setKey(&config, "delivery.timeoutSeconds", 5)
+        try JSONSerialization.data(withJSONObject: config, options: [.prettyPrinted]).write(to: URL(fileURLWithPath: confDir + "/config.json"))
+        let outboundLines = try guide.block("outbound-account", replacing: [("miadmin-outbound", outboundAccount)], paths: paths)
+            .split(separator: "\n").map(String.init)
+        let inputs = [nil, fixture.password("sitelead") + "\n", try String(contentsOfFile: outbound["TOKEN_FILE"], encoding: .utf8)]
+        #expect(outboundLines.count == inputs.count, "\(outboundLines)")
+        for (line, input) in zip(outboundLines, inputs) {
+            let result = try bash(line, input: input)
+            #expect(result.status == 0, "\(line): \(result.stderr)")
+        }
+        let finished = try DocumentsTree()
+        try finished.form("jdoe", "North done", completed: true)
+        let submitted = try Shell.run(binary, ["--user", "sitelead", "-c", "import --yes " + shellQuote(finished.root),
+                                               "-c", "submit --yes 'jdoe/North done'"],
+                                      environment: ["MIADMIN_PASSWORD": fixture.password("sitelead")])
+        #expect(submitted.status == 0, "\(submitted.stderr)")
+        let deliver = try bash(try guide.block("deliver-by-hand", replacing: [("svc-mi", "sitelead"), ("miadmin-outbound", outboundAccount)],
+                                               paths: paths))
+        #expect(deliver.status == 0, "\(deliver.stdout) \(deliver.stderr)")
+        #expect(deliver.stdout.contains("held") && deliver.stdout.contains("HTTP 422"), "\(deliver.stdout)")
+        let held = try runAs(monitorAccount, [script], home: home)
+        #expect(held.status == 1 && held.stdout.hasPrefix("held deliveries:\n") && held.stdout.contains("North done"),
+                "\(held.stdout) \(held.stderr)")
         try "wrong\n".write(toFile: home + "/.mi-password", atomically: true, encoding: .utf8)
         #expect(try bash("chown \(monitorAccount): \(home)/.mi-password && chmod 600 \(home)/.mi-password").status == 0)
         let failed = try runAs(monitorAccount, [script], home: home)
