@@ -15,7 +15,9 @@ public struct ExpireCommand: ConsoleCommand {
             expire by it, and --days N still means N for everyone); one created exactly N days ago stays. A form restored or reopened counts \
             from then. Each expired form keeps its media, is audited, and its owner gets a notice. \
             Shows what will go and asks first (--yes to skip the question); --dry-run only lists. \
-            Support staff may run --dry-run (it changes nothing); expiring needs a foreman.
+            Support staff may run --dry-run (it changes nothing); expiring needs a foreman. \
+            Where the site keeps crews, a foreman who leads none is refused (exit 1): he would see \
+            only his own forms; a timer's account belongs in teams.allTeamsGroup.
 
             Examples:
               expire --dry-run
