@@ -18,6 +18,18 @@ struct CompletionEngineTests {
         #expect(try engine().complete(line: "qu", word: "qu") == .words(["quit"]))
     }
 
+    /// Backslash commands complete with their backslash; `\h` takes command names as `help`
+    /// does, `\o` a file name.
+    @Test func backslashCommands() throws {
+        #expect(try engine().complete(line: "\\wa", word: "\\wa") == .words(["\\warn", "\\watch"]))
+        #expect(try engine().complete(line: "\\", word: "\\").wordsOrEmpty.contains("\\gset"))
+        #expect(try engine().complete(line: "\\", word: "\\").wordsOrEmpty.contains("\\q"))
+        #expect(try engine().complete(line: "  \\h mo", word: "mo") == .words(["move"]))
+        #expect(try engine().complete(line: "\\o ", word: "") == .files)
+        #expect(try engine().complete(line: "\\timing o", word: "o") == .words(["off", "on"]))
+        #expect(try engine().complete(line: "\\set x ", word: "") == .words([]))
+    }
+
     @Test func optionsAndTheirChoices() throws {
         #expect(try engine().complete(line: "users --ro", word: "--ro") == .words(["--role"]))
         #expect(try engine().complete(line: "users --role t", word: "t") == .words(["technician"]))
@@ -44,5 +56,12 @@ struct CompletionEngineTests {
 
     @Test func anOpenQuoteCompletesTheQuotedWord() throws {
         #expect(try engine().complete(line: "show 'jdoe/Pump st", word: "jdoe/Pump st") == .words(["jdoe/Pump station 4"]))
+    }
+}
+
+extension CompletionEngine.Result {
+    var wordsOrEmpty: [String] {
+        if case .words(let words) = self { return words }
+        return []
     }
 }
