@@ -29,6 +29,12 @@ enum ManualPage {
                 page += preformatted(CommandRegistry.helpText(for: [command.name, sub.name]) ?? sub.configuration.abstract)
             }
         }
+        page += ".SH CONSOLE WORDS\n"
+        page += "Handled by the console itself (psql's backslash commands for scripts among them; "
+            + "docs/user-guide.md, \"Scripts\").\n"
+        for builtin in CommandRegistry.builtins {
+            page += ".TP\n.B \(escape(([builtin.name] + builtin.aliases).joined(separator: ", ")))\n\(escape(builtin.abstract))\n"
+        }
         page += """
             .SH FILES
             .TP

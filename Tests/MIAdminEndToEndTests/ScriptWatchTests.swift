@@ -73,6 +73,10 @@ import Testing
         let all = try run(["--format", "csv", "-c", "help"])
         #expect(all.stdout.contains("\\watch,"))
         #expect(all.stdout.contains("\\gset,"))
+        // The man page lists them from the same registry (roff spells a backslash \e).
+        let manual = try MIAdmin.run(["--generate-manual"])
+        #expect(manual.stdout.contains(".SH CONSOLE WORDS\n"))
+        #expect(manual.stdout.contains(".B \\ewatch\n"))
     }
 
     /// A listing taller than the screen: paged before the watch, never while watching.

@@ -1,8 +1,8 @@
 import MICommands
 
 /// Sits between a command and the renderer: counts the rows the command returned (a record is
-/// one row; `ROW_COUNT`), and for `\gset` keeps them instead of printing them. Warnings, notes
-/// and progress pass through either way.
+/// one row; `ROW_COUNT`), and for `\gset` keeps them instead of printing them, its messages
+/// too (as psql's `\gset` prints nothing). Warnings, notes and progress pass through either way.
 final class ResultTap: OutputSink {
     private let sink: any RenderingSink
     private let captures: Bool
@@ -39,7 +39,9 @@ final class ResultTap: OutputSink {
         if !captures { sink.endRows() }
     }
 
-    func message(_ text: String) { sink.message(text) }
+    func message(_ text: String) {
+        if !captures { sink.message(text) }
+    }
     func warning(_ text: String) { sink.warning(text) }
     func note(_ text: String) { sink.note(text) }
     func progress(_ label: String, done: Int, total: Int) { sink.progress(label, done: done, total: total) }
