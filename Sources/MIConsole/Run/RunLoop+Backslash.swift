@@ -64,6 +64,10 @@ extension RunLoop {
                 return watch(arguments, interactive: interactive)
             case "\\gset":
                 throw CommandError.failed("\\gset ends a command line: COMMAND \\gset [PREFIX]")
+            case "\\if", "\\elif", "\\else", "\\endif":
+                // Read before substitution, so that a branch not taken stays unread: one that a
+                // variable's value spelled out came too late.
+                throw CommandError.failed("\(name) must be written at the start of its line, not come from a variable")
             default:
                 // Unknown: the same message as for a word that names no command.
                 throw CommandRunner.ParseFailure(description: CommandRegistry.unknownCommandMessage(name))
