@@ -170,6 +170,9 @@ import Testing
         #expect(several.status == 1)
         #expect(several.stderr.contains("\\gset needs a result of exactly one row"))
         #expect(several.stdout.isEmpty)
+        let builtin = try run(["-c", "\\echo hi \\gset"])
+        #expect(builtin.status == 1)
+        #expect(builtin.stderr.contains("\\gset captures a command's result; \\echo has none"), "\(builtin.stderr)")
         let quoted = try run(["--format", "csv", "-c", "users '\\gset'"])
         #expect(quoted.status == 0, "a quoted \\gset is a word: \(quoted.stderr)")
     }

@@ -121,6 +121,9 @@ final class RunLoop {
         guard let first = words.first else {
             return gset == nil ? .ok : report(CommandError.failed("\\gset needs a command before it"), interactive: interactive)
         }
+        if gset != nil, let builtin = CommandRegistry.builtin(named: first), builtin != "\\h" {
+            return report(CommandError.failed("\\gset captures a command's result; \(builtin) has none"), interactive: interactive)
+        }
         switch CommandRegistry.builtin(named: first) {
         case "quit":
             return .quit(failures: 0)
