@@ -2,7 +2,8 @@ import Foundation
 import MITestSupport
 import Testing
 
-/// `\watch`, `\timing`, `\?`, `\h` in scripts, and `\watch` and Tab at the prompt (tmux).
+/// `\watch`, `\timing`, `\?`, `\h` in scripts; at the prompt (tmux) `\watch`, Tab, and
+/// variables, `\gset` and `\if`.
 @Suite(.serialized) struct ScriptWatchTests {
     let fixture = Fixture.shared
     let prompt = "mkhan@foreman> "
@@ -93,6 +94,26 @@ import Testing
         try term.enter("\\echo back at the prompt")
         let screen = try term.waitFor("\nback at the prompt")
         #expect(!screen.contains("PAGED:"), "paged while watching: \(screen)")
+        #expect(!screen.contains("[exited"))
+        try term.press("C-d")
+        try term.waitFor("[exited 0]")
+    }
+
+    /// Variables, `\gset` and `\if` at the prompt, as in a script; a mistake there leaves the
+    /// person at the prompt.
+    @Test func variablesGsetAndIfAtThePrompt() throws {
+        let term = try TerminalSession(uid: "mkhan")
+        try term.waitFor(prompt)
+        try term.enter("\\set tech jdoe")
+        try term.enter("users :tech")
+        try term.waitFor("jdoe | John Doe")
+        try term.enter("whoami \\gset me_")
+        try term.enter("users :nobody")
+        try term.waitFor("error: variable 'nobody' is not set")
+        try term.enter("\\if :ERROR")
+        try term.enter("\\echo recovered as :me_name")
+        try term.enter("\\endif")
+        let screen = try term.waitFor("\nrecovered as Mariam Khan")
         #expect(!screen.contains("[exited"))
         try term.press("C-d")
         try term.waitFor("[exited 0]")
