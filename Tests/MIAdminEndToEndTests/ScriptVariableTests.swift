@@ -87,6 +87,16 @@ import Testing
         #expect(result.stdout.contains("still true after a backslash command\n"))
     }
 
+    /// `CREWS`: the crews the user may see, as `teams` lists them.
+    @Test func crewsNamesTheCrewsOfTheSession() throws {
+        let crews = CrewDirectory.fixture
+        let config = try CrewDirectory.groupsConfig()
+        let foreman = try MIAdmin.as_("mkhan", config: config, ["\\echo :CREWS"], fixture: crews)
+        #expect(foreman.stdout == "Kolonne Nord\n", "\(foreman.stderr)")
+        let noCrews = try run(["-c", "\\echo [:CREWS]"])
+        #expect(noCrews.stdout == "[]\n", "a site without crews: \(noCrews.stderr)")
+    }
+
     @Test func conditionalsNestAndSkipFalseBranchesUnread() throws {
         let path = try script("""
             \\if :{?tech}
