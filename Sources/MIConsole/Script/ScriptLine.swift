@@ -3,6 +3,7 @@
 /// quoted value) is text.
 enum ScriptLine {
     static func trailingGset(_ line: String) -> (command: String, gset: String?) {
+        guard line.utf8.contains(UInt8(ascii: "\\")) else { return (line, nil) }
         let scalars = Array(line.unicodeScalars)
         let marker = Array("\\gset".unicodeScalars)
         var inWord = false

@@ -46,6 +46,8 @@ public enum VariableSubstitution {
 
     /// The line with every reference replaced by what `value` gives for its name.
     public static func apply(_ line: String, value: (String) throws -> String?) throws -> String {
+        // Most lines hold no colon at all: no scan (a script of many thousand moves).
+        guard line.utf8.contains(UInt8(ascii: ":")) else { return line }
         let pieces = parse(line)
         // The common line (no reference at all) comes back as it was.
         if pieces.count <= 1, case .text(let text)? = pieces.first { return text }
