@@ -9,6 +9,7 @@ struct CompletionEngineTests {
         sources.userIDs = { prefix, _ in ["jdoe", "asmith", "mkhan"].filter { $0.hasPrefix(prefix) } }
         sources.formReferences = { prefix, _ in ["jdoe/Pump station 4", "jdoe/Valve"].filter { $0.hasPrefix(prefix) } }
         sources.crewNames = { ["Kolonne Nord", "Kolonne Süd", "Ost"] }
+        sources.variableNames = { ["CREWS", "crew", "tech"] }
         let catalog = try CommandCatalog(registry: CommandRegistry.commands)
         return CompletionEngine(catalog: catalog, sources: sources)
     }
@@ -28,6 +29,14 @@ struct CompletionEngineTests {
         #expect(try engine().complete(line: "\\o ", word: "") == .files)
         #expect(try engine().complete(line: "\\timing o", word: "o") == .words(["off", "on"]))
         #expect(try engine().complete(line: "\\set x ", word: "") == .words([]))
+    }
+
+    /// Variable names after a colon, `\unset` and `\set`.
+    @Test func variableNames() throws {
+        #expect(try engine().complete(line: "forms --team :cr", word: ":cr") == .words([":crew"]))
+        #expect(try engine().complete(line: "\\unset t", word: "t") == .words(["tech"]))
+        #expect(try engine().complete(line: "\\set C", word: "C") == .words(["CREWS"]))
+        #expect(try engine().complete(line: "\\set crew K", word: "K") == .words([]))
     }
 
     @Test func optionsAndTheirChoices() throws {

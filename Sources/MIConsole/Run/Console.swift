@@ -109,7 +109,7 @@ public enum Console {
             err.flush()
             let readline: ReadlineSource
             do {
-                readline = try prompt(for: session, environment: environment)
+                readline = try prompt(for: session, environment: environment, variables: variables)
             } catch {
                 err.write("miadmin: \(error)\n")
                 return .failure
@@ -218,9 +218,11 @@ public enum Console {
     }
 
     /// The readline prompt `uid@role> ` with history and completion for this user.
-    static func prompt(for session: Session, environment: [String: String]) throws -> ReadlineSource {
+    static func prompt(for session: Session, environment: [String: String],
+                       variables: ScriptVariables = ScriptVariables()) throws -> ReadlineSource {
         let role = session.user.roles.first?.rawValue ?? "?"
         var sources = CompletionEngine.Sources()
+        sources.variableNames = { variables.names }
         // User ids complete only for the roles that may list users: Tab must not list the
         // directory to someone `users` refuses. One prefix search per Tab (capped), never the
         // whole directory.

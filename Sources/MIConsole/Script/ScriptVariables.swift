@@ -60,6 +60,9 @@ final class ScriptVariables {
         values.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
+    /// Every name set, those read on first use included (Tab after `:`, `\unset`).
+    var names: [String] { Set(values.keys).union(deferred.keys).sorted() }
+
     /// After a line that ran a command: how it went.
     func commandEnded(status: ExitStatus, rows: Int) {
         values["ERROR"] = status == .success ? "false" : "true"
