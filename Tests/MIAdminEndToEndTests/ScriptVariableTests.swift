@@ -75,6 +75,8 @@ import Testing
             \\echo :USER :ROLE :ERROR :LAST_EXIT
             users --role technician 'j*'
             \\echo rows :ROW_COUNT error :ERROR
+            users 'u0000?'
+            \\echo listed :ROW_COUNT
             users --role nosuchrole
             \\echo rows :ROW_COUNT error :ERROR exit :LAST_EXIT
             \\echo still :ERROR after a backslash command
@@ -83,6 +85,7 @@ import Testing
         #expect(result.status == 3)
         #expect(result.stdout.contains("mkhan foreman false 0\n"))
         #expect(result.stdout.contains("rows 1 error false\n"))
+        #expect(result.stdout.contains("listed 9\n"))
         #expect(result.stdout.contains("rows 0 error true exit 1\n"))
         #expect(result.stdout.contains("still true after a backslash command\n"))
     }
