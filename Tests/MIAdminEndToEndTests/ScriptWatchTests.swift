@@ -122,6 +122,28 @@ import Testing
         try term.waitFor("[exited 0]")
     }
 
+    /// A question at the prompt under `\o`: the rows it is about went to the file, and the
+    /// person is told so before answering.
+    @Test func aQuestionUnderOSaysWhereItsRowsWent() throws {
+        let tree = try DocumentsTree()
+        try tree.form("jdoe", "A")
+        try tree.form("jdoe", "B")
+        let config = try fixture.store(importing: tree.root)
+        let dir = try TempDir.make()
+        let term = try TerminalSession(uid: "mkhan", config: config)
+        try term.waitFor(prompt)
+        try term.enter("\\o \(dir)/plan.txt")
+        try term.enter("move 'jdoe/*' asmith")
+        try term.waitFor("note: what this asks about was listed in \(dir)/plan.txt")
+        try term.waitFor("[y/N]")
+        try term.enter("n")
+        try term.enter("\\o")
+        try term.enter("\\echo closed")
+        try term.waitFor("\nclosed")
+        let plan = try String(contentsOfFile: dir + "/plan.txt", encoding: .utf8)
+        #expect(plan.contains("jdoe") && plan.contains("asmith"), "\(plan)")
+    }
+
     @Test func tabCompletesBackslashCommands() throws {
         let term = try TerminalSession(uid: "mkhan")
         try term.waitFor(prompt)

@@ -118,6 +118,12 @@ public enum Console {
             session.confirmer = { question in
                 runner.sink.finish()
                 out.endPaging()
+                // Under `\o` the rows the question is about went to the file: say where.
+                if let file = runner.outputFile {
+                    err.write("note: what this asks about was listed in " + TerminalText.escape(file.path, keepNewlines: false)
+                              + " (\\o); '\\o' alone lists on the screen again\n")
+                    err.flush()
+                }
                 return readline.confirm(question)
             }
             session.previewRows = Self.previewRows()
