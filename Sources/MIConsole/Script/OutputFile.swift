@@ -44,7 +44,7 @@ final class OutputFile {
             target = .replacing(file, name: name)
             stream = OutputStream(fd: file.fd)
         }
-        runOutput = RunOutput(json: shape.json == .values ? .values : shape.json, oneCSVHeader: shape.oneCSVHeader)
+        runOutput = RunOutput(json: shape.json, oneCSVHeader: shape.oneCSVHeader)
     }
 
     struct UsageError: Error, CustomStringConvertible {
