@@ -39,6 +39,12 @@ public struct MIAdminCommand: ParsableCommand {
     @Option(name: .customShort("f"), help: ArgumentHelp("Run the commands in this script file.", valueName: "file"))
     var file: String?
 
+    @Option(name: [.customShort("v"), .customLong("set")], help: ArgumentHelp("Set a script variable, used as :NAME in the commands (repeatable; as psql's -v).", valueName: "name=value"))
+    var variables: [String] = []
+
+    @Flag(name: [.customShort("q"), .long], help: "Results and errors only: no banner, row counts, notes or progress.")
+    var quiet = false
+
     @Option(name: .long, help: "Output format: table, csv or json (several commands: one JSON array of their results).")
     var format: OutputFormat = .table
 
@@ -121,6 +127,9 @@ public struct MIAdminCommand: ParsableCommand {
         if !command.isEmpty && file != nil {
             throw ValidationError("use either -c or -f, not both")
         }
+        if let bad = variables.first(where: { Console.Run.variable($0) == nil }) {
+            throw ValidationError("-v takes NAME=VALUE, the name of letters, digits and '_' (not starting with a digit): '\(bad)'")
+        }
         if jsonLines && format != .json {
             throw ValidationError("--json-lines shapes JSON output: use it with --format json")
         }
@@ -145,6 +154,8 @@ public struct MIAdminCommand: ParsableCommand {
         options.run.atomic = atomic
         options.run.dryRun = dryRun
         options.run.jsonLines = jsonLines
+        options.run.variables = variables.compactMap(Console.Run.variable)
+        options.run.quiet = quiet
         options.format = format
         options.csvRaw = csvRaw
         options.assumeYes = yes

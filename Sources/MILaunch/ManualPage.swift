@@ -62,6 +62,12 @@ enum ManualPage {
                 page += preformatted(CommandRegistry.helpText(for: [command.name, sub.name]) ?? sub.configuration.abstract)
             }
         }
+        page += ".SH CONSOLE WORDS\n"
+        page += "Handled by the console itself (psql's backslash commands for scripts among them; "
+            + "docs/user-guide.md, \"Scripts\").\n"
+        for builtin in CommandRegistry.builtins {
+            page += ".TP\n.B \(escape(([builtin.name] + builtin.aliases).joined(separator: ", ")))\n\(escape(builtin.abstract))\n"
+        }
         let group = escape(files.group.map { "the \($0) group" } ?? "the store's group (Scripts/install --group)")
         let store = files.store.map(escape)
             ?? "the store the config names (store.path: a file in the store folder; store.url: a PostgreSQL database)"

@@ -9,6 +9,7 @@ struct CompletionEngineTests {
         sources.userIDs = { prefix, _ in ["jdoe", "asmith", "mkhan"].filter { $0.hasPrefix(prefix) } }
         sources.formReferences = { prefix, _ in ["jdoe/Pump station 4", "jdoe/Valve"].filter { $0.hasPrefix(prefix) } }
         sources.crewNames = { ["Kolonne Nord", "Kolonne Süd", "Ost"] }
+        sources.variableNames = { ["CREWS", "crew", "tech"] }
         let catalog = try CommandCatalog(registry: CommandRegistry.commands)
         return CompletionEngine(catalog: catalog, sources: sources)
     }
@@ -16,6 +17,26 @@ struct CompletionEngineTests {
     @Test func commandNames() throws {
         #expect(try engine().complete(line: "mo", word: "mo") == .words(["move"]))
         #expect(try engine().complete(line: "qu", word: "qu") == .words(["quit"]))
+    }
+
+    /// Backslash commands complete with their backslash; `\h` takes command names as `help`
+    /// does, `\o` a file name.
+    @Test func backslashCommands() throws {
+        #expect(try engine().complete(line: "\\wa", word: "\\wa") == .words(["\\warn", "\\watch"]))
+        #expect(try engine().complete(line: "\\", word: "\\").wordsOrEmpty.contains("\\gset"))
+        #expect(try engine().complete(line: "\\", word: "\\").wordsOrEmpty.contains("\\q"))
+        #expect(try engine().complete(line: "  \\h mo", word: "mo") == .words(["move"]))
+        #expect(try engine().complete(line: "\\o ", word: "") == .files)
+        #expect(try engine().complete(line: "\\timing o", word: "o") == .words(["off", "on"]))
+        #expect(try engine().complete(line: "\\set x ", word: "") == .words([]))
+    }
+
+    /// Variable names after a colon, `\unset` and `\set`.
+    @Test func variableNames() throws {
+        #expect(try engine().complete(line: "forms --team :cr", word: ":cr") == .words([":crew"]))
+        #expect(try engine().complete(line: "\\unset t", word: "t") == .words(["tech"]))
+        #expect(try engine().complete(line: "\\set C", word: "C") == .words(["CREWS"]))
+        #expect(try engine().complete(line: "\\set crew K", word: "K") == .words([]))
     }
 
     @Test func optionsAndTheirChoices() throws {
@@ -44,5 +65,12 @@ struct CompletionEngineTests {
 
     @Test func anOpenQuoteCompletesTheQuotedWord() throws {
         #expect(try engine().complete(line: "show 'jdoe/Pump st", word: "jdoe/Pump st") == .words(["jdoe/Pump station 4"]))
+    }
+}
+
+extension CompletionEngine.Result {
+    var wordsOrEmpty: [String] {
+        if case .words(let words) = self { return words }
+        return []
     }
 }

@@ -43,7 +43,28 @@ public enum CommandRegistry {
         ("source", [], "Run the commands in a script file (nests up to 16 deep)."),
         ("quit", ["exit", "\\q"], "Leave the console (also Ctrl-D)."),
         ("\\x", [], "Expanded display, as in psql: \\x toggles it, \\x on|off|auto sets it (as 'set expanded')."),
+        // psql's backslash commands for scripts (docs/user-guide.md, "Scripts").
+        ("\\set", [], "\\set NAME VALUE...: set a variable, used as :NAME, :'NAME' (quoted) or :{?NAME} (is it set); \\set alone lists them."),
+        ("\\unset", [], "\\unset NAME: remove a variable."),
+        ("\\if", [], "\\if EXPR: run the lines up to \\elif, \\else or \\endif only when EXPR is true (true/false, on/off, yes/no, 1/0)."),
+        ("\\elif", [], "\\elif EXPR: the next branch of an \\if, run when no branch above ran and EXPR is true."),
+        ("\\else", [], "\\else: the branch of an \\if run when no branch above ran."),
+        ("\\endif", [], "\\endif: ends an \\if."),
+        ("\\gset", [], "COMMAND \\gset [PREFIX]: run COMMAND and set a variable per column of its one-row result (PREFIX + column)."),
+        ("\\o", [], "\\o FILE: send the results that follow to FILE (\\o >>FILE adds to it); \\o alone: back to stdout."),
+        ("\\echo", [], "\\echo TEXT: write TEXT to the output."),
+        ("\\warn", [], "\\warn TEXT: write TEXT to stderr."),
+        ("\\watch", [], "\\watch [SECONDS] [COUNT]: run the previous command again every SECONDS (2), COUNT times or until Ctrl-C."),
+        ("\\timing", [], "\\timing [on|off]: show how long each command took (\\timing alone toggles)."),
+        ("\\?", [], "\\?: list these backslash commands."),
+        ("\\h", [], "\\h [COMMAND]: the same as help [COMMAND]."),
     ]
+
+    /// The backslash commands (`\?` lists them), `\q` included.
+    public static var backslashCommands: [(name: String, abstract: String)] {
+        builtins.filter { $0.name.hasPrefix("\\") }.map { ($0.name, $0.abstract) }
+            + [("\\q", "\\q: leave the console, as quit.")]
+    }
 
     /// The builtin `word` names (by its name or an alias), or nil.
     public static func builtin(named word: String) -> String? {

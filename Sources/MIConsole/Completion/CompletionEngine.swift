@@ -16,6 +16,8 @@ struct CompletionEngine: @unchecked Sendable {
         var formReferences: (_ prefix: String, _ trashed: Bool) -> [String] = { _, _ in [] }
         /// The names of the crews the user may see (`--team`, `teams show`).
         var crewNames: () -> [String] = { [] }
+        /// The script variables set (`:NAME`, `\unset NAME`).
+        var variableNames: () -> [String] = { [] }
     }
 
     enum Result: Equatable {
@@ -37,16 +39,30 @@ struct CompletionEngine: @unchecked Sendable {
 
     /// `line` is the text before the cursor; `word` is the (unquoted) word being completed.
     func complete(line: String, word: String) -> Result {
-        let scanned = Self.scanOpenLine(line)
-        var before = scanned.words
-        if scanned.endsInWord, !before.isEmpty { before.removeLast() }
+        // `:NAME` anywhere: a variable's name (the quoted and `{?` forms are typed whole).
+        if word.hasPrefix(":"), !word.hasPrefix(":'"), !word.hasPrefix(":{") {
+            return .words(sources.variableNames().map { ":" + $0 }.filter { $0.hasPrefix(word) })
+        }
+        // A backslash command keeps its backslash (the tokenizer would read `\\o` as `o`).
+        let meta = RunLoop.metaWord(of: line)
+        let scanned = Self.scanOpenLine(meta.map { String(line.drop { $0 == " " || $0 == "\t" }.dropFirst($0.count)) } ?? line)
+        var before = meta.map { [$0] + scanned.words } ?? scanned.words
+        let endsInWord = meta != nil && scanned.words.isEmpty ? !line.hasSuffix(" ") && !line.hasSuffix("\t") : scanned.endsInWord
+        if endsInWord, !before.isEmpty { before.removeLast() }
 
         guard let commandName = before.first else {
-            let names = catalog.commands.map(\.name) + CommandRegistry.builtins.map(\.name)
+            let names = catalog.commands.map(\.name) + CommandRegistry.builtins.map(\.name) + ["\\q"]
             return .words(names.filter { $0.hasPrefix(word) }.sorted())
         }
-        if commandName == "source" { return .files }
-        if commandName == "help" {
+        if ["source", "\\o"].contains(commandName) { return .files }
+        if ["\\unset", "\\set"].contains(commandName) && before.count == 1 {
+            return .words(sources.variableNames().filter { $0.hasPrefix(word) })
+        }
+        if commandName.hasPrefix("\\") && commandName != "\\h" {
+            if commandName == "\\timing" && before.count == 1 { return .words(["off", "on"].filter { $0.hasPrefix(word) }) }
+            return .words([])
+        }
+        if commandName == "help" || commandName == "\\h" {
             // `help policy set`: command names, then that command's subcommands.
             var choices = catalog.commands
             for typed in before.dropFirst() {

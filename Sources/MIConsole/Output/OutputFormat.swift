@@ -48,6 +48,8 @@ struct RenderingState {
     var unsaved = false
     /// What stdout holds over the whole run (one JSON document, one CSV header).
     var run = RunOutput.perCommand
+    /// `-q`: results and errors only: no row counts, notes or progress.
+    var quiet = false
 }
 
 /// Whether stderr is a terminal, where progress bars are drawn (asked once).
@@ -89,13 +91,14 @@ extension RenderingSink {
     }
 
     func note(_ text: String) {
+        guard !state.quiet else { return }
         out.flush()
         err.write("note: " + TerminalText.escape(text, keepNewlines: false) + "\n")
         err.flush()
     }
 
     func progress(_ label: String, done: Int, total: Int) {
-        guard progressOnTerminal, total > 0 else { return }
+        guard progressOnTerminal, total > 0, !state.quiet else { return }
         let width = 30
         let filled = min(width, done * width / total)
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)

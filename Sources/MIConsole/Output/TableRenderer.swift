@@ -100,7 +100,7 @@ final class TableRenderer: RenderingSink {
 
     private func endListing(footer: Bool) {
         if !blocks && streamingWidths == nil { writeBuffered() }
-        if footer { out.write("(\(rowCount) row\(rowCount == 1 ? "" : "s"))\n") }
+        if footer && !state.quiet { out.write("(\(rowCount) row\(rowCount == 1 ? "" : "s"))\n") }
         rows = []
         streamingWidths = nil
         rowCount = 0

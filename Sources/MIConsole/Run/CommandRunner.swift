@@ -6,7 +6,8 @@ import MICommands
 /// (the same parser as the shell's `-c`), check the role, run. Throws what the command throws.
 final class CommandRunner {
     let session: Session
-    let out: OutputStream
+    /// Where results go: stdout, or the file `\o` named (``OutputFile``).
+    private(set) var out: OutputStream
     let err: OutputStream
     /// The renderer for the session's display settings (`set` changes them between lines).
     private(set) var sink: any RenderingSink
@@ -15,18 +16,29 @@ final class CommandRunner {
     /// reaches a terminal (a search of $PATH that a script run never needs).
     private(set) lazy var pagerCommand: String? = findPager()
     private let findPager: () -> String?
-    /// What stdout holds over the whole run: one JSON document, one CSV header (``RunOutput``).
-    let runOutput: RunOutput
+    /// What the output holds over the whole run: one JSON document, one CSV header
+    /// (``RunOutput``); stdout's, or the `\o` file's own.
+    private(set) var runOutput: RunOutput
+    private let stdout: OutputStream
+    private let stdoutRunOutput: RunOutput
+    /// The file `\o` named, until `\o` alone or the end of the run.
+    private(set) var outputFile: OutputFile?
+    /// `-q`: results and errors only (no row counts, notes or progress).
+    let quiet: Bool
 
     init(session: Session, out: OutputStream, err: OutputStream, runOutput: RunOutput = .perCommand,
-         pagerCommand: @escaping @autoclosure () -> String?) {
+         quiet: Bool = false, pagerCommand: @escaping @autoclosure () -> String?) {
         self.session = session
         self.out = out
         self.err = err
         self.runOutput = runOutput
+        self.quiet = quiet
+        stdout = out
+        stdoutRunOutput = runOutput
         findPager = pagerCommand
         sinkSettings = session.display
         sink = session.display.makeSink(stdout: out, stderr: err, run: runOutput)
+        sink.state.quiet = quiet
     }
 
     /// After each command line, whether it succeeded or not.
@@ -34,12 +46,59 @@ final class CommandRunner {
         sink.commandEnded()
     }
 
-    /// The end of the run, however it ended: closes its JSON document (`[]` when the run, in
-    /// JSON at its end, wrote no value).
+    /// The end of the run, however it ended: closes a `\o` file still open, then the run's
+    /// JSON document (`[]` when the run, in JSON at its end, wrote no value).
     func runEnded() {
+        if outputFile != nil {
+            do {
+                try redirect(to: nil)
+            } catch {
+                err.write("miadmin: " + TerminalText.escape(ErrorReport.message(for: error), keepNewlines: false) + "\n")
+                err.flush()
+            }
+        }
         sink.commandEnded()
         out.write(runOutput.closeDocument(always: sinkSettings.format == .json))
         out.flush()
+    }
+
+    /// `\o`: results from now on go to `file` (nil: stdout again). The file open until now is
+    /// closed first: its JSON document ends, and it takes its name. Stdout's own document
+    /// carries on where it was.
+    func redirect(to file: OutputFile?) throws {
+        sink.commandEnded()
+        let previous = outputFile
+        outputFile = file
+        out = file?.stream ?? stdout
+        runOutput = file?.runOutput ?? stdoutRunOutput
+        sink = makeSink(sinkSettings)
+        if let previous {
+            previous.stream.write(previous.runOutput.closeDocument(always: sinkSettings.format == .json))
+            try previous.close()
+        }
+    }
+
+    /// `\echo`: a line of the script's own on the current output.
+    func echo(_ text: String) {
+        sink.finish()
+        out.write(TerminalText.escape(text, keepNewlines: false) + "\n")
+        out.flush()
+    }
+
+    /// A line for people beside the results (`\timing`, `\watch`'s header): with a table on the
+    /// output; on stderr when the output is CSV or JSON, which must stay one document.
+    func sideLine(_ text: String) {
+        sink.finish()
+        let stream = sinkSettings.format == .table ? out : err
+        stream.write(TerminalText.escape(text, keepNewlines: false) + "\n")
+        stream.flush()
+    }
+
+    private func makeSink(_ settings: DisplaySettings) -> any RenderingSink {
+        let sink = settings.makeSink(stdout: out, stderr: err, run: runOutput)
+        sink.unsaved = unsavedRun
+        sink.state.quiet = quiet
+        return sink
     }
 
     /// `--dry-run`: every record says `"saved": false` in JSON.
@@ -52,7 +111,10 @@ final class CommandRunner {
         let description: String
     }
 
-    func run(words typed: [String]) throws {
+    /// Runs one command. `captures`: its rows are kept, not printed (`\gset`); `paging`:
+    /// false while `\watch` runs it again and again. The result's row count is in the tap.
+    @discardableResult
+    func run(words typed: [String], captures: Bool = false, paging: Bool = true) throws -> ResultTap {
         var settings = session.display
         var words: [String] = []
         for (index, word) in typed.enumerated() {
@@ -70,20 +132,22 @@ final class CommandRunner {
                 if sinkSettings.format == .json { out.write(runOutput.closeDocument(always: false)) }
                 if sinkSettings.format == .csv { runOutput.csvInterrupted() }
             }
-            sink = settings.makeSink(stdout: out, stderr: err, run: runOutput)
-            sink.unsaved = unsavedRun
+            sink = makeSink(settings)
             sinkSettings = settings
         }
         let screen = Pager.Screen.ofStdout()
         sink.state.screenColumns = screen?.columns  // for `expanded auto`; a window can be resized
-        if settings.pager, let screen, let pagerCommand {
+        // A `\o` file is never paged: the screen is not where it goes.
+        if settings.pager, paging, outputFile == nil, let screen, let pagerCommand {
             out.beginPaging(screen: screen, command: pagerCommand)
         }
         defer { out.endPaging() }
-        try runParsed(words)
+        let tap = ResultTap(forwardingTo: sink, captures: captures)
+        try runParsed(words, output: tap)
+        return tap
     }
 
-    private func runParsed(_ words: [String]) throws {
+    private func runParsed(_ words: [String], output tap: ResultTap) throws {
         guard let name = words.first, let root = CommandRegistry.command(named: name) else {
             throw ParseFailure(description: CommandRegistry.unknownCommandMessage(words.first ?? ""))
         }
@@ -113,7 +177,7 @@ final class CommandRunner {
         // A nested command is named with its parent (`policy set`).
         Interruption.commandStarts()
         defer { Interruption.commandEnded() }
-        try session.run(command, named: type.name == name ? name : "\(name) \(type.name)", output: sink)
+        try session.run(command, named: type.name == name ? name : "\(name) \(type.name)", output: tap)
     }
 
     /// What a line the parser refused for extra words probably meant, said as the line to type:

@@ -20,8 +20,24 @@ public enum Console {
         /// `--json-lines`: a run of several commands writes each one's JSON value on a line of
         /// its own instead of one JSON array.
         public var jsonLines = false
+        /// `-v NAME=VALUE` / `--set NAME=VALUE`: the run's variables to begin with (`:NAME`).
+        public var variables: [Variable] = []
+        /// `-q` / `--quiet`: results and errors only (no banner, row counts, notes or progress).
+        public var quiet = false
+
+        public struct Variable: Sendable, Equatable {
+            public let name: String
+            public let value: String
+        }
 
         public init() {}
+
+        /// `NAME=VALUE` as `-v` takes it, split at the first `=`; nil when there is no `=` or
+        /// the name is not one a variable can take (letters, digits, `_`, not starting with a
+        /// digit).
+        public static func variable(_ assignment: String) -> Variable? {
+            ScriptVariables.assignment(assignment).map { Variable(name: $0.name, value: $0.value) }
+        }
 
         /// Whether this run prompts a person (stdin a terminal, no commands or script named, and
         /// neither `--atomic` nor `--dry-run`, which are refused there).
@@ -53,8 +69,14 @@ public enum Console {
                            out: OutputStream, err: OutputStream) -> ExitStatus {
         let interactive = run.commands.isEmpty && run.scriptFile == nil && isatty(0) == 1
         let runner = CommandRunner(session: session, out: out, err: err, runOutput: run.output(interactive: interactive),
-                                   pagerCommand: Pager.command(environment: environment))
-        let loop = RunLoop(runner: runner, err: err, stopOnError: !run.continueOnError)
+                                   quiet: run.quiet, pagerCommand: Pager.command(environment: environment))
+        let variables = ScriptVariables(run.variables.map { ($0.name, $0.value) })
+        variables.setSession(user: session.user.uid, roles: session.user.roles.map(\.rawValue)) {
+            var names: [String] = []
+            try session.forEachVisibleCrew { names.append($0.name) }
+            return names
+        }
+        let loop = RunLoop(runner: runner, err: err, stopOnError: !run.continueOnError, variables: variables)
 
         let source: LineSource
         let name: String
@@ -82,12 +104,12 @@ public enum Console {
                           + "(move, submit, expire, ...)\n")
                 return .failure
             }
-            err.write(banner(session) + "\n")
+            if !run.quiet { err.write(banner(session) + "\n") }
             showUnreadNotices(session, err: err)
             err.flush()
             let readline: ReadlineSource
             do {
-                readline = try prompt(for: session, environment: environment)
+                readline = try prompt(for: session, environment: environment, variables: variables)
             } catch {
                 err.write("miadmin: \(error)\n")
                 return .failure
@@ -96,6 +118,12 @@ public enum Console {
             session.confirmer = { question in
                 runner.sink.finish()
                 out.endPaging()
+                // Under `\o` the rows the question is about went to the file: say where.
+                if let file = runner.outputFile {
+                    err.write("note: what this asks about was listed in " + TerminalText.escape(file.path, keepNewlines: false)
+                              + " (\\o); '\\o' alone lists on the screen again\n")
+                    err.flush()
+                }
                 return readline.confirm(question)
             }
             session.previewRows = Self.previewRows()
@@ -196,9 +224,11 @@ public enum Console {
     }
 
     /// The readline prompt `uid@role> ` with history and completion for this user.
-    static func prompt(for session: Session, environment: [String: String]) throws -> ReadlineSource {
+    static func prompt(for session: Session, environment: [String: String],
+                       variables: ScriptVariables = ScriptVariables()) throws -> ReadlineSource {
         let role = session.user.roles.first?.rawValue ?? "?"
         var sources = CompletionEngine.Sources()
+        sources.variableNames = { variables.names }
         // User ids complete only for the roles that may list users: Tab must not list the
         // directory to someone `users` refuses. One prefix search per Tab (capped), never the
         // whole directory.

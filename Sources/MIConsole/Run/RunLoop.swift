@@ -5,7 +5,13 @@ import MIStore
 /// The one loop that serves the prompt, a script file, a pipe and `-c`, re-entered by `source`
 /// with the file name and line number saved per level (psql's mainloop, sqlite's process_input).
 final class RunLoop {
-    struct Location { let name: String; var line: Int }
+    /// One input being read: its name and line for messages, and its own `\if`s (an `\if`
+    /// must end in the file it began in, as in psql).
+    struct Location {
+        let name: String
+        var line: Int
+        var branches = ConditionalStack()
+    }
 
     enum Outcome: Equatable {
         case finished(failures: Int)
@@ -20,12 +26,19 @@ final class RunLoop {
     let err: OutputStream
     let stopOnError: Bool
     let maxDepth = 16
-    private var stack: [Location] = []
+    var stack: [Location] = []
+    /// `-v`, `\set` and the built-ins (``ScriptVariables``), for the whole run.
+    let variables: ScriptVariables
+    /// The words of the last command run, for `\watch`.
+    var lastCommand: [String]?
+    /// `\timing`: each command's wall time after its result.
+    var timing = false
 
-    init(runner: CommandRunner, err: OutputStream, stopOnError: Bool) {
+    init(runner: CommandRunner, err: OutputStream, stopOnError: Bool, variables: ScriptVariables = ScriptVariables()) {
         self.runner = runner
         self.err = err
         self.stopOnError = stopOnError
+        self.variables = variables
     }
 
     /// Reads and runs lines until end of input. Non-interactive sources stop at the first
@@ -68,6 +81,12 @@ final class RunLoop {
         }
         // Ctrl-C also ends a pipe's writer, and with it the input.
         if !source.isInteractive && Interruption.isRequested { return interruptedScript() }
+        if let unclosed = stack[stack.count - 1].branches.unclosedError {
+            if case .failed(let status) = report(unclosed, interactive: source.isInteractive), !source.isInteractive {
+                failures += 1
+                if stopOnError { return .stopped(status) }
+            }
+        }
         return .finished(failures: failures)
     }
 
@@ -79,16 +98,32 @@ final class RunLoop {
         return .stopped(.interrupted)
     }
 
-    private enum LineOutcome { case ok, quit(failures: Int), failed(ExitStatus), nestedStopped(ExitStatus) }
+    enum LineOutcome { case ok, quit(failures: Int), failed(ExitStatus), nestedStopped(ExitStatus) }
 
-    private func runLine(_ line: String, interactive: Bool) -> LineOutcome {
+    private func runLine(_ typed: String, interactive: Bool) -> LineOutcome {
+        let meta = Self.metaWord(of: typed)
+        // `\if` and its kin are read before anything else: in a branch not taken every other
+        // line is skipped unread (not substituted: a variable it names may be unset there).
+        if let meta, let outcome = conditional(meta, typed, interactive: interactive) { return outcome }
+        guard stack.last?.branches.isActive ?? true else { return .ok }
+        let isCommand = meta == nil || CommandRegistry.builtin(named: meta!) == nil
         var words: [String]
+        var gset: [String]?
         do {
-            words = try Self.words(of: line)
+            let line = try VariableSubstitution.apply(typed, value: variables.value)
+            let split = ScriptLine.trailingGset(line)
+            words = try Self.words(of: split.command)
+            gset = try split.gset.map(Tokenizer.split)
         } catch {
+            if isCommand { variables.commandEnded(status: ErrorReport.status(for: error), rows: 0) }
             return report(error, interactive: interactive)
         }
-        guard let first = words.first else { return .ok }
+        guard let first = words.first else {
+            return gset == nil ? .ok : report(CommandError.failed("\\gset needs a command before it"), interactive: interactive)
+        }
+        if gset != nil, let builtin = CommandRegistry.builtin(named: first), builtin != "\\h" {
+            return report(CommandError.failed("\\gset captures a command's result; \(builtin) has none"), interactive: interactive)
+        }
         switch CommandRegistry.builtin(named: first) {
         case "quit":
             return .quit(failures: 0)
@@ -98,28 +133,62 @@ final class RunLoop {
             // psql's \x: toggles between on and off (auto goes off), or sets what it is given.
             let value = words.count > 1 ? words[1] : (runner.session.display.expanded == .off ? "on" : "off")
             words = ["set", "expanded", value] + words.dropFirst(2)
-            fallthrough
-        default:
-            do {
-                try runner.run(words: words)
-                runner.commandEnded()
-                return .ok
-            } catch let interrupted as Interrupted where interactive {
-                // Ctrl-C at the prompt: what was done, then the prompt again (not a failure).
-                runner.commandEnded()
-                err.write(TerminalText.escape(interrupted.description, keepNewlines: false) + "\n")
-                err.flush()
-                return .ok
-            } catch let cancelled as Session.Cancelled {
-                // "n" or Ctrl-C at a confirmation: said quietly, and not a failure.
-                runner.commandEnded()
-                err.write(cancelled.description + "\n")
-                err.flush()
-                return .ok
-            } catch {
-                return report(error, interactive: interactive)
+        case "\\h":
+            words = ["help"] + words.dropFirst()
+        case .some(let name):
+            return backslash(name, Array(words.dropFirst()), interactive: interactive)
+        case nil:
+            break
+        }
+        lastCommand = words
+        return runCommand(words, gset: gset, interactive: interactive)
+    }
+
+    /// Runs a command line, then sets `ERROR`, `LAST_EXIT` and `ROW_COUNT` (and with `\gset`,
+    /// a variable per column of its result).
+    func runCommand(_ words: [String], gset: [String]? = nil, paging: Bool = true, interactive: Bool) -> LineOutcome {
+        let started = timing ? ContinuousClock.now : nil
+        defer {
+            if let started {
+                let elapsed = ContinuousClock.now - started
+                let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+                runner.sideLine("Time: " + String(format: "%.3f", milliseconds) + " ms")
             }
         }
+        do {
+            guard gset == nil || gset!.count <= 1 else { throw CommandError.failed("usage: COMMAND \\gset [PREFIX]") }
+            let tap = try runner.run(words: words, captures: gset != nil, paging: paging)
+            if let prefix = gset?.first ?? gset.map({ _ in "" }) {
+                for (name, value) in try tap.assignments(prefix: prefix) { try variables.set(name, value) }
+            }
+            runner.commandEnded()
+            variables.commandEnded(status: .success, rows: tap.rowCount)
+            return .ok
+        } catch let interrupted as Interrupted where interactive {
+            // Ctrl-C at the prompt: what was done, then the prompt again (not a failure).
+            runner.commandEnded()
+            variables.commandEnded(status: .interrupted, rows: 0)
+            err.write(TerminalText.escape(interrupted.description, keepNewlines: false) + "\n")
+            err.flush()
+            return .ok
+        } catch let cancelled as Session.Cancelled {
+            // "n" or Ctrl-C at a confirmation: said quietly, and not a failure.
+            runner.commandEnded()
+            variables.commandEnded(status: .success, rows: 0)
+            err.write(cancelled.description + "\n")
+            err.flush()
+            return .ok
+        } catch {
+            variables.commandEnded(status: ErrorReport.status(for: error), rows: 0)
+            return report(error, interactive: interactive)
+        }
+    }
+
+    /// The backslash word a line starts with (`\if`), or nil.
+    static func metaWord(of line: String) -> String? {
+        let trimmed = line.drop { $0 == " " || $0 == "\t" }
+        guard trimmed.first == "\\" else { return nil }
+        return String(trimmed.prefix { $0 != " " && $0 != "\t" })
     }
 
     /// A line's words; a psql-style meta command (`\x`, `\q`) keeps its backslash, which the
@@ -172,7 +241,7 @@ final class RunLoop {
     }
 
     /// Prints `FILE:LINE: message` (plain `error: message` at the prompt) and classifies it.
-    private func report(_ error: Error, interactive: Bool) -> LineOutcome {
+    func report(_ error: Error, interactive: Bool) -> LineOutcome {
         runner.commandEnded()
         let message = ErrorReport.message(for: error)
         let prefix: String

@@ -15,6 +15,61 @@ enum CommandLineTargets {
             throw FuzzFinding("quoted words do not split: \(error)")
         }
         try check(again == words, "quote/split round trip changed the words")
+        try substitution(line)
+    }
+
+    /// A stand-in value that no input holds (inputs holding it are skipped).
+    private static let placeholder = "\u{F8FF}"
+
+    /// Variable substitution (`:'NAME'`, VariableSubstitution): a quoted value can never escape
+    /// its word. The line, once as a value in fixed lines and once as a line around hostile
+    /// values, gives the same words as with a plain stand-in value, the stand-in replaced by the
+    /// value. Raw references (`:NAME`) are text by design and are left out.
+    static func substitution(_ line: String) throws(FuzzFinding) {
+        guard !line.contains(placeholder) else { return }
+        for template in ["show :'v'", "comment 7 :'v' --yes", "move 7 x --note=:'v'", "x :'v':'v' y", "a\":'v'\" b:'v' :'v'#c"] {
+            try sameWords(template: template, value: line)
+        }
+        let pieces = VariableSubstitution.parse(line)
+        guard !pieces.contains(where: { if case .reference(let reference, _) = $0 { reference.kind == .raw } else { false } }) else { return }
+        for value in ["a b' \"c\" \\ #d :v\n-x\u{301}", "-x 'y'", ""] {
+            try sameWords(template: line, value: value)
+        }
+    }
+
+    /// By scalars: the stand-in followed by a combining mark is one Character, which a
+    /// Character-wise replacement would not find.
+    private static func replacingPlaceholder(in word: String, with value: String) -> String {
+        var result = String.UnicodeScalarView()
+        for scalar in word.unicodeScalars {
+            if String(scalar) == placeholder { result.append(contentsOf: value.unicodeScalars) } else { result.append(scalar) }
+        }
+        return String(result)
+    }
+
+    private static func sameWords(template: String, value: String) throws(FuzzFinding) {
+        let expected: [String]
+        do {
+            expected = try Tokenizer.split(try VariableSubstitution.apply(template) { _ in placeholder })
+                .map { replacingPlaceholder(in: $0, with: value) }
+        } catch {
+            do {
+                _ = try Tokenizer.split(try VariableSubstitution.apply(template) { _ in value })
+            } catch {
+                return  // refused both ways (an unterminated quote in the line itself)
+            }
+            throw FuzzFinding("a value made a refused line split: \(error)")
+        }
+        let words: [String]
+        do {
+            words = try Tokenizer.split(try VariableSubstitution.apply(template) { _ in value })
+        } catch is VariableSubstitution.ValueLooksLikeOption {
+            try check(value.hasPrefix("-"), "a value not starting with '-' was refused as an option")
+            return
+        } catch {
+            throw FuzzFinding("a quoted value made the line fail: \(error)")
+        }
+        try check(words == expected, "a quoted value escaped its word")
     }
 
     /// Any line, parsed as the console parses it: by the command its first word names (or, when

@@ -21,7 +21,7 @@ public struct FuzzTarget: Sendable {
                    body: JSONTargets.json),
         FuzzTarget(name: "form", summary: "form.json decoding into a FormDocument, with a round trip",
                    body: JSONTargets.form),
-        FuzzTarget(name: "tokenizer", summary: "the command-line tokenizer, with a quote/split round trip",
+        FuzzTarget(name: "tokenizer", summary: "the command-line tokenizer, with a quote/split round trip, and :'NAME' substitution (a value never escapes its word)",
                    body: CommandLineTargets.tokenizer),
         FuzzTarget(name: "arguments", summary: "each registered command's argument parsing and help lookup",
                    body: CommandLineTargets.arguments),

@@ -1,0 +1,116 @@
+import Foundation
+import MICommands
+
+/// psql's backslash commands for scripts, run by the run loop itself: variables, conditionals,
+/// output files, `\watch`, `\timing` (docs/user-guide.md, "Scripts").
+extension RunLoop {
+    /// `\if`, `\elif`, `\else`, `\endif`; nil for any other backslash word. An expression is
+    /// substituted and read only when its branch could be taken.
+    func conditional(_ meta: String, _ line: String, interactive: Bool) -> LineOutcome? {
+        guard ["\\if", "\\elif", "\\else", "\\endif"].contains(meta) else { return nil }
+        let level = stack.count - 1
+        func expression() throws -> Bool {
+            let words = try Self.words(of: try VariableSubstitution.apply(line, value: variables.value)).dropFirst()
+            return try ScriptBoolean.parse(Array(words), for: meta)
+        }
+        do {
+            switch meta {
+            case "\\if": try stack[level].branches.beginIf(expression)
+            case "\\elif": try stack[level].branches.elseIf(expression)
+            case "\\else": try stack[level].branches.otherwise()
+            default: try stack[level].branches.end()
+            }
+            if meta == "\\else" || meta == "\\endif", try Self.words(of: line).count > 1 {
+                throw CommandError.failed("\(meta) takes no argument")
+            }
+            return .ok
+        } catch {
+            return report(error, interactive: interactive)
+        }
+    }
+
+    /// The other backslash commands, `name` as ``CommandRegistry/builtins`` spells it.
+    func backslash(_ name: String, _ arguments: [String], interactive: Bool) -> LineOutcome {
+        do {
+            switch name {
+            case "\\set":
+                guard let variable = arguments.first else {
+                    runner.sink.message(variables.all.map { "\($0.name) = \(Tokenizer.quote($0.value))" }.joined(separator: "\n"))
+                    break
+                }
+                // psql joins the words of the value without spaces: quote a value with spaces.
+                try variables.set(variable, arguments.dropFirst().joined())
+            case "\\unset":
+                guard arguments.count == 1 else { throw CommandError.failed("usage: \\unset NAME") }
+                try variables.unset(arguments[0])
+            case "\\echo":
+                runner.echo(arguments.joined(separator: " "))
+            case "\\warn":
+                runner.sink.finish()
+                err.write(TerminalText.escape(arguments.joined(separator: " "), keepNewlines: false) + "\n")
+                err.flush()
+            case "\\o":
+                try runner.redirect(to: arguments.isEmpty ? nil : OutputFile(words: arguments, shape: runner.runOutput))
+            case "\\timing":
+                guard arguments.count <= 1 else { throw CommandError.failed("usage: \\timing [on|off]") }
+                timing = try arguments.first.map { try ScriptBoolean.parse([$0], for: "\\timing") } ?? !timing
+                runner.sink.note("timing is \(timing ? "on" : "off")")
+            case "\\?":
+                let width = CommandRegistry.backslashCommands.map(\.name.count).max() ?? 0
+                runner.sink.message(CommandRegistry.backslashCommands.map {
+                    "  " + $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.abstract
+                }.joined(separator: "\n"))
+            case "\\watch":
+                return watch(arguments, interactive: interactive)
+            case "\\gset":
+                throw CommandError.failed("\\gset ends a command line: COMMAND \\gset [PREFIX]")
+            case "\\if", "\\elif", "\\else", "\\endif":
+                // Read before substitution, so that a branch not taken stays unread: one that a
+                // variable's value spelled out came too late.
+                throw CommandError.failed("\(name) must be written at the start of its line, not come from a variable")
+            default:
+                // Unknown: the same message as for a word that names no command.
+                throw CommandRunner.ParseFailure(description: CommandRegistry.unknownCommandMessage(name))
+            }
+            runner.commandEnded()
+            return .ok
+        } catch {
+            return report(error, interactive: interactive)
+        }
+    }
+
+    /// `\watch [SECONDS] [COUNT]`: the last command again every SECONDS (default 2), COUNT times
+    /// or until Ctrl-C, each time under a line with the time. At the prompt the pager is off
+    /// meanwhile and Ctrl-C ends the watch, not the console; in a script it ends the script.
+    private func watch(_ arguments: [String], interactive: Bool) -> LineOutcome {
+        let usage = CommandError.failed("usage: \\watch [SECONDS] [COUNT] (SECONDS > 0, default 2; COUNT a whole number > 0)")
+        guard arguments.count <= 2 else { return report(usage, interactive: interactive) }
+        let seconds = arguments.first.flatMap(Double.init) ?? (arguments.isEmpty ? 2 : nil)
+        let count = arguments.count > 1 ? Int(arguments[1]) : nil
+        guard let seconds, seconds > 0, seconds.isFinite, arguments.count < 2 || (count ?? 0) > 0 else {
+            return report(usage, interactive: interactive)
+        }
+        guard let words = lastCommand else {
+            return report(CommandError.failed("\\watch: no command to run again yet"), interactive: interactive)
+        }
+        let every = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+        let times = TimeText(zone: runner.session.display.timeZone)
+        var round = 0
+        while true {
+            round += 1
+            runner.sideLine("\(times.table(Date())) (every \(every)s): " + words.map(Tokenizer.quote).joined(separator: " "))
+            let outcome = runCommand(words, paging: false, interactive: interactive)
+            if case .ok = outcome {} else { return outcome }
+            if let count, round >= count { return .ok }
+            // Slept in slices, so Ctrl-C ends the wait at once.
+            let end = Date().addingTimeInterval(seconds)
+            while Date() < end {
+                if Interruption.isRequested {
+                    if interactive { Interruption.forget() }
+                    return .ok  // a script sees the request before its next line and stops (exit 130)
+                }
+                usleep(UInt32(min(50_000, max(1, end.timeIntervalSinceNow * 1_000_000))))
+            }
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import Testing
+@testable import MIConsole
+
+@Suite("Script variables and substitution")
+struct ScriptVariableTests {
+    let values = ["crew": "Kolonne Nord", "tech": "jdoe", "odd": "it's #1 \\ \"x\"", "empty": "", "dash": "-x"]
+    func apply(_ line: String) throws -> String {
+        try VariableSubstitution.apply(line) { values[$0] }
+    }
+
+    @Test(arguments: [
+        ("forms --owner :tech", "forms --owner jdoe"),
+        ("forms --team :'crew'", "forms --team 'Kolonne Nord'"),
+        ("\\echo :{?tech} :{?nobody}", "\\echo true false"),
+        ("forms --owner=:'tech'", "forms --owner=jdoe"),
+        ("show :tech/Pump", "show jdoe/Pump"),
+        ("comment 7 ':tech'", "comment 7 ':tech'"),
+        ("comment 7 \":tech\"", "comment 7 \":tech\""),
+        ("show \\:tech", "show \\:tech"),
+        ("forms # :nobody in a comment", "forms # :nobody in a comment"),
+        ("forms --since 2026-11-21T10:00:00", "forms --since 2026-11-21T10:00:00"),
+        ("store copy --to postgresql://mi@db:p5432/x", "store copy --to postgresql://mi@db:p5432/x"),
+        ("a ::tech :", "a ::tech :"),
+        ("x :'unclosed", "x :'unclosed"),
+        ("x :{?tech", "x :{?tech"),
+    ])
+    func substitutes(line: String, expected: String) throws {
+        #expect(try apply(line) == expected)
+    }
+
+    @Test func anUnsetVariableIsAnErrorNamingIt() {
+        #expect(throws: VariableSubstitution.UnsetVariable(name: "nobody")) { try apply("forms --owner :nobody") }
+        #expect(throws: VariableSubstitution.UnsetVariable(name: "nobody")) { try apply("forms --owner :'nobody'") }
+        #expect("\(VariableSubstitution.UnsetVariable(name: "nobody"))".contains("'nobody' is not set"))
+    }
+
+    /// What `:'NAME'` holds stays one word, the word it is written in, whatever it holds.
+    @Test(arguments: ["crew", "odd", "empty"])
+    func aQuotedValueIsOneWord(name: String) throws {
+        #expect(try Tokenizer.split(try apply("comment 7 :'\(name)' --yes")) == ["comment", "7", values[name]!, "--yes"])
+    }
+
+    @Test func aQuotedValueThatWouldBeAnOptionIsRefused() throws {
+        #expect(throws: VariableSubstitution.ValueLooksLikeOption(name: "dash")) { try apply("move 7 :'dash'") }
+        // After `=` it is the option's value, not an option.
+        #expect(try Tokenizer.split(try apply("move 7 asmith --note=:'dash'")) == ["move", "7", "asmith", "--note=-x"])
+    }
+
+    @Test func aRawValueIsTextThatIsNotScannedAgain() throws {
+        let words = try Tokenizer.split(try VariableSubstitution.apply("users :args") { ["args": "--role technician :x", "x": "no"][$0] })
+        #expect(words == ["users", "--role", "technician", ":x"])
+    }
+
+    @Test func namesAndAssignments() throws {
+        #expect(VariableSubstitution.isValidName("crew_2"))
+        #expect(!VariableSubstitution.isValidName("2crew"))
+        #expect(!VariableSubstitution.isValidName("cr-ew"))
+        #expect(ScriptVariables.assignment("crew=Kolonne = Nord")! == ("crew", "Kolonne = Nord"))
+        #expect(ScriptVariables.assignment("crew=")! == ("crew", ""))
+        #expect(ScriptVariables.assignment("crew") == nil)
+        #expect(ScriptVariables.assignment("my-crew=x") == nil)
+    }
+
+    @Test func builtInsFollowEachCommand() throws {
+        let variables = ScriptVariables([("crew", "Ost")])
+        var asked = 0
+        variables.setSession(user: "mkhan", roles: ["foreman", "support"]) { asked += 1; return ["Ost", "Nord"] }
+        #expect(try variables.value("ERROR") == "false")
+        #expect(try variables.value("ROLE") == "foreman,support")
+        #expect(asked == 0, "CREWS is read only when used")
+        #expect(try variables.value("CREWS") == "Ost,Nord")
+        #expect(try variables.value("CREWS") == "Ost,Nord")
+        #expect(asked == 1)
+        variables.commandEnded(status: .unreachable, rows: 0)
+        #expect(try variables.value("ERROR") == "true")
+        #expect(try variables.value("LAST_EXIT") == "2")
+        variables.commandEnded(status: .success, rows: 12)
+        #expect(try variables.value("ERROR") == "false")
+        #expect(try variables.value("ROW_COUNT") == "12")
+        try variables.unset("crew")
+        #expect(try variables.value("crew") == nil)
+        #expect(throws: ScriptVariables.InvalidName.self) { try variables.set("no good", "x") }
+    }
+
+    @Test func gsetIsFoundOnlyOutsideQuotes() {
+        #expect(ScriptLine.trailingGset("whoami \\gset me_") == ("whoami ", " me_"))
+        #expect(ScriptLine.trailingGset("whoami \\gset") == ("whoami ", ""))
+        #expect(ScriptLine.trailingGset("comment 7 '\\gset'") == ("comment 7 '\\gset'", nil))
+        #expect(ScriptLine.trailingGset("comment 7 x\\gset") == ("comment 7 x\\gset", nil))
+        #expect(ScriptLine.trailingGset("forms # \\gset") == ("forms # \\gset", nil))
+    }
+}
+
+@Suite("Script conditionals")
+struct ConditionalStackTests {
+    /// Runs `\if`-lines and plain lines (`run X`) through a stack, returning the lines that ran.
+    func ran(_ lines: [String]) throws -> [String] {
+        var stack = ConditionalStack()
+        var ran: [String] = []
+        for line in lines {
+            let words = line.split(separator: " ").map(String.init)
+            switch words[0] {
+            case "if": try stack.beginIf { try ScriptBoolean.parse([words[1]], for: "\\if") }
+            case "elif": try stack.elseIf { try ScriptBoolean.parse([words[1]], for: "\\elif") }
+            case "else": try stack.otherwise()
+            case "endif": try stack.end()
+            default: if stack.isActive { ran.append(words[1]) }
+            }
+        }
+        return ran
+    }
+
+    @Test func branches() throws {
+        #expect(try ran(["if true", "run a", "else", "run b", "endif", "run c"]) == ["a", "c"])
+        #expect(try ran(["if off", "run a", "elif yes", "run b", "elif 1", "run c", "else", "run d", "endif"]) == ["b"])
+        #expect(try ran(["if 0", "run a", "elif FALSE", "run b", "else", "run d", "endif"]) == ["d"])
+        #expect(try ran(["if true", "if false", "run a", "else", "run b", "endif", "run c", "endif"]) == ["b", "c"])
+    }
+
+    /// Inside a branch not taken, nested expressions are never read: a bad one is no error.
+    @Test func expressionsInABranchNotTakenAreNotRead() throws {
+        #expect(try ran(["if false", "if nonsense", "run a", "elif nonsense", "run b", "endif", "endif", "run c"]) == ["c"])
+    }
+
+    @Test func aBadBooleanNamesTheValueAndOpensAFalseBranch() throws {
+        var stack = ConditionalStack()
+        #expect(throws: ScriptBoolean.NotABoolean(value: "maybe", command: "\\if")) {
+            try stack.beginIf { try ScriptBoolean.parse(["maybe"], for: "\\if") }
+        }
+        #expect(!stack.isActive)
+        try stack.otherwise()
+        #expect(stack.isActive)
+        try stack.end()
+        #expect(stack.unclosedError == nil)
+    }
+
+    @Test func misplacedAndUnclosed() throws {
+        var stack = ConditionalStack()
+        #expect(throws: ConditionalStack.Misplaced.self) { try stack.end() }
+        #expect(throws: ConditionalStack.Misplaced.self) { try stack.otherwise() }
+        try stack.beginIf { true }
+        try stack.otherwise()
+        #expect(throws: ConditionalStack.Misplaced(description: "\\elif after \\else")) { try stack.elseIf { true } }
+        #expect(stack.unclosedError?.description.contains("1 still open") == true)
+    }
+}
