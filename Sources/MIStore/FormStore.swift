@@ -127,11 +127,13 @@ public final class FormStore: Sendable {
     public var postgresPooler: PostgresPooler? { (engine as? PostgresEngine)?.pooler }
 
     /// Runs `body` in one write transaction (IMMEDIATE on SQLite, SERIALIZABLE with bounded
-    /// retries on PostgreSQL); errors are ``StoreError``s.
+    /// retries on PostgreSQL); errors are ``StoreError``s. Inside a session transaction, its
+    /// first write takes the write lock (``StoreDatabase/startWriting()``).
     @discardableResult
     func write<T>(_ body: (any StoreDatabase) throws -> T) throws -> T {
         if let session = SessionConnection.of(self) {
             // Inside --atomic / --dry-run: a savepoint, so a failed command undoes only itself.
+            try session.db.startWriting()
             return try session.db.inSavepoint(rollback: false) { try body(session.db) }
         }
         return try engine.write(body)
