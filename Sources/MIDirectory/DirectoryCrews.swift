@@ -23,11 +23,15 @@ public struct LedCrews: Sendable, Equatable {
     public let crews: [Crew]
     /// Their members' user ids (foremen included; a technician in two crews may be listed twice).
     public let memberIDs: [String]
+    /// The member ids of each crew in ``crews``, by crew name, where the directory gave them per
+    /// crew: what a session names when its crews change (`u00010 left Kolonne Nord`).
+    public let membersByCrew: [String: [String]]
 
-    public init(allCrews: Bool, crews: [Crew], memberIDs: [String]) {
+    public init(allCrews: Bool, crews: [Crew], memberIDs: [String], membersByCrew: [String: [String]] = [:]) {
         self.allCrews = allCrews
         self.crews = crews
         self.memberIDs = memberIDs
+        self.membersByCrew = membersByCrew
     }
 }
 
@@ -105,7 +109,8 @@ extension Directory {
             try ldap.receive(search) { entry in
                 if let uid = entry.first(settings.userAttribute) { ids.append(uid) }
             }
-            return LedCrews(allCrews: false, crews: [Crew(name: user.uid, dn: user.dn)], memberIDs: ids)
+            return LedCrews(allCrews: false, crews: [Crew(name: user.uid, dn: user.dn)], memberIDs: ids,
+                            membersByCrew: [user.uid: ids])
         case .groups:
             var found: [(crew: Crew, dns: [String], uids: [String])] = []
             try ldap.receive(search) { entry in
@@ -113,10 +118,13 @@ extension Directory {
                 found.append((Crew(name: entry.first("cn") ?? entry.dn, dn: entry.dn), dns, entry.values("memberUid")))
             }
             var ids: [String] = []
+            var byCrew: [String: [String]] = [:]
             for crew in found {
-                ids += settings.nestedGroups ? try memberIDs(of: crew.crew) : try userIDs(ofMembers: crew.dns, on: ldap) + crew.uids
+                let members = settings.nestedGroups ? try memberIDs(of: crew.crew) : try userIDs(ofMembers: crew.dns, on: ldap) + crew.uids
+                ids += members
+                byCrew[crew.crew.name, default: []] += members
             }
-            return LedCrews(allCrews: false, crews: found.map(\.crew).sorted(), memberIDs: ids)
+            return LedCrews(allCrews: false, crews: found.map(\.crew).sorted(), memberIDs: ids, membersByCrew: byCrew)
         }
     }
 

@@ -18,11 +18,19 @@ public struct TeamSettings: Sendable, Equatable {
     public var allTeamsGroup: String?
     /// `teams.managerAttribute` (manager): the attribute naming a technician's foreman.
     public var managerAttribute: String
+    /// `teams.refreshSeconds`: a session reads its crews again before a command once they are
+    /// this old, so a technician taken out of a crew is out of every open session within it.
+    public var refreshSeconds: Int
 
-    public init(source: Source, base: String? = nil, allTeamsGroup: String? = nil, managerAttribute: String = "manager") {
+    /// The default of ``refreshSeconds``.
+    public static let defaultRefreshSeconds = 60
+
+    public init(source: Source, base: String? = nil, allTeamsGroup: String? = nil, managerAttribute: String = "manager",
+                refreshSeconds: Int = TeamSettings.defaultRefreshSeconds) {
         self.source = source
         self.base = base
         self.allTeamsGroup = allTeamsGroup
         self.managerAttribute = managerAttribute
+        self.refreshSeconds = refreshSeconds
     }
 }

@@ -117,6 +117,31 @@ struct CrewPolicyTests {
         #expect(try site.unscoped().teamPolicies().isEmpty)
     }
 
+    /// Where the site keeps crews, a site-wide value is a site lead's: a crew foreman's
+    /// `policy set` without --team would change when every other crew's forms are trashed and
+    /// purged. Refused with the rule, dry run included, and nothing is stored.
+    @Test func siteValuesAreForSiteLeads() throws {
+        let site = try Site()
+        let before = try site.snapshot()
+        for line in [["expiry-days", "2"], ["retention-days", "1"], ["expiry-from", "created"], ["notify-days", "1"],
+                     ["expiry-days", "9", "--dry-run"]] {
+            for uid in ["mkhan", "tpatel"] {
+                let error = #expect(throws: CommandError.self, "\(uid) \(line)") {
+                    _ = try site.run(uid, ["policy", "set"] + line)
+                }
+                #expect(error?.isPermissionDenied == true, "\(uid) \(line)")
+                #expect(error?.description.contains("only site leads (teams.allTeamsGroup)") == true, "\(String(describing: error))")
+                #expect(error?.description.contains("--team") == true)
+            }
+        }
+        #expect(try site.snapshot() == before)
+        #expect(try site.unscoped().policy(defaults: .defaults).sources.isEmpty)
+        // The site lead sets the site's value.
+        let set = try site.run("slead", ["policy", "set", "retention-days", "60"])
+        #expect(try #require(set.records.first).values.compactMap(text) == ["retention-days", "30", "60", "store"])
+        #expect(try site.unscoped().policy(defaults: .defaults).policy.retentionDays == 60)
+    }
+
     @Test func withoutCrewsThereIsNoTeamPolicy() throws {
         let harness = try CommandHarness(user: "mkhan")
         #expect(throws: CommandError.self) { try harness.run(["policy", "set", "--team", "Kolonne Nord", "expiry-days", "14"]) }

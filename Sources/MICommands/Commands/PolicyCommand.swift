@@ -169,6 +169,7 @@ public struct PolicySetCommand: ConsoleCommand {
 
     public func run(in session: Session, output: OutputSink) throws {
         if let team { return try runForCrew(team, in: session, output: output) }
+        try Self.requireSiteLead(in: session)
         let change: PolicyChange
         do {
             change = try session.changing(dryRun: dryRun.dryRun, output: output) {
@@ -184,6 +185,17 @@ public struct PolicySetCommand: ConsoleCommand {
         }
         output.record([Column("setting"), Column("before"), Column("after"), Column("source")],
                       [.string(setting.rawValue), .string(change.before), .string(change.after), .string("store")])
+    }
+
+    /// Where the site keeps crews, a site-wide value decides when every crew's forms expire and
+    /// are purged: only those who reach every crew (site leads, `teams.allTeamsGroup`) set it. A
+    /// crew's foreman sets his crews' own values with --team.
+    static func requireSiteLead(in session: Session) throws {
+        let reach = try session.crewReach()
+        guard reach.kind == .crews else { return }
+        let own = reach.crews.first.map { " (as in: policy set --team '\($0.name)' ...)" } ?? ""
+        throw CommandError.permissionDenied("a site-wide policy value applies to every crew's forms, so only site leads "
+                                            + "(teams.allTeamsGroup) set it; set your crews' own value with --team\(own)")
     }
 
     private func runForCrew(_ name: String, in session: Session, output: OutputSink) throws {

@@ -51,6 +51,18 @@ final class FakeDirectory: DirectoryService {
         return self
     }
 
+    /// The directory changes while sessions stay open: `uid` leaves crew `from` for crew `to`.
+    func moveMember(_ uid: String, from: String, to: String) {
+        crewMembers?[from]?.removeAll { $0 == uid }
+        crewMembers?[to, default: []].append(uid)
+    }
+
+    /// How old a session's crews may get before it reads them again (`teams.refreshSeconds`).
+    func refreshing(every seconds: Int) -> FakeDirectory {
+        teamSettings?.refreshSeconds = seconds
+        return self
+    }
+
     func user(uid: String) throws -> DirectoryUser? {
         questions.append("user \(uid)")
         return everyone.first { $0.uid.lowercased() == uid.lowercased() }
@@ -76,7 +88,8 @@ final class FakeDirectory: DirectoryService {
         questions.append("led crews \(user.uid)")
         if allTeams.contains(user.uid) { return LedCrews(allCrews: true, crews: [], memberIDs: []) }
         let crews = (crewMembers ?? [:]).filter { $0.value.contains(user.uid) }.keys.sorted().map { self.crew($0) }
-        return LedCrews(allCrews: false, crews: crews, memberIDs: crews.flatMap { crewMembers?[$0.name] ?? [] })
+        return LedCrews(allCrews: false, crews: crews, memberIDs: crews.flatMap { crewMembers?[$0.name] ?? [] },
+                        membersByCrew: Dictionary(uniqueKeysWithValues: crews.map { ($0.name, crewMembers?[$0.name] ?? []) }))
     }
 
     func crews(containing user: DirectoryUser) throws -> [Crew] {
