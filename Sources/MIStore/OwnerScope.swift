@@ -101,6 +101,15 @@ extension FormStore {
         return (" AND " + condition, values)
     }
 
+    /// ``ownerScope``'s condition and `owners` (a crew policy's owners), for a statement numbering
+    /// its own placeholders up to `firstNumber - 1`.
+    func scopeClause(_ column: String, owners: OwnerSelection?, firstNumber: Int) -> (sql: String, arguments: StoreArguments) {
+        let scope = scopeClause(column, firstNumber: firstNumber)
+        guard let owners else { return scope }
+        let selected = owners.clause(column, engine: engine.dialect.engine, firstNumber: firstNumber + scope.arguments.count)
+        return (scope.sql + selected.sql, scope.arguments + selected.arguments)
+    }
+
     /// `scope`'s condition on `column` appended to `conditions`/`arguments` (nothing for everyone).
     func add(_ scope: OwnerScope, on column: String, to conditions: inout [String], _ arguments: inout StoreArguments) {
         guard let (condition, values) = scope.sqlCondition(column, engine: engine.dialect.engine) else { return }
@@ -109,7 +118,8 @@ extension FormStore {
     }
 }
 
-/// Some owners, or all but some: which forms a crew's own policy (`policy set --team`) applies to.
+/// Some owners, or all but some: which forms a crew's own policy (`policy set --team`) applies to
+/// (``OwnerPolicies/selections(by:)``).
 public enum OwnerSelection: Sendable, Hashable {
     case only(Set<String>)
     case except(Set<String>)

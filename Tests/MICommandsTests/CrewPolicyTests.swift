@@ -105,10 +105,11 @@ struct CrewPolicyTests {
             _ = try site.run("mkhan", ["policy", "set", "--team", "Kolonne Nord", "expiry-days", "2"])
         }
         #expect("\(broken.map { "\($0)" } ?? "")".contains("never fire"))
-        // Only expiry-days and notify-days.
-        #expect(throws: CommandError.self) {
-            _ = try site.run("mkhan", ["policy", "set", "--team", "Kolonne Nord", "retention-days", "60"])
+        // A crew's retention-days passes the same rules as the site's.
+        let retention = #expect(throws: CommandError.self) {
+            _ = try site.run("mkhan", ["policy", "set", "--team", "Kolonne Nord", "retention-days", "0"])
         }
+        #expect("\(retention.map { "\($0)" } ?? "")".contains("retention-days must be between 1 and 3650 days"))
         // No such crew.
         #expect(throws: (any Error).self) {
             _ = try site.run("slead", ["policy", "set", "--team", "Kolonne West", "expiry-days", "14"])
@@ -167,6 +168,52 @@ struct CrewPolicyTests {
         // --days still means N for everyone: jdoe's forms too.
         let days = try site.run("slead", ["expire", "--days", "7", "--dry-run"])
         #expect(days.rows.count == 2)
+    }
+
+    /// Every setting that decides when a crew's forms expire or are purged is the crew's own to
+    /// set: the north crew purges after 1 day in the trash (the site after 30), and its
+    /// expiry counts from creation (the site's from the last handover). The store computes
+    /// both; the commands show what it computed.
+    @Test func aCrewsRetentionDaysAndExpiryFromAreItsOwn() throws {
+        let site = try Site()
+        for (setting, value) in [("retention-days", "1"), ("expiry-from", "created")] {
+            let set = try site.run("mkhan", ["policy", "set", "--team", "Kolonne Nord", setting, value])
+            #expect(try #require(set.records.first).values.compactMap(text).last == "team Kolonne Nord")
+        }
+        #expect(shown(try site.run("mkhan", ["policy", "show", "--team", "Kolonne Nord"]))
+                == ["expiry-days 7 config", "notify-days 1,2 config", "retention-days 1 team Kolonne Nord",
+                    "expiry-from created team Kolonne Nord"])
+
+        // A south form handed to jdoe keeps its clock from creation (19.7 days ago: past due);
+        // one handed to sobrien starts again, by the site's rule.
+        var forms: [Int64: FormSummary] = [:]
+        try site.unscoped().forEachForm { forms[$0.id] = $0 }
+        let southForm = try #require(forms[site.southIncomplete])
+        let intoNorth = try site.run("slead", ["move", "\(site.southIncomplete)", "jdoe"])
+        let record = try #require(intoNorth.records.first)
+        let expires = try #require(record.columns.firstIndex(of: "expires"))
+        #expect(time(record.values[expires]) == southForm.expires(afterDays: 7))
+        let northForm = try #require(forms[site.northIncomplete])
+        let intoSouth = try site.run("slead", ["move", "\(site.northIncomplete)", "sobrien"])
+        #expect(time(try #require(intoSouth.records.first).values[expires]) == site.clock.now().addingTimeInterval(7 * 86_400))
+        #expect(northForm.expires(afterDays: 7)! < site.clock.now())
+
+        // To the trash: every incomplete form older than a day but the one just handed to
+        // sobrien (its clock restarted); then two days on, only the north crew's purge.
+        _ = try site.run("slead", ["expire", "--days", "1", "--yes"])
+        var trashed: [String] = []
+        try site.unscoped().forEachTrashedForm { trashed.append($0.form.owner) }
+        #expect(trashed.sorted() == ["asmith", "jdoe", "jdoe", "sobrien"])
+        site.clock = FixedClock(site.clock.now().addingTimeInterval(2 * 86_400))
+        let preview = try site.run("slead", ["purge", "--dry-run"])
+        #expect(preview.rows.compactMap { text($0[2]) }.sorted() == ["jdoe", "jdoe"])
+        let purged = try site.run("slead", ["purge", "--yes"])
+        #expect(purged.rows.count == 2)
+        var left: [String] = []
+        try site.unscoped().forEachTrashedForm { left.append($0.form.owner) }
+        #expect(left.sorted() == ["asmith", "sobrien"])
+        // --older-than still means N for everyone.
+        #expect(try site.run("slead", ["purge", "--older-than", "1", "--dry-run"]).rows.count == 2)
     }
 
     /// A member of two crews with overrides: the longest expiry-days wins, with that crew's notify-days.

@@ -17,7 +17,8 @@ struct CrewRuleTests {
         let dir: URL
         let path: String
         let directory = FakeDirectory().withCrews()
-        let clock = FixedClock(Date(timeIntervalSince1970: 1_796_000_000))
+        /// The site's now, for the stores and sessions made after it is set (a test moves it on).
+        var clock = FixedClock(Date(timeIntervalSince1970: 1_796_000_000))
         /// jdoe's incomplete and completed forms (Kolonne Nord).
         var northIncomplete: Int64 = 0, northCompleted: Int64 = 0
         /// asmith's incomplete and completed forms (Kolonne Süd).

@@ -19,12 +19,12 @@ import Testing
         #expect(teams.map(\.crew) == ["Kolonne Nord", "Kolonne Süd"])
         #expect(teams[0].applied(to: defaults) == ExpiryPolicy(expiryDays: 14, notifyDays: [1, 2], retentionDays: 30))
         #expect(teams[1].applied(to: defaults).notifyDays == [1, 3])
-        // A crew's resulting policy must pass the rules; other settings are not a crew's.
+        // A crew's resulting policy must pass the rules, whichever setting it sets.
         #expect(throws: StoreError.self) {
             try store.setTeamPolicy(crew: "Kolonne Süd", .expiryDays, to: "3", defaults: defaults, actor: "tpatel")
         }
         #expect(throws: StoreError.self) {
-            try store.setTeamPolicy(crew: "Kolonne Süd", .retentionDays, to: "60", defaults: defaults, actor: "tpatel")
+            try store.setTeamPolicy(crew: "Kolonne Süd", .retentionDays, to: "0", defaults: defaults, actor: "tpatel")
         }
         // A site value that would break a crew's policy is refused, naming the crew: Kolonne
         // Süd reminds on day 3, so the site cannot shorten expiry-days to 3.
@@ -43,6 +43,36 @@ import Testing
         #expect(try store.auditEntries().filter { $0.command == "policy.set" }.map(\.object)
                 == ["policy team Kolonne Nord expiry-days", "policy team Kolonne Süd notify-days",
                     "policy team Kolonne Nord expiry-days"])
+    }
+
+    /// Every setting may be a crew's; the store decides each owner's policy from its rows and
+    /// the crews' members (``CrewNaming``), and groups the owners per retention-days for purge.
+    @Test(arguments: TestEngine.allCases) func theStoreDecidesEachOwnersPolicy(engine: TestEngine) throws {
+        let dir = try TempDir()
+        let store = try makeStore(dir, engine: engine)
+        try store.setTeamPolicy(crew: "Kolonne Nord", .retentionDays, to: "5", defaults: defaults, actor: "mkhan")
+        try store.setTeamPolicy(crew: "Kolonne Nord", .expiryFrom, to: "created", defaults: defaults, actor: "mkhan")
+        // Without crews (no naming) everyone has the site's policy.
+        #expect(try store.ownerPolicies(defaults: defaults).byOwner.isEmpty)
+        store.crewNaming = Members(["Kolonne Nord": ["jdoe", "zangstrom"]])
+        let policies = try store.ownerPolicies(defaults: defaults)
+        #expect(policies.policy(for: "jdoe") == ExpiryPolicy(expiryDays: 7, notifyDays: [1, 2], retentionDays: 5, expiryFrom: .created))
+        #expect(policies.policy(for: "asmith") == defaults)
+        let cutoffs = store.purgeCutoffs(policies)
+        #expect(cutoffs.map(\.days) == [30, 5])
+        #expect(cutoffs.map(\.owners) == [.except(["jdoe", "zangstrom"]), .only(["jdoe", "zangstrom"])])
+        #expect(store.expiryCutoffs(policies).map(\.days) == [7])
+        #expect(store.expiryCutoffs(policies).first?.owners == nil)
+    }
+
+    /// Crews and their members, as a directory would give them.
+    final class Members: CrewNaming, @unchecked Sendable {
+        let crews: [String: [String]]
+        init(_ crews: [String: [String]]) { self.crews = crews }
+        func crews(of owner: String) throws -> [String] { crews.filter { $0.value.contains(owner) }.keys.sorted() }
+        func foremenToTell(movedFrom previous: String, to owner: String, actor: String) throws -> [(foreman: String, crews: [String])] { [] }
+        func foremen(supervising owner: String) throws -> [String] { [] }
+        func members(ofCrew crew: String) throws -> [String]? { crews[crew] }
     }
 
     /// Only/except owners, with and without a session scope: the statements number their own
@@ -68,5 +98,35 @@ import Testing
         #expect(try store.expire(all.with(days: 7, owners: .only(["asmith", "sobrien"])), actor: "mkhan") == 1)
         store.ownerScope = .everyone
         #expect(try names(all) == ["jdoe", "sobrien"])
+    }
+
+    /// A purge of some owners, inside a session scope too: its statements number their own
+    /// placeholders as expiry's do.
+    @Test(arguments: TestEngine.allCases) func purgeOfSomeOwners(engine: TestEngine) throws {
+        let dir = try TempDir()
+        let clock = TestClock(expiryNow)
+        let store = try ExpiryTests.store(dir, engine: engine, [
+            ("jdoe/Old", "2026-11-01T09:00:00Z"), ("asmith/Old", "2026-11-01T09:00:00Z"),
+            ("sobrien/Old", "2026-11-01T09:00:00Z"),
+        ], clock: clock)
+        _ = try store.expire(try store.expiryCutoff(days: 7), actor: "mkhan")
+        clock.advance(days: 3)
+        let all = try store.purgeCutoff(days: 2)
+        func names(_ owners: OwnerSelection) throws -> [String] {
+            let cutoff = PurgeCutoff(days: 2, now: all.now, owners: owners)
+            var names: [String] = []
+            try store.forEachPurgeable(cutoff) { names.append($0.form.owner) }
+            #expect(try store.countPurgeable(cutoff) == names.count)
+            return names.sorted()
+        }
+        #expect(try names(.only(["jdoe"])) == ["jdoe"])
+        #expect(try names(.except(["jdoe"])) == ["asmith", "sobrien"])
+        store.ownerScope = OwnerScope(owners: ["jdoe", "asmith"], crews: ["Kolonne Nord"])
+        #expect(try names(.except(["jdoe"])) == ["asmith"])
+        #expect(try store.purge(PurgeCutoff(days: 2, now: all.now, owners: .only(["asmith", "sobrien"])), actor: "mkhan") == 1)
+        store.ownerScope = .everyone
+        var left: [String] = []
+        try store.forEachTrashedForm { left.append($0.form.owner) }
+        #expect(left.sorted() == ["jdoe", "sobrien"])
     }
 }

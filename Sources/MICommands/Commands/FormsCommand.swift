@@ -125,7 +125,7 @@ public struct FormsCommand: ConsoleCommand {
                 try store.forEachForm(filter) {
                     try session.checkpointRow()
                     session.recall.saw($0)
-                    output.row(FormColumns.listingValues($0, expiryDays: policies.policy(for: $0.owner).expiryDays))
+                    output.row(FormColumns.listingValues($0, policies: policies))
                     found += 1
                 }
             }

@@ -134,11 +134,15 @@ public struct PolicySetCommand: ConsoleCommand {
               policy set --team 'Kolonne Nord' notify-days site
 
             With --team NAME (where the site keeps crews) the value applies to the forms of that \
-            crew's members only, in place of the site's: expiry-days and notify-days only, for a \
-            crew you lead (a site lead: any crew). The crew's resulting policy must pass the same \
-            rules. The value 'site' removes the crew's override, so the site's value holds again. \
-            A member of several crews with overrides gets the crew with the longest expiry-days \
-            (and that crew's notify-days); on a tie the crew first by name.
+            crew's members only, in place of the site's (any setting), for a crew you lead (a \
+            site lead: any crew). The crew's resulting policy must pass the same rules. The value \
+            'site' removes the crew's override, so the site's value holds again. A member of \
+            several crews with overrides gets the crew with the longest expiry-days (and that \
+            crew's other values); on a tie the crew first by name.
+
+            Where the site keeps crews, a value without --team applies to every crew's forms, so \
+            only site leads (teams.allTeamsGroup) set it; a crew's foreman sets his crews' values \
+            with --team.
             """)
     public static let roles: Set<Role> = [.foreman]
 

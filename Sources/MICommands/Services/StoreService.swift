@@ -29,7 +29,7 @@ public protocol StoreService: AnyObject {
     func forEachForm(_ filter: FormFilter, _ body: (FormSummary) throws -> Void) throws
     func countForms(_ filter: FormFilter) throws -> Int
     func countForms(by fields: [FormField], _ filter: FormFilter) throws -> [FormCount]
-    func workload(_ filter: FormFilter, expiryDays: Int) throws -> [OwnerWorkload]
+    func workload(_ filter: FormFilter, policies: OwnerPolicies) throws -> [OwnerWorkload]
     func form(_ ref: FormReference, owner: String?) throws -> Form
     func review(_ ref: FormReference, owner: String?) throws -> FormReview
     func mediaData(_ ref: FormReference, fileName: String) throws -> Data
@@ -50,11 +50,13 @@ public protocol StoreService: AnyObject {
     func forEachTrashedForm(owner: String?, _ body: (TrashedForm) throws -> Void) throws
     func restore(_ ref: FormReference, actor: String, note: String?) throws -> RestoreResult
     func expiryCutoff(days: Int) throws -> ExpiryCutoff
+    func expiryCutoffs(_ policies: OwnerPolicies) -> [ExpiryCutoff]
     func countExpirable(_ cutoff: ExpiryCutoff) throws -> Int
     func forEachExpirable(_ cutoff: ExpiryCutoff, _ body: (FormSummary) throws -> Void) throws
     func expire(_ cutoff: ExpiryCutoff, actor: String, note: String?, batchSize: Int,
                 _ body: (ExpiredForm) throws -> Void, progress: (Int) -> Void) throws -> Int
     func purgeCutoff(days: Int) throws -> PurgeCutoff
+    func purgeCutoffs(_ policies: OwnerPolicies) -> [PurgeCutoff]
     func countPurgeable(_ cutoff: PurgeCutoff) throws -> Int
     func forEachPurgeable(_ cutoff: PurgeCutoff, _ body: (TrashedForm) throws -> Void) throws
     func purge(_ cutoff: PurgeCutoff, actor: String, note: String?, batchSize: Int,
@@ -62,6 +64,7 @@ public protocol StoreService: AnyObject {
 
     // MARK: Policy and reminders
     func policy(defaults: ExpiryPolicy) throws -> EffectivePolicy
+    func ownerPolicies(defaults: ExpiryPolicy) throws -> OwnerPolicies
     func setPolicy(_ setting: PolicySetting, to text: String, defaults: ExpiryPolicy, actor: String, note: String?) throws
         -> PolicyChange
     func teamPolicies() throws -> [TeamPolicy]

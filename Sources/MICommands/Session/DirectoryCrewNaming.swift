@@ -13,6 +13,7 @@ final class DirectoryCrewNaming: CrewNaming, @unchecked Sendable {
     private let lock = NSLock()
     private var crewsOfOwner: [String: [Crew]] = [:]
     private var membersOfCrew: [Crew: Set<String>] = [:]
+    private var membersOfCrewNamed: [String: [String]?] = [:]
 
     init(directory: any DirectoryService) {
         self.directory = directory
@@ -36,6 +37,15 @@ final class DirectoryCrewNaming: CrewNaming, @unchecked Sendable {
                 }
             }
             return told
+        }
+    }
+
+    func members(ofCrew name: String) throws -> [String]? {
+        try lock.withLock {
+            if let known = membersOfCrewNamed[name] { return known }
+            let members = try directory.crew(named: name).map { try directory.memberIDs(of: $0) }
+            membersOfCrewNamed[name] = .some(members)
+            return members
         }
     }
 

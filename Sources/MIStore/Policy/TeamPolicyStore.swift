@@ -13,8 +13,8 @@ public struct TeamPolicyValue: Sendable, Hashable {
     }
 }
 
-/// A crew's overrides of the site policy (issue 22): only ``PolicySetting/teamSettings``
-/// (expiry-days and notify-days); every other setting is the site's.
+/// A crew's own values in place of the site policy's (``PolicySetting/teamSettings``: every
+/// setting that decides when its members' forms expire, are reminded and are purged).
 public struct TeamPolicy: Sendable, Hashable {
     /// The crew's name as the directory gives it (``Crew/name``).
     public let crew: String
@@ -38,8 +38,9 @@ public struct TeamPolicy: Sendable, Hashable {
 }
 
 extension PolicySetting {
-    /// The settings a crew may override.
-    public static let teamSettings: [PolicySetting] = [.expiryDays, .notifyDays]
+    /// The settings a crew may override: every one, since each decides when the crew's forms
+    /// expire, are reminded or are purged.
+    public static let teamSettings: [PolicySetting] = PolicySetting.allCases
 
     /// The `policy` table's key of this setting for `crew`: `team/Kolonne Nord/expiryDays`.
     /// The site policy never reads these keys (it matches ``storeKey`` exactly).
@@ -49,7 +50,7 @@ extension PolicySetting {
 
     /// The refusal of a crew override of this setting (one that is not in ``teamSettings``).
     public var notATeamSetting: String {
-        "a crew may override only " + Self.teamSettings.map(\.rawValue).joined(separator: " and ") + ", not \(self)"
+        "a crew may override only " + Self.teamSettings.map(\.rawValue).joined(separator: ", ") + ", not \(self)"
     }
 }
 
@@ -60,8 +61,13 @@ extension FormStore {
     }
 
     static func teamPolicies(in db: any StoreDatabase) throws -> [TeamPolicy] {
+        teamPolicies(from: try db.rows(policyQuery))
+    }
+
+    /// The crews' values among the rows of ``policyQuery``.
+    static func teamPolicies(from rows: [StoreRow]) -> [TeamPolicy] {
         var byCrew: [String: [PolicySetting: TeamPolicyValue]] = [:]
-        for row in try db.rows("SELECT key, value, set_at, set_by FROM policy") {
+        for row in rows {
             let key: String = row["key"]
             guard key.hasPrefix(PolicySetting.teamKeyPrefix), let slash = key.lastIndex(of: "/") else { continue }
             let crew = String(key[key.index(key.startIndex, offsetBy: PolicySetting.teamKeyPrefix.count)..<slash])
@@ -71,6 +77,30 @@ extension FormStore {
                                                                   setAt: Date(timeIntervalSince1970: row["set_at"]))
         }
         return byCrew.keys.sorted().map { TeamPolicy(crew: $0, values: byCrew[$0]!) }
+    }
+
+    /// The policy of every form owner: the site's (the store's values over `defaults`, the
+    /// config's), and for the members of a crew with values of its own that crew's, its members
+    /// asked of ``crewNaming`` (without crews everyone gets the site's). What every expiry,
+    /// purge and reminder is computed with.
+    public func ownerPolicies(defaults: ExpiryPolicy) throws -> OwnerPolicies {
+        let rows = try read { db in try db.rows(Self.policyQuery) }
+        return try ownerPolicies(defaults: defaults, from: rows)
+    }
+
+    /// ``ownerPolicies(defaults:)`` from the rows of ``policyQuery`` already read (a move reads
+    /// them with its form).
+    func ownerPolicies(defaults: ExpiryPolicy, from rows: [StoreRow]) throws -> OwnerPolicies {
+        let site = try Self.effectivePolicy(defaults: defaults, from: rows).policy
+        let overrides = Self.teamPolicies(from: rows)
+        guard let naming = crewNaming, !overrides.isEmpty else { return OwnerPolicies(site: site) }
+        return try OwnerPolicies(site: site, overrides: overrides) { crew in
+            guard let members = try naming.members(ofCrew: crew) else {
+                logger.warning("a crew policy names a crew the directory does not have", metadata: ["crew": "\(crew)"])
+                return []
+            }
+            return members
+        }
     }
 
     /// Sets (or with `text` nil removes) one of `crew`'s overrides; audited (`policy.set`, object
