@@ -42,8 +42,12 @@ public struct OwnerScope: Sendable, Equatable {
 
     /// The refusal's words for `owner`.
     public func refusal(_ owner: String) -> String {
-        let crews = self.crews.isEmpty ? "you lead none" : self.crews.joined(separator: ", ")
-        return "\(owner) is not in your crews (\(crews))"
+        "\(owner) is not in your crews (\(ledCrews))"
+    }
+
+    /// The crews led, as every refusal names them: `Kolonne Nord, Kolonne Süd`, or `you lead none`.
+    public var ledCrews: String {
+        crews.isEmpty ? "you lead none" : crews.joined(separator: ", ")
     }
 
     /// Above this many owners the condition passes them as one JSON array instead of one

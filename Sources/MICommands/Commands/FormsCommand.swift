@@ -72,7 +72,7 @@ public struct FormsCommand: ConsoleCommand {
     }
 
     public func run(in session: Session, output: OutputSink) throws {
-        let selection = try OwnerSelection(asked: self.owner, in: session)
+        let selection = try ListedOwners(asked: self.owner, in: session)
         let store = try session.store()
         var filter = FormFilter(owner: selection.owner, state: state, template: template, olderThanDays: olderThan,
                                 modifiedSince: since?.date(now: session.clock.now(), zone: session.display.timeZone),

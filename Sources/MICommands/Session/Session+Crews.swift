@@ -122,10 +122,10 @@ extension Session {
     }
 
     /// Refuses a command naming `owner` (a filter, a target, a user's notices) when the owner is
-    /// outside the user's crews: `t00011 is not in your crews (Kolonne Nord)`. Nothing is read.
+    /// outside the user's crews, before the store is asked: the store's own check and refusal
+    /// (``OwnerScope/check(_:)``, `t00011 is not in your crews (Kolonne Nord)`). Nothing is read.
     public func requireInCrews(_ owner: String) throws {
-        let scope = try crewReach().scope
-        guard scope.allows(owner) else { throw CommandError.permissionDenied(scope.refusal(owner)) }
+        try crewReach().scope.check(owner)
     }
 
     /// Refuses a command that reads or copies the whole store (`store copy`, `store backup`) to a
@@ -154,8 +154,7 @@ extension Session {
         }
         guard let crew = reach.crews.first(where: { $0.name == name })
             ?? reach.crews.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) else {
-            let led = reach.crews.isEmpty ? "you lead none" : reach.crews.map(\.name).joined(separator: ", ")
-            throw CommandError.permissionDenied("'\(name)' is not one of your crews (\(led))")
+            throw CommandError.permissionDenied("'\(name)' is not one of your crews (\(reach.scope.ledCrews))")
         }
         return crew
     }
