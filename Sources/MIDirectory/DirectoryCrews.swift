@@ -1,6 +1,6 @@
 import Foundation
 
-/// A crew as the directory keeps it (``TeamSettings``).
+/// A crew as the directory keeps it (``CrewSettings``).
 public struct Crew: Sendable, Hashable, Comparable {
     /// The group's `cn`, or (source `manager`) the foreman's user id.
     public let name: String
@@ -39,7 +39,7 @@ public struct LedCrews: Sendable, Equatable {
 /// service account. Nothing here holds a crew's members beyond the call that reads them: a
 /// session keeps the user ids of the crews its user leads, not every crew's.
 extension Directory {
-    private var teams: TeamSettings {
+    private var teams: CrewSettings {
         get throws {
             guard let teams = settings.teams else {
                 throw DirectoryError(.configuration, "this site keeps no crews (no teams object in the config)")
@@ -238,7 +238,7 @@ extension Directory {
     }
 
     /// The crew base (`teams.base`), required for source `groups`.
-    private func crewBase(_ teams: TeamSettings) throws -> String {
+    private func crewBase(_ teams: CrewSettings) throws -> String {
         guard let base = teams.base, !base.isEmpty else {
             throw DirectoryError(.configuration, "teams.source is groups, so teams.base is required")
         }

@@ -172,7 +172,7 @@ import Testing
     }
 
     /// Without `teams` the same directory and store behave as before crews: every foreman, every form.
-    @Test func withoutTeamsEveryForemanSeesEveryForm() throws {
+    @Test func withoutCrewsEveryForemanSeesEveryForm() throws {
         let config = try store(try fixture.config())
         #expect(try owners("mkhan", config) == ["jdoe", "zangstrom", "asmith", "sobrien"])
         #expect(try run("mkhan", config, ["move 'asmith/South pump' jdoe"]).status == 0)

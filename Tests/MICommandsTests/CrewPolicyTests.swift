@@ -64,11 +64,11 @@ struct CrewPolicyTests {
         let again = try site.run("slead", ["policy", "set", "--team", "Kolonne Süd", "notify-days", "1,3,5"])
         #expect(again.records.isEmpty)
         #expect(again.messages.contains { $0.contains("already") })
-        #expect(try site.unscoped().teamPolicies().map(\.crew) == ["Kolonne Süd"])
+        #expect(try site.unscoped().crewPolicies().map(\.crew) == ["Kolonne Süd"])
 
         let removed = try site.run("tpatel", ["policy", "set", "--team", "Kolonne Süd", "notify-days", "site"])
         #expect(try #require(removed.records.first).values.compactMap(text) == ["notify-days", "1,3,5", "1,2", "site"])
-        #expect(try site.unscoped().teamPolicies().isEmpty)
+        #expect(try site.unscoped().crewPolicies().isEmpty)
         let twice = try site.run("tpatel", ["policy", "set", "--team", "Kolonne Süd", "notify-days", "site"])
         #expect(twice.records.isEmpty)
         #expect(shown(try site.run("tpatel", ["policy", "show", "--team", "Kolonne Süd"]))
@@ -80,7 +80,7 @@ struct CrewPolicyTests {
         let before = try site.snapshot()
         let output = try site.run("mkhan", ["policy", "set", "--team", "Kolonne Nord", "expiry-days", "14", "--dry-run"])
         #expect(output.records.count == 1)
-        #expect(try site.unscoped().teamPolicies().isEmpty)
+        #expect(try site.unscoped().crewPolicies().isEmpty)
         #expect(try site.snapshot() == before)
     }
 
@@ -115,7 +115,7 @@ struct CrewPolicyTests {
             _ = try site.run("slead", ["policy", "set", "--team", "Kolonne West", "expiry-days", "14"])
         }
         #expect(try site.snapshot() == before)
-        #expect(try site.unscoped().teamPolicies().isEmpty)
+        #expect(try site.unscoped().crewPolicies().isEmpty)
     }
 
     /// Where the site keeps crews, a site-wide value is a site lead's: a crew foreman's
@@ -143,10 +143,10 @@ struct CrewPolicyTests {
         #expect(try site.unscoped().policy(defaults: .defaults).policy.retentionDays == 60)
     }
 
-    @Test func withoutCrewsThereIsNoTeamPolicy() throws {
+    @Test func withoutCrewsThereIsNoCrewPolicy() throws {
         let harness = try CommandHarness(user: "mkhan")
         #expect(throws: CommandError.self) { try harness.run(["policy", "set", "--team", "Kolonne Nord", "expiry-days", "14"]) }
-        #expect(!harness.store.calls.contains("setTeamPolicy"))
+        #expect(!harness.store.calls.contains("setCrewPolicy"))
     }
 
     /// Expire without --days: the north crew's forms by its 14 days (jdoe's 13.7- and 10.5-day-old
@@ -218,11 +218,11 @@ struct CrewPolicyTests {
 
     /// A member of two crews with overrides: the longest expiry-days wins, with that crew's notify-days.
     @Test func severalCrewsTheLongestExpiryWins() throws {
-        let nord = TeamPolicy(crew: "Kolonne Nord", values: [.expiryDays: TeamPolicyValue(text: "10", setBy: "x", setAt: Date()),
-                                                             .notifyDays: TeamPolicyValue(text: "4", setBy: "x", setAt: Date())])
-        let sued = TeamPolicy(crew: "Kolonne Süd", values: [.expiryDays: TeamPolicyValue(text: "20", setBy: "x", setAt: Date())])
-        let tie = TeamPolicy(crew: "A-Team", values: [.expiryDays: TeamPolicyValue(text: "20", setBy: "x", setAt: Date()),
-                                                      .notifyDays: TeamPolicyValue(text: "3", setBy: "x", setAt: Date())])
+        let nord = CrewPolicy(crew: "Kolonne Nord", values: [.expiryDays: CrewPolicyValue(text: "10", setBy: "x", setAt: Date()),
+                                                             .notifyDays: CrewPolicyValue(text: "4", setBy: "x", setAt: Date())])
+        let sued = CrewPolicy(crew: "Kolonne Süd", values: [.expiryDays: CrewPolicyValue(text: "20", setBy: "x", setAt: Date())])
+        let tie = CrewPolicy(crew: "A-Team", values: [.expiryDays: CrewPolicyValue(text: "20", setBy: "x", setAt: Date()),
+                                                      .notifyDays: CrewPolicyValue(text: "3", setBy: "x", setAt: Date())])
         let members = ["Kolonne Nord": ["both", "north"], "Kolonne Süd": ["both", "south"], "A-Team": ["tie"]]
         let policies = OwnerPolicies(site: .defaults, overrides: [nord, sued]) { members[$0] ?? [] }
         #expect(policies.policy(for: "both") == ExpiryPolicy(expiryDays: 20, notifyDays: [1, 2], retentionDays: 30))
@@ -237,7 +237,7 @@ struct CrewPolicyTests {
     /// Owners are kept in NFC: a member id the directory spells decomposed finds the store's
     /// composed owner, and the other way round; ASCII ids take no detour through Foundation.
     @Test func ownersMatchWhateverTheirUnicodeSpelling() throws {
-        let nord = TeamPolicy(crew: "Kolonne Nord", values: [.expiryDays: TeamPolicyValue(text: "12", setBy: "x", setAt: Date())])
+        let nord = CrewPolicy(crew: "Kolonne Nord", values: [.expiryDays: CrewPolicyValue(text: "12", setBy: "x", setAt: Date())])
         let policies = OwnerPolicies(site: .defaults, overrides: [nord]) { _ in ["jose\u{301}", "t0001"] }
         #expect(policies.policy(for: "jos\u{e9}").expiryDays == 12)
         #expect(policies.policy(for: "jose\u{301}").expiryDays == 12)

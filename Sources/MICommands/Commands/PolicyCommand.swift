@@ -66,7 +66,7 @@ public struct PolicyShowCommand: ConsoleCommand {
             }
             for setting in PolicySetting.allCases {
                 if let value = override?.values[setting] {
-                    Self.teamRow(setting, crew: crew.name, value: value, output: output)
+                    Self.crewRow(setting, crew: crew.name, value: value, output: output)
                 } else {
                     Self.siteRow(setting, effective: effective, output: output)
                 }
@@ -74,9 +74,9 @@ public struct PolicyShowCommand: ConsoleCommand {
         } else {
             for setting in PolicySetting.allCases { Self.siteRow(setting, effective: effective, output: output) }
             for override in overrides {
-                for setting in PolicySetting.teamSettings {
+                for setting in PolicySetting.crewSettings {
                     guard let value = override.values[setting] else { continue }
-                    Self.teamRow(setting, crew: override.crew, value: value, output: output)
+                    Self.crewRow(setting, crew: override.crew, value: value, output: output)
                 }
             }
         }
@@ -93,16 +93,16 @@ public struct PolicyShowCommand: ConsoleCommand {
         }
     }
 
-    private static func teamRow(_ setting: PolicySetting, crew: String, value: TeamPolicyValue, output: OutputSink) {
+    private static func crewRow(_ setting: PolicySetting, crew: String, value: CrewPolicyValue, output: OutputSink) {
         output.row([.string(setting.rawValue), .string(value.text), .string("team \(crew)"), .string(value.setBy), .time(value.setAt)])
     }
 
     /// The crew overrides the user may see: every crew's for support and site leads, the crews
     /// he leads for a foreman; none where the site keeps no crews.
-    static func visibleOverrides(in session: Session) throws -> [TeamPolicy] {
-        guard session.directory.teamSettings != nil else { return [] }
+    static func visibleOverrides(in session: Session) throws -> [CrewPolicy] {
+        guard session.directory.crewSettings != nil else { return [] }
         let reach = try session.crewReach()
-        let overrides = try session.store().teamPolicies()
+        let overrides = try session.store().crewPolicies()
         if reach.isEveryCrew { return overrides }
         let led = Set(reach.crews.map(\.name))
         return overrides.filter { led.contains($0.crew) }
@@ -203,15 +203,15 @@ public struct PolicySetCommand: ConsoleCommand {
     }
 
     private func runForCrew(_ name: String, in session: Session, output: OutputSink) throws {
-        guard PolicySetting.teamSettings.contains(setting) else {
-            throw CommandError.failed(setting.notATeamSetting)
+        guard PolicySetting.crewSettings.contains(setting) else {
+            throw CommandError.failed(setting.notACrewSetting)
         }
         let crew = try session.visibleCrew(name)
         let remove = value.trimmingCharacters(in: .whitespaces) == "site"
         let change: PolicyChange
         do {
             change = try session.changing(dryRun: dryRun.dryRun, output: output) {
-                try session.store().setTeamPolicy(crew: crew.name, setting, to: remove ? nil : value,
+                try session.store().setCrewPolicy(crew: crew.name, setting, to: remove ? nil : value,
                                                   defaults: session.config.policy.expiryPolicy,
                                                   actor: session.user.uid, note: note.note)
             }

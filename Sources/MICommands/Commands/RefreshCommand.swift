@@ -21,7 +21,7 @@ public struct RefreshCommand: ConsoleCommand {
     public init() {}
 
     public func run(in session: Session, output: OutputSink) throws {
-        guard session.directory.teamSettings != nil else {
+        guard session.directory.crewSettings != nil else {
             output.message("this site keeps no crews; nothing to read again")
             return
         }

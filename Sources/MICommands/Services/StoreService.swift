@@ -67,8 +67,8 @@ public protocol StoreService: AnyObject {
     func ownerPolicies(defaults: ExpiryPolicy) throws -> OwnerPolicies
     func setPolicy(_ setting: PolicySetting, to text: String, defaults: ExpiryPolicy, actor: String, note: String?) throws
         -> PolicyChange
-    func teamPolicies() throws -> [TeamPolicy]
-    func setTeamPolicy(crew: String, _ setting: PolicySetting, to text: String?, defaults: ExpiryPolicy, actor: String,
+    func crewPolicies() throws -> [CrewPolicy]
+    func setCrewPolicy(crew: String, _ setting: PolicySetting, to text: String?, defaults: ExpiryPolicy, actor: String,
                        note: String?) throws -> PolicyChange
     func forEachReminder(policy: ExpiryPolicy, filter: ReminderFilter, _ body: (Reminder) throws -> Void) throws
 

@@ -91,7 +91,7 @@ extension Session {
     /// trusted past their time.
     @discardableResult
     public func refreshCrews(force: Bool = false) throws -> [String] {
-        guard let settings = directory.teamSettings, let cached = crewReachCache else { return [] }
+        guard let settings = directory.crewSettings, let cached = crewReachCache else { return [] }
         // Support staff and technicians reach the same forms whatever the crews are.
         guard cached.reach.kind == .crews || cached.reach.kind == .siteLead else { return [] }
         guard force || crewUptime() - cached.readAt >= Double(settings.refreshSeconds) else { return [] }
@@ -110,7 +110,7 @@ extension Session {
     }
 
     private func readCrewReach() throws -> CrewReach {
-        guard directory.teamSettings != nil else { return CrewReach(kind: .noCrews, crews: [], scope: .everyone) }
+        guard directory.crewSettings != nil else { return CrewReach(kind: .noCrews, crews: [], scope: .everyone) }
         if user.has(.support) { return CrewReach(kind: .support, crews: [], scope: .everyone) }
         guard user.has(.foreman) else { return CrewReach(kind: .ownForms, crews: [], scope: .everyone) }
         let led = try directory.ledCrews(of: user)
@@ -143,7 +143,7 @@ extension Session {
     /// leads); refuses otherwise, naming the crews they lead.
     public func visibleCrew(_ name: String) throws -> Crew {
         let reach = try crewReach()
-        guard directory.teamSettings != nil else {
+        guard directory.crewSettings != nil else {
             throw CommandError.failed("this site keeps no crews (no teams object in \(config.file))")
         }
         if reach.isEveryCrew {
@@ -163,7 +163,7 @@ extension Session {
     /// led for a foreman.
     public func forEachVisibleCrew(_ body: (Crew) throws -> Void) throws {
         let reach = try crewReach()
-        guard directory.teamSettings != nil else { return }
+        guard directory.crewSettings != nil else { return }
         if reach.isEveryCrew {
             try directory.forEachCrew(body)
         } else {

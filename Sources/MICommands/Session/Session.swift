@@ -65,7 +65,7 @@ public final class Session {
         let scope = try crewReach().scope
         let store = try openStore()
         store.ownerScope = scope
-        if directory.teamSettings != nil { store.crewNaming = DirectoryCrewNaming(directory: directory) }
+        if directory.crewSettings != nil { store.crewNaming = DirectoryCrewNaming(directory: directory) }
         store.setActivity(activity)
         openedStore = store
         return store

@@ -18,7 +18,7 @@ public struct OwnerPolicies: Sendable {
     }
 
     /// `members` gives each overriding crew's members (crews the directory no longer has give none).
-    public init(site: ExpiryPolicy, overrides: [TeamPolicy], members: (String) throws -> [String]) rethrows {
+    public init(site: ExpiryPolicy, overrides: [CrewPolicy], members: (String) throws -> [String]) rethrows {
         self.site = site
         var byOwner: [String: (crew: String, policy: ExpiryPolicy)] = [:]
         for team in overrides.sorted(by: { $0.crew < $1.crew }) {

@@ -37,14 +37,14 @@ final class FakeDirectory: DirectoryService {
 
     /// Crews (nil: the site keeps none): name → member ids, foremen included.
     private(set) var crewMembers: [String: [String]]?
-    private(set) var teamSettings: TeamSettings?
+    private(set) var crewSettings: CrewSettings?
     private var allTeams: Set<String> = []
     private var everyone: [DirectoryUser] { crewMembers == nil ? Self.users : Self.users + Self.crewUsers }
 
     /// The crews of the crew tests: Kolonne Nord (mkhan leads; jdoe, zangstrom), Kolonne Süd (tpatel leads;
     /// asmith, sobrien), slead in the all-teams group.
     func withCrews() -> FakeDirectory {
-        teamSettings = TeamSettings(source: .groups, base: "ou=Kolonnen,dc=example,dc=com",
+        crewSettings = CrewSettings(source: .groups, base: "ou=Kolonnen,dc=example,dc=com",
                                     allTeamsGroup: "cn=site-leads,ou=groups,dc=example,dc=com")
         crewMembers = ["Kolonne Nord": ["mkhan", "jdoe", "zangstrom"], "Kolonne Süd": ["tpatel", "asmith", "sobrien"]]
         allTeams = ["slead"]
@@ -59,7 +59,7 @@ final class FakeDirectory: DirectoryService {
 
     /// How old a session's crews may get before it reads them again (`teams.refreshSeconds`).
     func refreshing(every seconds: Int) -> FakeDirectory {
-        teamSettings?.refreshSeconds = seconds
+        crewSettings?.refreshSeconds = seconds
         return self
     }
 

@@ -217,15 +217,15 @@ final class FakeStore: StoreService {
     }
 
     /// No crew overrides (the fake directory keeps no crews unless a test gives it some).
-    func teamPolicies() throws -> [TeamPolicy] { [] }
+    func crewPolicies() throws -> [CrewPolicy] { [] }
 
     func ownerPolicies(defaults: ExpiryPolicy) throws -> OwnerPolicies {
         OwnerPolicies(site: try policy(defaults: defaults).policy)
     }
 
-    func setTeamPolicy(crew: String, _ setting: PolicySetting, to text: String?, defaults: ExpiryPolicy, actor: String,
+    func setCrewPolicy(crew: String, _ setting: PolicySetting, to text: String?, defaults: ExpiryPolicy, actor: String,
                        note: String?) throws -> PolicyChange {
-        throw reached("setTeamPolicy")
+        throw reached("setCrewPolicy")
     }
 
     func forEachReminder(policy: ExpiryPolicy, filter: ReminderFilter, _ body: (Reminder) throws -> Void) throws {

@@ -4,27 +4,27 @@ import Testing
 
 /// A crew's policy overrides (`policy set --team`, issue 22) in the `policy` table, and expiry
 /// runs limited to some owners, on both engines.
-@Suite struct TeamPolicyTests {
+@Suite struct CrewPolicyStoreTests {
     let defaults = ExpiryPolicy(expiryDays: 7, notifyDays: [1, 2], retentionDays: 30)
 
     @Test(arguments: TestEngine.allCases) func overridesAreStoredApartFromTheSitePolicyAndCopied(engine: TestEngine) throws {
         let dir = try TempDir()
         let store = try makeStore(dir, engine: engine)
-        try store.setTeamPolicy(crew: "Kolonne Nord", .expiryDays, to: "14", defaults: defaults, actor: "mkhan")
-        try store.setTeamPolicy(crew: "Kolonne Süd", .notifyDays, to: "1,3", defaults: defaults, actor: "tpatel")
+        try store.setCrewPolicy(crew: "Kolonne Nord", .expiryDays, to: "14", defaults: defaults, actor: "mkhan")
+        try store.setCrewPolicy(crew: "Kolonne Süd", .notifyDays, to: "1,3", defaults: defaults, actor: "tpatel")
         // The site policy ignores the crews' keys.
         #expect(try store.policy(defaults: defaults).policy == defaults)
         #expect(try store.policy(defaults: defaults).sources.isEmpty)
-        let teams = try store.teamPolicies()
+        let teams = try store.crewPolicies()
         #expect(teams.map(\.crew) == ["Kolonne Nord", "Kolonne Süd"])
         #expect(teams[0].applied(to: defaults) == ExpiryPolicy(expiryDays: 14, notifyDays: [1, 2], retentionDays: 30))
         #expect(teams[1].applied(to: defaults).notifyDays == [1, 3])
         // A crew's resulting policy must pass the rules, whichever setting it sets.
         #expect(throws: StoreError.self) {
-            try store.setTeamPolicy(crew: "Kolonne Süd", .expiryDays, to: "3", defaults: defaults, actor: "tpatel")
+            try store.setCrewPolicy(crew: "Kolonne Süd", .expiryDays, to: "3", defaults: defaults, actor: "tpatel")
         }
         #expect(throws: StoreError.self) {
-            try store.setTeamPolicy(crew: "Kolonne Süd", .retentionDays, to: "0", defaults: defaults, actor: "tpatel")
+            try store.setCrewPolicy(crew: "Kolonne Süd", .retentionDays, to: "0", defaults: defaults, actor: "tpatel")
         }
         // A site value that would break a crew's policy is refused, naming the crew: Kolonne
         // Süd reminds on day 3, so the site cannot shorten expiry-days to 3.
@@ -35,11 +35,11 @@ import Testing
         // store copy takes them along.
         let target = try makeStore(dir, engine: .sqlite, file: "target.sqlite")
         _ = try store.copy(to: target, append: false, actor: "lchen")
-        #expect(try target.teamPolicies() == teams)
+        #expect(try target.crewPolicies() == teams)
         // Removing one.
-        let removed = try store.setTeamPolicy(crew: "Kolonne Nord", .expiryDays, to: nil, defaults: defaults, actor: "mkhan")
+        let removed = try store.setCrewPolicy(crew: "Kolonne Nord", .expiryDays, to: nil, defaults: defaults, actor: "mkhan")
         #expect(removed.changed && removed.before == "14" && removed.after == "7")
-        #expect(try store.teamPolicies().map(\.crew) == ["Kolonne Süd"])
+        #expect(try store.crewPolicies().map(\.crew) == ["Kolonne Süd"])
         #expect(try store.auditEntries().filter { $0.command == "policy.set" }.map(\.object)
                 == ["policy team Kolonne Nord expiry-days", "policy team Kolonne Süd notify-days",
                     "policy team Kolonne Nord expiry-days"])
@@ -50,8 +50,8 @@ import Testing
     @Test(arguments: TestEngine.allCases) func theStoreDecidesEachOwnersPolicy(engine: TestEngine) throws {
         let dir = try TempDir()
         let store = try makeStore(dir, engine: engine)
-        try store.setTeamPolicy(crew: "Kolonne Nord", .retentionDays, to: "5", defaults: defaults, actor: "mkhan")
-        try store.setTeamPolicy(crew: "Kolonne Nord", .expiryFrom, to: "created", defaults: defaults, actor: "mkhan")
+        try store.setCrewPolicy(crew: "Kolonne Nord", .retentionDays, to: "5", defaults: defaults, actor: "mkhan")
+        try store.setCrewPolicy(crew: "Kolonne Nord", .expiryFrom, to: "created", defaults: defaults, actor: "mkhan")
         // Without crews (no naming) everyone has the site's policy.
         #expect(try store.ownerPolicies(defaults: defaults).byOwner.isEmpty)
         store.crewNaming = Members(["Kolonne Nord": ["jdoe", "zangstrom"]])
