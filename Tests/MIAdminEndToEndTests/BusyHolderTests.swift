@@ -31,6 +31,25 @@ import Testing
         while Date() < deadline, !(try condition()) { usleep(50_000) }
     }
 
+    /// A technician's `--atomic` script that only reads (`whoami`, `forms`) and then waits holds
+    /// no write lock: another console's move goes through at once instead of "The store is busy".
+    @Test func anAtomicScriptThatOnlyReadsBlocksNobody() throws {
+        let config = try fixture.store(importing: try Paths.copyOfSampleTree())
+        let store = try fixture.storePath(config)
+        let asmithsBefore = try sqlite(store, "SELECT COUNT(*) FROM forms WHERE owner = 'asmith'")
+        let script = "(echo whoami; echo forms; sleep 30) | \(shellQuote(Paths.binary)) "
+            + "--atomic --config \(shellQuote(config)) --user jdoe"
+        let reader = try Shell.start("/usr/bin/setsid", ["/bin/bash", "-c", script],
+                                     environment: ["MIADMIN_PASSWORD": fixture.password("jdoe")])
+        defer { kill(-reader, SIGKILL); var status: Int32 = 0; waitpid(reader, &status, 0) }
+        // Time to log in, open its session transaction and list (a few milliseconds unloaded).
+        sleep(3)
+        let moved = try MIAdmin.as_("mkhan", config: try impatient(config), ["move 'jdoe/Pump station 4' asmith"])
+        #expect(moved.status == 0, "\(moved.stderr)")
+        #expect(kill(reader, 0) == 0, "the reading session was still open")
+        #expect(try sqlite(store, "SELECT COUNT(*) FROM forms WHERE owner = 'asmith'") == String(Int(asmithsBefore)! + 1))
+    }
+
     @Test func onSQLiteTheHoldingProcessIsNamed() throws {
         let config = try fixture.store(importing: try Paths.copyOfSampleTree())
         let store = try fixture.storePath(config)
