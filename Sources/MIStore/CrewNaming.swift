@@ -20,12 +20,6 @@ public protocol CrewNaming: AnyObject, Sendable {
 }
 
 extension FormStore {
-    /// Set by the console with ``ownerScope``; nil: audit rows name no crews, moves tell no foremen.
-    public var crewNaming: (any CrewNaming)? {
-        get { naming.withLock { $0 } }
-        set { naming.withLock { $0 = newValue } }
-    }
-
     /// Writes one audit row (``Audit/record``); with crews, `before` and `after` name the crews
     /// of their owner (`"crews": ["Kolonne Nord"]`), so the trail says whose crew a change was in.
     func audit(_ db: any StoreDatabase, at: Double, actor: String, command: String, formId: Int64?, object: String,

@@ -25,10 +25,9 @@ public final class FormStore: Sendable {
     let standby: StandbyReads?
     let clock: any StoreClock
     let logger: Logger
-    /// ``ownerScope``'s value: set once after login, read by every listing and change.
-    let scope = Mutex(OwnerScope.everyone)
-    /// ``crewNaming``'s value.
-    let naming = Mutex<(any CrewNaming)?>(nil)
+    /// ``reach``'s value: set after login and whenever the session reads its crews again, read
+    /// by every listing and change.
+    let reachState = Mutex(Reach.everyone)
 
     /// A logger that drops everything, the default when the caller passes none.
     public static let silentLogger = Logger(label: "miadmin.store", factory: { _ in SwiftLogNoOpLogHandler() })

@@ -4,7 +4,7 @@ import Synchronization
 /// Whose forms a process may see and change through this store: everybody's, or those of a set
 /// of owners — the technicians of the crews a foreman leads (issue 22, docs/security.md).
 ///
-/// The console sets it once after login (``FormStore/ownerScope``); from then on every listing
+/// The console sets it after login, with its crews (``FormStore/reach``); from then on every listing
 /// adds it to its `WHERE` clause and every change checks the form's owner (and a move's target)
 /// inside the change's own transaction, so a form moved out of the crew between a look and a
 /// change is refused, not changed. A refusal changes nothing and names the crews.
@@ -79,12 +79,6 @@ extension StoreError.Kind {
 }
 
 extension FormStore {
-    /// Whose forms this process may see and change (``OwnerScope``); everyone until set.
-    public var ownerScope: OwnerScope {
-        get { scope.withLock { $0 } }
-        set { scope.withLock { $0 = newValue } }
-    }
-
     /// The live form `ref` names, found as ``FormRecord/find(_:owner:in:)`` finds it, and in scope.
     func findInScope(_ ref: FormReference, owner: String? = nil, in db: any StoreDatabase) throws -> FormRecord {
         let record = try FormRecord.find(ref, owner: owner, in: db)

@@ -54,7 +54,7 @@ import Testing
         try store.setCrewPolicy(crew: "Kolonne Nord", .expiryFrom, to: "created", defaults: defaults, actor: "mkhan")
         // Without crews (no naming) everyone has the site's policy.
         #expect(try store.ownerPolicies(defaults: defaults).byOwner.isEmpty)
-        store.crewNaming = Members(["Kolonne Nord": ["jdoe", "zangstrom"]])
+        store.reach = Reach(scope: .everyone, naming: Members(["Kolonne Nord": ["jdoe", "zangstrom"]]))
         let policies = try store.ownerPolicies(defaults: defaults)
         #expect(policies.policy(for: "jdoe") == ExpiryPolicy(expiryDays: 7, notifyDays: [1, 2], retentionDays: 5, expiryFrom: .created))
         #expect(policies.policy(for: "asmith") == defaults)
@@ -93,10 +93,10 @@ import Testing
         #expect(try names(all.with(days: 7, owners: .only(["jdoe"]))) == ["jdoe"])
         #expect(try names(all.with(days: 7, owners: .except(["jdoe"]))) == ["asmith", "sobrien"])
         #expect(try names(all.with(days: 30, owners: .only(["jdoe"]))).isEmpty)
-        store.ownerScope = OwnerScope(owners: ["jdoe", "asmith"], crews: ["Kolonne Nord"])
+        store.reach = Reach(scope: OwnerScope(owners: ["jdoe", "asmith"], crews: ["Kolonne Nord"]))
         #expect(try names(all.with(days: 7, owners: .except(["jdoe"]))) == ["asmith"])
         #expect(try store.expire(all.with(days: 7, owners: .only(["asmith", "sobrien"])), actor: "mkhan") == 1)
-        store.ownerScope = .everyone
+        store.reach = .everyone
         #expect(try names(all) == ["jdoe", "sobrien"])
     }
 
@@ -121,10 +121,10 @@ import Testing
         }
         #expect(try names(.only(["jdoe"])) == ["jdoe"])
         #expect(try names(.except(["jdoe"])) == ["asmith", "sobrien"])
-        store.ownerScope = OwnerScope(owners: ["jdoe", "asmith"], crews: ["Kolonne Nord"])
+        store.reach = Reach(scope: OwnerScope(owners: ["jdoe", "asmith"], crews: ["Kolonne Nord"]))
         #expect(try names(.except(["jdoe"])) == ["asmith"])
         #expect(try store.purge(PurgeCutoff(days: 2, now: all.now, owners: .only(["asmith", "sobrien"])), actor: "mkhan") == 1)
-        store.ownerScope = .everyone
+        store.reach = .everyone
         var left: [String] = []
         try store.forEachTrashedForm { left.append($0.form.owner) }
         #expect(left.sorted() == ["jdoe", "sobrien"])

@@ -17,11 +17,12 @@ public protocol StoreService: AnyObject {
     var engineName: String { get }
     /// What the store did that the console should say after the line (``StoreEvent``).
     func takeEvents() -> [StoreEvent]
-    /// Whose forms the session may see and change (``OwnerScope``): the session sets it once,
-    /// before any command reaches the store, and the store enforces it in every listing and change.
-    var ownerScope: OwnerScope { get set }
-    /// Where audit rows and move notices learn crews from (``CrewNaming``); set with ``ownerScope``.
-    var crewNaming: (any CrewNaming)? { get set }
+    /// Who the session acts for (``Reach``: its scope and crew naming): the session sets it before
+    /// any command reaches the store, and again when it reads its crews again; the store
+    /// enforces it in every listing and change and decides each owner's policy with it.
+    var reach: Reach { get set }
+    /// ``reach``'s scope.
+    var ownerScope: OwnerScope { get }
     /// Who runs what now (`mkhan expire`), for another console's busy error.
     func setActivity(_ text: String?)
 

@@ -97,11 +97,8 @@ extension Session {
         guard force || crewUptime() - cached.readAt >= Double(settings.refreshSeconds) else { return [] }
         let reach = try readCrewReach()
         crewReachCache = (reach, crewUptime())
-        if let openedStore {
-            openedStore.ownerScope = reach.scope
-            // Its caches of crews and members are as old as the crews.
-            openedStore.crewNaming = DirectoryCrewNaming(directory: directory)
-        }
+        // A new naming too: its caches of crews and members are as old as the crews.
+        openedStore?.reach = Reach(scope: reach.scope, naming: DirectoryCrewNaming(directory: directory))
         let changes = reach.changes(since: cached.reach)
         if !changes.isEmpty {
             logger.info("crews changed", metadata: ["user": "\(user.uid)", "changes": "\(changes.joined(separator: "; "))"])

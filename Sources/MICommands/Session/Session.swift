@@ -64,8 +64,7 @@ public final class Session {
         // leaves the store closed rather than open to every crew.
         let scope = try crewReach().scope
         let store = try openStore()
-        store.ownerScope = scope
-        if directory.crewSettings != nil { store.crewNaming = DirectoryCrewNaming(directory: directory) }
+        store.reach = Reach(scope: scope, naming: directory.crewSettings.map { _ in DirectoryCrewNaming(directory: directory) })
         store.setActivity(activity)
         openedStore = store
         return store

@@ -14,8 +14,8 @@ final class FakeStore: StoreService {
     private(set) var calls: [String] = []
     /// Set by the session before any command reaches the store; the fake records it, the real
     /// store enforces it (CrewRuleTests run on a real SQLite store).
-    var ownerScope: OwnerScope = .everyone
-    var crewNaming: (any CrewNaming)?
+    var reach = Reach.everyone
+    var ownerScope: OwnerScope { reach.scope }
     /// The arguments of the last `forEachForm` call.
     private(set) var lastFilter: FormFilter?
     var forms: [FormSummary] = [
