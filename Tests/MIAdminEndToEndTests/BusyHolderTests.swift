@@ -5,7 +5,7 @@ import Testing
 /// Issue 26: "The store is busy" names who holds it, through the built binary. The holder is
 /// another miadmin: an `--atomic` run reading its commands from a pipe keeps its one
 /// transaction open after the first move while it waits for the next line.
-@Suite struct BusyHolderTests {
+@Suite(.tags(.endToEnd, .ldap, .postgres)) struct BusyHolderTests {
     let fixture = Fixture.shared
 
     /// Starts `miadmin --atomic` as mkhan, fed one move and then nothing for 30 s; returns the

@@ -5,7 +5,7 @@ import Testing
 /// A foreman's prompt stays open while the directory moves a technician out of his crew: within
 /// `teams.refreshSeconds` the session reads its crews again, says so once, and the technician's
 /// forms are out of reach (the built binary, a real slapd, a real SQLite store).
-@Suite struct CrewRefreshTests {
+@Suite(.tags(.endToEnd, .ldap)) struct CrewRefreshTests {
     let fixture = CrewDirectory.fixture
 
     /// Runs `ldif` through ldapmodify as the directory's root (`-a`: adds entries).

@@ -5,7 +5,7 @@ import Testing
 /// Crews (issue 22) through the built binary on a real slapd: crews as groups under an OU and as
 /// `manager` attributes (``CrewDirectory``; jdoe works in Kolonne Nord and Kolonne Ost), on a
 /// real SQLite store.
-@Suite struct CrewTests {
+@Suite(.tags(.endToEnd, .ldap, .activeDirectory)) struct CrewTests {
     let fixture = CrewDirectory.fixture
 
     /// A store holding forms of both crews, imported by support; the config's path.
