@@ -1,6 +1,6 @@
 import Foundation
 
-/// A crew as the directory keeps it (``TeamSettings``).
+/// A crew as the directory keeps it (``CrewSettings``).
 public struct Crew: Sendable, Hashable, Comparable {
     /// The group's `cn`, or (source `manager`) the foreman's user id.
     public let name: String
@@ -23,11 +23,15 @@ public struct LedCrews: Sendable, Equatable {
     public let crews: [Crew]
     /// Their members' user ids (foremen included; a technician in two crews may be listed twice).
     public let memberIDs: [String]
+    /// The member ids of each crew in ``crews``, by crew name, where the directory gave them per
+    /// crew: what a session names when its crews change (`u00010 left Kolonne Nord`).
+    public let membersByCrew: [String: [String]]
 
-    public init(allCrews: Bool, crews: [Crew], memberIDs: [String]) {
+    public init(allCrews: Bool, crews: [Crew], memberIDs: [String], membersByCrew: [String: [String]] = [:]) {
         self.allCrews = allCrews
         self.crews = crews
         self.memberIDs = memberIDs
+        self.membersByCrew = membersByCrew
     }
 }
 
@@ -35,7 +39,7 @@ public struct LedCrews: Sendable, Equatable {
 /// service account. Nothing here holds a crew's members beyond the call that reads them: a
 /// session keeps the user ids of the crews its user leads, not every crew's.
 extension Directory {
-    private var teams: TeamSettings {
+    private var teams: CrewSettings {
         get throws {
             guard let teams = settings.teams else {
                 throw DirectoryError(.configuration, "this site keeps no crews (no teams object in the config)")
@@ -105,7 +109,8 @@ extension Directory {
             try ldap.receive(search) { entry in
                 if let uid = entry.first(settings.userAttribute) { ids.append(uid) }
             }
-            return LedCrews(allCrews: false, crews: [Crew(name: user.uid, dn: user.dn)], memberIDs: ids)
+            return LedCrews(allCrews: false, crews: [Crew(name: user.uid, dn: user.dn)], memberIDs: ids,
+                            membersByCrew: [user.uid: ids])
         case .groups:
             var found: [(crew: Crew, dns: [String], uids: [String])] = []
             try ldap.receive(search) { entry in
@@ -113,10 +118,13 @@ extension Directory {
                 found.append((Crew(name: entry.first("cn") ?? entry.dn, dn: entry.dn), dns, entry.values("memberUid")))
             }
             var ids: [String] = []
+            var byCrew: [String: [String]] = [:]
             for crew in found {
-                ids += settings.nestedGroups ? try memberIDs(of: crew.crew) : try userIDs(ofMembers: crew.dns, on: ldap) + crew.uids
+                let members = settings.nestedGroups ? try memberIDs(of: crew.crew) : try userIDs(ofMembers: crew.dns, on: ldap) + crew.uids
+                ids += members
+                byCrew[crew.crew.name, default: []] += members
             }
-            return LedCrews(allCrews: false, crews: found.map(\.crew).sorted(), memberIDs: ids)
+            return LedCrews(allCrews: false, crews: found.map(\.crew).sorted(), memberIDs: ids, membersByCrew: byCrew)
         }
     }
 
@@ -230,7 +238,7 @@ extension Directory {
     }
 
     /// The crew base (`teams.base`), required for source `groups`.
-    private func crewBase(_ teams: TeamSettings) throws -> String {
+    private func crewBase(_ teams: CrewSettings) throws -> String {
         guard let base = teams.base, !base.isEmpty else {
             throw DirectoryError(.configuration, "teams.source is groups, so teams.base is required")
         }

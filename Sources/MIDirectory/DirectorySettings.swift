@@ -23,12 +23,12 @@ public struct DirectorySettings: Sendable {
     /// `userPrincipalName` (`ldap.userPrincipalSuffix`, Active Directory).
     public var userPrincipalSuffix: String?
     /// Where crews come from (`teams`); nil: no crews.
-    public var teams: TeamSettings?
+    public var teams: CrewSettings?
 
     public init(connection: ConnectionSettings, baseDN: String, userBase: String, userAttribute: String = "uid",
                 bindDN: String?, bindPassword: [UInt8]?, groups: [Role: String],
                 roleSource: RoleSource = .auto, nestedGroups: Bool = false, userFilter: String? = nil,
-                userPrincipalSuffix: String? = nil, teams: TeamSettings? = nil) {
+                userPrincipalSuffix: String? = nil, teams: CrewSettings? = nil) {
         self.connection = connection
         self.baseDN = baseDN
         self.userBase = userBase

@@ -1,8 +1,9 @@
 import Foundation
 
-/// What the store asks about crews while it writes (issue 22): the crews an owner works in, for
-/// audit rows, and which foremen hear of a form moved into their crew. The console's session
-/// answers from the directory (read once per owner); without crews the store asks nothing. A
+/// What the store asks about crews: the crews an owner works in, for audit rows; which foremen
+/// hear of a form moved into their crew; the members of a crew with a policy of its own (for
+/// ``OwnerPolicies``). The console's session answers from the directory (read once per owner
+/// and crew until the session reads its crews again); without crews the store asks nothing. A
 /// directory that cannot answer fails the change (rolled back), so no crew's notice is lost.
 public protocol CrewNaming: AnyObject, Sendable {
     /// The names of the crews `owner` works in (empty: none).
@@ -11,17 +12,14 @@ public protocol CrewNaming: AnyObject, Sendable {
     /// `owner`'s crews that `previous` was not in (the actor excluded), each with the names of
     /// those crews he leads.
     func foremenToTell(movedFrom previous: String, to owner: String, actor: String) throws -> [(foreman: String, crews: [String])]
-    /// The foremen of `owner`'s crews, told when a form of `owner` is completed (issue 26).
+    /// The foremen of `owner`'s crews, told when a form of `owner` is completed.
     func foremen(supervising owner: String) throws -> [String]
+    /// The user ids of the crew called `crew` (foremen included); nil when the directory has no
+    /// such crew.
+    func members(ofCrew crew: String) throws -> [String]?
 }
 
 extension FormStore {
-    /// Set by the console with ``ownerScope``; nil: audit rows name no crews, moves tell no foremen.
-    public var crewNaming: (any CrewNaming)? {
-        get { naming.withLock { $0 } }
-        set { naming.withLock { $0 = newValue } }
-    }
-
     /// Writes one audit row (``Audit/record``); with crews, `before` and `after` name the crews
     /// of their owner (`"crews": ["Kolonne Nord"]`), so the trail says whose crew a change was in.
     func audit(_ db: any StoreDatabase, at: Double, actor: String, command: String, formId: Int64?, object: String,

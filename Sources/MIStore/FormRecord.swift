@@ -88,14 +88,12 @@ struct FormRecord: Sendable {
         [Date(timeIntervalSince1970: now).iso8601, now]
     }
 
-    /// When this live form expires under `days` days of expiry, as the store holds it now: `days`
-    /// after `created`, or after the last restart of its clock (`expiry_reset_at`: move, restore,
-    /// reopen), whichever is later (``SummarySQL/expirable``).
+    /// Where this live form's expiry clock starts, as the store holds it now (``Expiry``).
     /// `restartedAt`: the clock's restart the caller has just written (a move under
     /// `expiryFrom: assigned`), which the record read before it does not hold.
-    func expires(after days: Int, restartedAt: Double? = nil) -> Date {
-        let start = max(created.date.timeIntervalSince1970, restartedAt ?? expiryResetAt ?? -Double.greatestFiniteMagnitude)
-        return Date(timeIntervalSince1970: start + Double(days) * 86_400)
+    func clockStart(restartedAt: Double? = nil) -> Date {
+        Expiry.clockStart(created: created.date,
+                          restartedAt: (restartedAt ?? expiryResetAt).map(Date.init(timeIntervalSince1970:)))
     }
 
     /// Owner, name, state and version as JSON: the "before"/"after" of most audit rows.

@@ -25,10 +25,9 @@ public final class FormStore: Sendable {
     let standby: StandbyReads?
     let clock: any StoreClock
     let logger: Logger
-    /// ``ownerScope``'s value: set once after login, read by every listing and change.
-    let scope = Mutex(OwnerScope.everyone)
-    /// ``crewNaming``'s value.
-    let naming = Mutex<(any CrewNaming)?>(nil)
+    /// ``reach``'s value: set after login and whenever the session reads its crews again, read
+    /// by every listing and change.
+    let reachState = Mutex(Reach.everyone)
 
     /// A logger that drops everything, the default when the caller passes none.
     public static let silentLogger = Logger(label: "miadmin.store", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -127,11 +126,13 @@ public final class FormStore: Sendable {
     public var postgresPooler: PostgresPooler? { (engine as? PostgresEngine)?.pooler }
 
     /// Runs `body` in one write transaction (IMMEDIATE on SQLite, SERIALIZABLE with bounded
-    /// retries on PostgreSQL); errors are ``StoreError``s.
+    /// retries on PostgreSQL); errors are ``StoreError``s. Inside a session transaction, its
+    /// first write takes the write lock (``StoreDatabase/startWriting()``).
     @discardableResult
     func write<T>(_ body: (any StoreDatabase) throws -> T) throws -> T {
         if let session = SessionConnection.of(self) {
             // Inside --atomic / --dry-run: a savepoint, so a failed command undoes only itself.
+            try session.db.startWriting()
             return try session.db.inSavepoint(rollback: false) { try body(session.db) }
         }
         return try engine.write(body)

@@ -87,7 +87,7 @@ extension FormStore {
         }
         if let days = filter.olderThanDays {
             conditions.append("created_utc < ?")
-            arguments += [now.timeIntervalSince1970 - Double(days) * 86_400]
+            arguments += [Expiry.cutoff(days, before: now).timeIntervalSince1970]
         }
         if let since = filter.modifiedSince {
             conditions.append("modified_utc >= ?")

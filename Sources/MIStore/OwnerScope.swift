@@ -4,7 +4,7 @@ import Synchronization
 /// Whose forms a process may see and change through this store: everybody's, or those of a set
 /// of owners — the technicians of the crews a foreman leads (issue 22, docs/security.md).
 ///
-/// The console sets it once after login (``FormStore/ownerScope``); from then on every listing
+/// The console sets it after login, with its crews (``FormStore/reach``); from then on every listing
 /// adds it to its `WHERE` clause and every change checks the form's owner (and a move's target)
 /// inside the change's own transaction, so a form moved out of the crew between a look and a
 /// change is refused, not changed. A refusal changes nothing and names the crews.
@@ -42,8 +42,12 @@ public struct OwnerScope: Sendable, Equatable {
 
     /// The refusal's words for `owner`.
     public func refusal(_ owner: String) -> String {
-        let crews = self.crews.isEmpty ? "you lead none" : self.crews.joined(separator: ", ")
-        return "\(owner) is not in your crews (\(crews))"
+        "\(owner) is not in your crews (\(ledCrews))"
+    }
+
+    /// The crews led, as every refusal names them: `Kolonne Nord, Kolonne Süd`, or `you lead none`.
+    public var ledCrews: String {
+        crews.isEmpty ? "you lead none" : crews.joined(separator: ", ")
     }
 
     /// Above this many owners the condition passes them as one JSON array instead of one
@@ -75,12 +79,6 @@ extension StoreError.Kind {
 }
 
 extension FormStore {
-    /// Whose forms this process may see and change (``OwnerScope``); everyone until set.
-    public var ownerScope: OwnerScope {
-        get { scope.withLock { $0 } }
-        set { scope.withLock { $0 = newValue } }
-    }
-
     /// The live form `ref` names, found as ``FormRecord/find(_:owner:in:)`` finds it, and in scope.
     func findInScope(_ ref: FormReference, owner: String? = nil, in db: any StoreDatabase) throws -> FormRecord {
         let record = try FormRecord.find(ref, owner: owner, in: db)
@@ -101,6 +99,15 @@ extension FormStore {
         return (" AND " + condition, values)
     }
 
+    /// ``ownerScope``'s condition and `owners` (a crew policy's owners), for a statement numbering
+    /// its own placeholders up to `firstNumber - 1`.
+    func scopeClause(_ column: String, owners: OwnerSelection?, firstNumber: Int) -> (sql: String, arguments: StoreArguments) {
+        let scope = scopeClause(column, firstNumber: firstNumber)
+        guard let owners else { return scope }
+        let selected = owners.clause(column, engine: engine.dialect.engine, firstNumber: firstNumber + scope.arguments.count)
+        return (scope.sql + selected.sql, scope.arguments + selected.arguments)
+    }
+
     /// `scope`'s condition on `column` appended to `conditions`/`arguments` (nothing for everyone).
     func add(_ scope: OwnerScope, on column: String, to conditions: inout [String], _ arguments: inout StoreArguments) {
         guard let (condition, values) = scope.sqlCondition(column, engine: engine.dialect.engine) else { return }
@@ -109,7 +116,8 @@ extension FormStore {
     }
 }
 
-/// Some owners, or all but some: which forms a crew's own policy (`policy set --team`) applies to.
+/// Some owners, or all but some: which forms a crew's own policy (`policy set --team`) applies to
+/// (``OwnerPolicies/selections(by:)``).
 public enum OwnerSelection: Sendable, Hashable {
     case only(Set<String>)
     case except(Set<String>)

@@ -9,12 +9,15 @@ import Foundation
 extension FormStore {
     public enum SessionEnd: Sendable { case commit, rollback }
 
-    /// Runs `body` inside one transaction (IMMEDIATE on SQLite, SERIALIZABLE on PostgreSQL), then
-    /// commits or rolls back as `end` says. If `body` throws, everything is rolled back and the
-    /// error rethrown.
+    /// Runs `body` inside one transaction (SERIALIZABLE on PostgreSQL; on SQLite a read
+    /// transaction until the first change, which takes the write lock: a session that only
+    /// reads never blocks another console's writes), then commits or rolls back as `end` says.
+    /// If `body` throws, everything is rolled back and the error rethrown.
     public func withSessionTransaction<T>(end: SessionEnd, _ body: () throws -> T) throws -> T {
         if let outer = SessionConnection.of(self) {
-            // Nested (a preview inside --atomic): a savepoint of the outer transaction.
+            // Nested (a preview inside --atomic): a savepoint of the outer transaction, for
+            // changes rolled back afterwards, so the outer one writes from here on.
+            try outer.db.startWriting()
             return try outer.db.inSavepoint(rollback: end == .rollback) { try body() }
         }
         return try engine.session(end: end) { db in

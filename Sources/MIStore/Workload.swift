@@ -8,7 +8,7 @@ public struct OwnerWorkload: Sendable, Hashable {
     public let completed: Int
     /// `created` of the oldest incomplete form.
     public let oldestIncomplete: Date?
-    /// When the first of the incomplete forms expires under the policy (``FormSummary/expires(afterDays:)``).
+    /// When the first of the incomplete forms expires under the owner's policy (``OwnerPolicies/expires(_:)``).
     public let nextExpiry: Date?
 
     public init(owner: String, incomplete: Int = 0, completed: Int = 0, oldestIncomplete: Date? = nil, nextExpiry: Date? = nil) {
@@ -23,12 +23,12 @@ public struct OwnerWorkload: Sendable, Hashable {
 extension FormStore {
     /// The workload of each owner with live forms matching `filter` (its owner, state,
     /// template and date filters; not `answerText`), by owner, in one aggregate query. An owner with no such form is not in the
-    /// result; the caller adds the directory's technicians with none. `expiryDays` is the
-    /// policy's (``ExpiryPolicy/expiryDays``).
-    public func workload(_ filter: FormFilter = FormFilter(), expiryDays: Int) throws -> [OwnerWorkload] {
+    /// result; the caller adds the directory's technicians with none. Each owner's next expiry
+    /// is by his own policy (``ownerPolicies(defaults:)``).
+    public func workload(_ filter: FormFilter = FormFilter(), policies: OwnerPolicies) throws -> [OwnerWorkload] {
         let (whereClause, arguments) = sqlCondition(filter)
-        // A clock restarted after `created` counts from the restart (FormSummary.expires(afterDays:)),
-        // spelled with CASE: SQLite's two-argument MAX is PostgreSQL's GREATEST.
+        // The earliest clock start of the owner's incomplete forms (``Expiry/clockStart``), spelled
+        // with CASE: SQLite's two-argument MAX is PostgreSQL's GREATEST.
         let sql = """
             SELECT owner,
                    COUNT(CASE WHEN state = 'incomplete' THEN 1 END) AS incomplete,
@@ -46,7 +46,7 @@ extension FormStore {
                 OwnerWorkload(owner: row["owner"], incomplete: row["incomplete"], completed: row["completed"],
                               oldestIncomplete: (row["oldest"] as Double?).map(Date.init(timeIntervalSince1970:)),
                               nextExpiry: (row["clock"] as Double?).map {
-                                  Date(timeIntervalSince1970: $0 + Double(expiryDays) * 86_400)
+                                  policies.expires(owner: row["owner"], clockStart: Date(timeIntervalSince1970: $0))
                               })
             }
         }

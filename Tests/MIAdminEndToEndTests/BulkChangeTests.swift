@@ -7,7 +7,7 @@ import Testing
 /// scripts, and the warning when a move finds the form moved since the session showed it.
 /// The sample tree: jdoe holds 'Pump station 4' and 'Valve check – north' (incomplete) and
 /// 'Generator monthly' (completed); asmith holds 'Pump station 4' and 'Pump station 4 (2)'.
-@Suite(.serialized) struct BulkChangeTests {
+@Suite(.tags(.endToEnd, .ldap), .serialized) struct BulkChangeTests {
     let fixture = Fixture.shared
     let prompt = "mkhan@foreman> "
 

@@ -5,7 +5,7 @@ import Testing
 /// Issue 26: "The store is busy" names who holds it, through the built binary. The holder is
 /// another miadmin: an `--atomic` run reading its commands from a pipe keeps its one
 /// transaction open after the first move while it waits for the next line.
-@Suite struct BusyHolderTests {
+@Suite(.tags(.endToEnd, .ldap, .postgres)) struct BusyHolderTests {
     let fixture = Fixture.shared
 
     /// Starts `miadmin --atomic` as mkhan, fed one move and then nothing for 30 s; returns the
@@ -29,6 +29,25 @@ import Testing
     func waitFor(_ condition: () throws -> Bool) rethrows {
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline, !(try condition()) { usleep(50_000) }
+    }
+
+    /// A technician's `--atomic` script that only reads (`whoami`, `forms`) and then waits holds
+    /// no write lock: another console's move goes through at once instead of "The store is busy".
+    @Test func anAtomicScriptThatOnlyReadsBlocksNobody() throws {
+        let config = try fixture.store(importing: try Paths.copyOfSampleTree())
+        let store = try fixture.storePath(config)
+        let asmithsBefore = try sqlite(store, "SELECT COUNT(*) FROM forms WHERE owner = 'asmith'")
+        let script = "(echo whoami; echo forms; sleep 30) | \(shellQuote(Paths.binary)) "
+            + "--atomic --config \(shellQuote(config)) --user jdoe"
+        let reader = try Shell.start("/usr/bin/setsid", ["/bin/bash", "-c", script],
+                                     environment: ["MIADMIN_PASSWORD": fixture.password("jdoe")])
+        defer { kill(-reader, SIGKILL); var status: Int32 = 0; waitpid(reader, &status, 0) }
+        // Time to log in, open its session transaction and list (a few milliseconds unloaded).
+        sleep(3)
+        let moved = try MIAdmin.as_("mkhan", config: try impatient(config), ["move 'jdoe/Pump station 4' asmith"])
+        #expect(moved.status == 0, "\(moved.stderr)")
+        #expect(kill(reader, 0) == 0, "the reading session was still open")
+        #expect(try sqlite(store, "SELECT COUNT(*) FROM forms WHERE owner = 'asmith'") == String(Int(asmithsBefore)! + 1))
     }
 
     @Test func onSQLiteTheHoldingProcessIsNamed() throws {

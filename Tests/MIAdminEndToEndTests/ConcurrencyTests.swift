@@ -4,7 +4,7 @@ import MITestSupport
 import Testing
 
 /// Several console processes on one store file at once, and a console killed mid-move.
-@Suite struct ConcurrencyTests {
+@Suite(.tags(.endToEnd, .ldap)) struct ConcurrencyTests {
     let fixture = Fixture.shared
 
     @Test func concurrentOverlappingMovesLoseNothing() throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// The bugs of issue 15 ("the console as people use it"), each against the built binary, the
 /// real slapd and real SQLite files; tmux where the terminal matters.
-@Suite(.serialized) struct ConsoleBugTests {
+@Suite(.tags(.endToEnd, .ldap), .serialized) struct ConsoleBugTests {
     let fixture = Fixture.shared
     let prompt = "mkhan@foreman> "
 

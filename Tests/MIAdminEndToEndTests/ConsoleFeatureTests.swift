@@ -3,7 +3,7 @@ import MITestSupport
 import Testing
 
 /// What issue 15 found missing, through the built binary against the real slapd and SQLite.
-@Suite struct ConsoleFeatureTests {
+@Suite(.tags(.endToEnd, .ldap)) struct ConsoleFeatureTests {
     let fixture = Fixture.shared
 
     func json(_ text: String) throws -> Any { try JSONSerialization.jsonObject(with: Data(text.utf8)) }

@@ -5,7 +5,7 @@ import Testing
 /// Crews (issue 22) through the built binary on a real slapd: crews as groups under an OU and as
 /// `manager` attributes (``CrewDirectory``; jdoe works in Kolonne Nord and Kolonne Ost), on a
 /// real SQLite store.
-@Suite struct CrewTests {
+@Suite(.tags(.endToEnd, .ldap, .activeDirectory)) struct CrewTests {
     let fixture = CrewDirectory.fixture
 
     /// A store holding forms of both crews, imported by support; the config's path.
@@ -172,7 +172,7 @@ import Testing
     }
 
     /// Without `teams` the same directory and store behave as before crews: every foreman, every form.
-    @Test func withoutTeamsEveryForemanSeesEveryForm() throws {
+    @Test func withoutCrewsEveryForemanSeesEveryForm() throws {
         let config = try store(try fixture.config())
         #expect(try owners("mkhan", config) == ["jdoe", "zangstrom", "asmith", "sobrien"])
         #expect(try run("mkhan", config, ["move 'asmith/South pump' jdoe"]).status == 0)

@@ -92,7 +92,7 @@ struct OutboundSetup {
 
 /// deliver and deliveries through the built binary, against the real HTTPS receivers of
 /// Scripts/outbound-fixture, on SQLite and PostgreSQL.
-@Suite struct DeliveryTests {
+@Suite(.tags(.endToEnd, .ldap, .postgres, .outbound)) struct DeliveryTests {
     let setup = OutboundSetup()
     var outbound: OutboundFixture { setup.outbound }
 

@@ -5,7 +5,7 @@ import Testing
 /// Scripts/demo in real terminals (issue 26): several demo consoles share one directory and one
 /// store; the servers stop when the last console ends, also a killed one; the store is kept
 /// between runs unless --fresh.
-@Suite(.serialized) struct DemoScriptTests {
+@Suite(.tags(.endToEnd, .ldap), .serialized) struct DemoScriptTests {
     @Test func consolesShareTheServersUntilTheLastEndsAndTheStoreIsKept() throws {
         let demo = try TempDir.make() + "/demo"
         let terminals = try DemoTerminals(demoDir: demo)

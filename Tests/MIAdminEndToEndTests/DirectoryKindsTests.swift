@@ -31,7 +31,7 @@ enum DirectoryUnderTest: String, CaseIterable, CustomTestStringConvertible, Send
 
 /// Login, `whoami`, `users`, `users --role`, `move` target checks and completion, through the
 /// built binary, on each directory.
-@Suite struct DirectoryKindsTests {
+@Suite(.tags(.endToEnd, .ldap, .activeDirectory)) struct DirectoryKindsTests {
     func json(_ result: ProcessResult) throws -> Any {
         try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
     }
@@ -144,7 +144,7 @@ enum DirectoryUnderTest: String, CaseIterable, CustomTestStringConvertible, Send
 }
 
 /// What only the hardened directory shows.
-@Suite struct StrictDirectoryTests {
+@Suite(.tags(.endToEnd, .ldap)) struct StrictDirectoryTests {
     let fixture = Fixture.strict
 
     @Test func rolesFromTheGroupsAreReadByTheServiceAccount() throws {
@@ -169,7 +169,7 @@ enum DirectoryUnderTest: String, CaseIterable, CustomTestStringConvertible, Send
 }
 
 /// What only Active Directory does: account states from the bind's diagnostics, login names.
-@Suite(.enabled(if: Fixture.activeDirectory != nil, "needs Scripts/ad-fixture (Scripts/test starts it)"))
+@Suite(.tags(.endToEnd, .ldap, .activeDirectory), .enabled(if: Fixture.activeDirectory != nil, "needs Scripts/ad-fixture (Scripts/test starts it)"))
 struct ActiveDirectoryTests {
     var fixture: Fixture { Fixture.activeDirectory! }
 

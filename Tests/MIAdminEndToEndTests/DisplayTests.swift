@@ -3,7 +3,7 @@ import MITestSupport
 import Testing
 
 /// Output at a real terminal (tmux): the pager, expanded display and session settings.
-@Suite(.serialized) struct DisplayTests {
+@Suite(.tags(.endToEnd, .ldap), .serialized) struct DisplayTests {
     let prompt = "mkhan@foreman> "
 
     func storeWithForms(_ count: Int) throws -> String {

@@ -4,7 +4,7 @@ import Testing
 
 /// expire, trash, restore, purge, policy, notifications, check, orphans and reopen, run through
 /// the built binary against the real slapd, with "now" fixed by $MIADMIN_NOW.
-@Suite struct ExpiryCommandTests {
+@Suite(.tags(.endToEnd, .ldap)) struct ExpiryCommandTests {
     let fixture = Fixture.shared
     static let now = "2026-11-21T09:00:00Z"
 
@@ -327,7 +327,7 @@ import Testing
 }
 
 /// Tab completion of the nested `policy` command in a real terminal.
-@Suite(.serialized) struct PolicyCompletionTests {
+@Suite(.tags(.endToEnd, .ldap), .serialized) struct PolicyCompletionTests {
     @Test func tabCompletesPolicySubcommandsAndSettings() throws {
         let prompt = "mkhan@foreman> "
         let term = try TerminalSession(uid: "mkhan")

@@ -6,7 +6,7 @@ import Testing
 /// and its synchronous standby is promoted (or not): the script goes on with the same line and
 /// exits 0, every move applied once; without a new primary it stops at the line it was on, exit
 /// 2. The script is a FIFO the test writes line by line, so the primary dies between known lines.
-@Suite(.serialized) struct FailoverScriptTests {
+@Suite(.tags(.endToEnd, .ldap, .postgres), .serialized) struct FailoverScriptTests {
     let fixture = Fixture.shared
 
     /// A running console reading its script from a FIFO.

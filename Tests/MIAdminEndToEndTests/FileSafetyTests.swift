@@ -5,7 +5,7 @@ import Testing
 /// Files the user names, through the built binary: `--ics` never replaces what is not a regular
 /// file, password files give their first line and warn when others can read them, a missing
 /// store is created only on purpose.
-@Suite struct FileSafetyTests {
+@Suite(.tags(.endToEnd, .ldap)) struct FileSafetyTests {
     let fixture = Fixture.shared
 
     @Test func icsRefusesAFolderOrALinkAndReplacesAFileInOneStep() throws {

@@ -6,7 +6,7 @@ import Testing
 /// `--count-by owner,state` with the technicians who have none, and `workload`, through the
 /// built binary against the real slapd and a real store: SQLite, and the same checks on
 /// PostgreSQL (the store's queries are spelled for both engines).
-@Suite struct ForemanOverviewTests {
+@Suite(.tags(.endToEnd, .ldap)) struct ForemanOverviewTests {
     let fixture = Fixture.shared
 
     func rows(_ result: ProcessResult) throws -> [[String: Any]] {

@@ -4,7 +4,7 @@ import Testing
 
 /// Tab completion of form references in a real terminal: every candidate owner, quoted or not,
 /// on an empty word, trashed forms for `restore`.
-@Suite(.serialized) struct FormCompletionTests {
+@Suite(.tags(.endToEnd, .ldap), .serialized) struct FormCompletionTests {
     let prompt = "mkhan@foreman> "
     static let owners = ["t00002", "t00003", "t00005", "t00006", "t00008"]
 

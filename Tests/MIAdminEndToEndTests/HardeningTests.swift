@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 12 against the built binary, slapd and real SQLite files: the write lock, schema
 /// versions, escaping of store values in errors, CSV formulas, parse-time argument checks.
-@Suite struct HardeningTests {
+@Suite(.tags(.endToEnd, .ldap)) struct HardeningTests {
     let fixture = Fixture.shared
 
     func store(_ build: (DocumentsTree) throws -> Void) throws -> (config: String, tree: DocumentsTree, store: String) {

@@ -3,7 +3,7 @@ import MITestSupport
 import Testing
 
 /// `help` is generated from the command definitions: one text for `help CMD` and `CMD --help`.
-@Suite struct HelpTests {
+@Suite(.tags(.endToEnd, .ldap)) struct HelpTests {
     @Test(arguments: [["help users", "users --help"], ["help policy set", "policy set --help"]])
     func helpCommandAndHelpFlagAgree(_ pair: [String]) throws {
         let viaHelp = try MIAdmin.as_("mkhan", [pair[0]])

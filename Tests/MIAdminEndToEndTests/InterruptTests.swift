@@ -5,7 +5,7 @@ import Testing
 /// Ctrl-C while a command runs (issue 26: a report over 409 forms ran on to the end): the
 /// command stops at its next safe point, the prompt comes back; a script ends with exit 130
 /// and an --atomic one saves nothing. In a real terminal (tmux), through the built binary.
-@Suite(.serialized) struct InterruptTests {
+@Suite(.tags(.endToEnd, .ldap), .serialized) struct InterruptTests {
     let fixture = Fixture.shared
 
     /// Opens the write end of `fifo` once the console has opened it for reading (bounded by a

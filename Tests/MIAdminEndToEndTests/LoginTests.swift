@@ -3,7 +3,7 @@ import MITestSupport
 import Testing
 
 /// Login through the built binary: exit codes and messages (docs/exit-codes.md).
-@Suite struct LoginTests {
+@Suite(.tags(.endToEnd, .ldap)) struct LoginTests {
     let fixture = Fixture.shared
 
     @Test func rightPasswordRunsWhoami() throws {
@@ -119,7 +119,7 @@ import Testing
 
 /// Every number in the config has documented bounds; anything outside is a config error naming
 /// the key and its range (exit 1), never a crash.
-@Suite struct ConfigBoundsTests {
+@Suite(.tags(.endToEnd, .ldap)) struct ConfigBoundsTests {
     let fixture = Fixture.shared
 
     @Test(arguments: ["ldap.timeoutSeconds", "ldap.pageSize", "store.busyTimeoutSeconds", "policy.expiryDays",

@@ -5,7 +5,7 @@ import Testing
 /// A script moving forms onto many different technicians checks its targets against one
 /// roster of the technician role per run (TechnicianRoster), read from the real slapd; users
 /// the roster does not list are still looked up and refused with the same messages.
-@Suite struct MoveTargetRosterTests {
+@Suite(.tags(.endToEnd, .ldap)) struct MoveTargetRosterTests {
     let fixture = Fixture.shared
 
     /// The fixture's bulk technicians: u00001, u00002, ... (width as the first one in users.tsv).

@@ -3,7 +3,7 @@ import MITestSupport
 import Testing
 
 /// The permission matrix (docs/commands.md): each role's allowed and refused commands.
-@Suite struct PermissionTests {
+@Suite(.tags(.endToEnd, .ldap)) struct PermissionTests {
     let fixture = Fixture.shared
 
     func setUp() throws -> String {

@@ -5,7 +5,7 @@ import Testing
 /// The console on a PostgreSQL store (store.url), through the built binary, against the real
 /// throwaway server of Scripts/pg-fixture: the same commands as on SQLite, moving a store from
 /// one engine to the other, and the errors a site admin meets when the server says no.
-@Suite struct PostgresStoreTests {
+@Suite(.tags(.endToEnd, .ldap, .postgres)) struct PostgresStoreTests {
     let fixture = Fixture.shared
     let pg = PostgresFixture.shared
 

@@ -5,7 +5,7 @@ import Testing
 /// The installed, setgid miadmin on a PostgreSQL store (issue 9), run by real Unix accounts:
 /// the store password is the group's alone, and nothing the invoking user controls (their
 /// `~/.pgpass`, `PG*` variables) reaches libpq while the console is privileged.
-@Suite(.serialized, .enabled(if: getuid() == 0, "needs root: creates Unix accounts, a group and a setgid binary"))
+@Suite(.tags(.endToEnd, .ldap, .postgres), .serialized, .enabled(if: getuid() == 0, "needs root: creates Unix accounts, a group and a setgid binary"))
 struct PrivilegePostgresTests {
     let install: Installation
     let pg = PostgresFixture.shared

@@ -6,7 +6,7 @@ import Testing
 /// temporary prefix with a group of its own, accounts made with useradd, every command run as
 /// them through `runuser` with a clean environment. Needs root (CI runs as root); without it the
 /// suite is skipped, and says so.
-@Suite(.serialized, .enabled(if: getuid() == 0, "needs root: creates Unix accounts, a group and a setgid binary"))
+@Suite(.tags(.endToEnd, .ldap), .serialized, .enabled(if: getuid() == 0, "needs root: creates Unix accounts, a group and a setgid binary"))
 struct PrivilegeTests {
     let install: Installation
 

@@ -3,7 +3,7 @@ import MITestSupport
 import Testing
 
 /// The interactive prompt in a real terminal (tmux): completion, Ctrl-C, history.
-@Suite(.serialized) struct PromptTests {
+@Suite(.tags(.endToEnd, .ldap), .serialized) struct PromptTests {
     let prompt = "mkhan@foreman> "
 
     @Test func interruptAtThePasswordPromptTurnsEchoBackOn() throws {

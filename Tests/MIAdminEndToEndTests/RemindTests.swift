@@ -20,7 +20,7 @@ private let directoryWithoutMail: String = {
 
 /// remind through the built binary against a real SMTP server with STARTTLS
 /// (Scripts/outbound-fixture), on SQLite and PostgreSQL, with "now" fixed.
-@Suite struct RemindTests {
+@Suite(.tags(.endToEnd, .ldap, .outbound)) struct RemindTests {
     let setup = OutboundSetup()
     var outbound: OutboundFixture { setup.outbound }
 

@@ -4,7 +4,7 @@ import Testing
 
 /// `show` (typed answers in every format), `check` and import numbering, the bound on tables,
 /// and `report` — the built binary on real stores, the PDFs read back with poppler.
-@Suite struct ReviewCommandTests {
+@Suite(.tags(.endToEnd, .ldap)) struct ReviewCommandTests {
     let fixture = Fixture.shared
 
     func object(_ result: ProcessResult) throws -> [String: Any] {

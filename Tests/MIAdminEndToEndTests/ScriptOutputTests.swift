@@ -5,7 +5,7 @@ import Testing
 /// A script's machine output (issue 26, point 8): `--format json -f script` was a stream of
 /// values `python3 -m json.tool` rejected; CSV stacked a header per command; `show 6 --format csv`
 /// named `media` and `violations` twice. Through the built binary.
-@Suite struct ScriptOutputTests {
+@Suite(.tags(.endToEnd, .ldap)) struct ScriptOutputTests {
     let fixture = Fixture.shared
 
     func script(_ text: String) throws -> String {

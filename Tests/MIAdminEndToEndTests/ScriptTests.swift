@@ -3,7 +3,7 @@ import MITestSupport
 import Testing
 
 /// Scripted sessions: `-f`, pipes, `source`, errors with FILE:LINE and exit codes.
-@Suite struct ScriptTests {
+@Suite(.tags(.endToEnd, .ldap)) struct ScriptTests {
     let fixture = Fixture.shared
 
     func write(_ text: String, _ name: String = "script.mi", in dir: String? = nil) throws -> String {

@@ -3,7 +3,7 @@ import MITestSupport
 import Testing
 
 /// `--atomic`, `--dry-run` and confirmations in scripts.
-@Suite struct ScriptTransactionTests {
+@Suite(.tags(.endToEnd, .ldap)) struct ScriptTransactionTests {
     let fixture = Fixture.shared
 
     func setUp() throws -> (config: String, store: String) {

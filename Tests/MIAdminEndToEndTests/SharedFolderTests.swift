@@ -10,7 +10,7 @@ import Testing
 ///
 /// The race tests run `MIADMIN_RACE_TRIALS` trials per command (default 5, a few seconds);
 /// `Scripts/race-test` runs 100. Needs root (accounts, setgid binary).
-@Suite(.serialized, .enabled(if: getuid() == 0, "needs root: creates Unix accounts, a group and a setgid binary"))
+@Suite(.tags(.endToEnd, .ldap), .serialized, .enabled(if: getuid() == 0, "needs root: creates Unix accounts, a group and a setgid binary"))
 struct SharedFolderTests {
     let install: Installation
     static let trials = Int(ProcessInfo.processInfo.environment["MIADMIN_RACE_TRIALS"] ?? "") ?? 5

@@ -3,7 +3,7 @@ import MITestSupport
 import Testing
 
 /// The store commands through the built binary, on real SQLite files.
-@Suite struct StoreCommandTests {
+@Suite(.tags(.endToEnd, .ldap)) struct StoreCommandTests {
     let fixture = Fixture.shared
 
     func json(_ result: ProcessResult) throws -> Any {

@@ -3,7 +3,7 @@ import MITestSupport
 import Testing
 
 /// `users` through the built binary against the real directory.
-@Suite struct UsersCommandTests {
+@Suite(.tags(.endToEnd, .ldap)) struct UsersCommandTests {
     let fixture = Fixture.shared
 
     @Test func csvListsEveryUserPastTheSizeLimit() throws {

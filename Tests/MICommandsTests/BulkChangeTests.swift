@@ -108,7 +108,7 @@ struct BulkChangeTests {
     @Test func theCrewRuleHoldsForEveryFormOfABulkMove() throws {
         let site = try Site()
         let before = try site.snapshot()
-        #expect { _ = try site.run("mkhan", ["move", "asmith/*", "jdoe", "--yes"]) } throws: { $0.isPermissionDenied }
+        #expect { _ = try site.run("mkhan", ["move", "asmith/*", "jdoe", "--yes"]) } throws: { $0.isCrewRefusal }
         #expect(try site.snapshot() == before)
         let output = try site.run("mkhan", ["move", "*/*", "zangstrom", "--yes"])
         #expect(Set(names(output.rows, column: 1)) == ["jdoe"])

@@ -64,11 +64,11 @@ struct CrewPolicyTests {
         let again = try site.run("slead", ["policy", "set", "--team", "Kolonne Süd", "notify-days", "1,3,5"])
         #expect(again.records.isEmpty)
         #expect(again.messages.contains { $0.contains("already") })
-        #expect(try site.unscoped().teamPolicies().map(\.crew) == ["Kolonne Süd"])
+        #expect(try site.unscoped().crewPolicies().map(\.crew) == ["Kolonne Süd"])
 
         let removed = try site.run("tpatel", ["policy", "set", "--team", "Kolonne Süd", "notify-days", "site"])
         #expect(try #require(removed.records.first).values.compactMap(text) == ["notify-days", "1,3,5", "1,2", "site"])
-        #expect(try site.unscoped().teamPolicies().isEmpty)
+        #expect(try site.unscoped().crewPolicies().isEmpty)
         let twice = try site.run("tpatel", ["policy", "set", "--team", "Kolonne Süd", "notify-days", "site"])
         #expect(twice.records.isEmpty)
         #expect(shown(try site.run("tpatel", ["policy", "show", "--team", "Kolonne Süd"]))
@@ -80,7 +80,7 @@ struct CrewPolicyTests {
         let before = try site.snapshot()
         let output = try site.run("mkhan", ["policy", "set", "--team", "Kolonne Nord", "expiry-days", "14", "--dry-run"])
         #expect(output.records.count == 1)
-        #expect(try site.unscoped().teamPolicies().isEmpty)
+        #expect(try site.unscoped().crewPolicies().isEmpty)
         #expect(try site.snapshot() == before)
     }
 
@@ -105,22 +105,48 @@ struct CrewPolicyTests {
             _ = try site.run("mkhan", ["policy", "set", "--team", "Kolonne Nord", "expiry-days", "2"])
         }
         #expect("\(broken.map { "\($0)" } ?? "")".contains("never fire"))
-        // Only expiry-days and notify-days.
-        #expect(throws: CommandError.self) {
-            _ = try site.run("mkhan", ["policy", "set", "--team", "Kolonne Nord", "retention-days", "60"])
+        // A crew's retention-days passes the same rules as the site's.
+        let retention = #expect(throws: CommandError.self) {
+            _ = try site.run("mkhan", ["policy", "set", "--team", "Kolonne Nord", "retention-days", "0"])
         }
+        #expect("\(retention.map { "\($0)" } ?? "")".contains("retention-days must be between 1 and 3650 days"))
         // No such crew.
         #expect(throws: (any Error).self) {
             _ = try site.run("slead", ["policy", "set", "--team", "Kolonne West", "expiry-days", "14"])
         }
         #expect(try site.snapshot() == before)
-        #expect(try site.unscoped().teamPolicies().isEmpty)
+        #expect(try site.unscoped().crewPolicies().isEmpty)
     }
 
-    @Test func withoutCrewsThereIsNoTeamPolicy() throws {
+    /// Where the site keeps crews, a site-wide value is a site lead's: a crew foreman's
+    /// `policy set` without --team would change when every other crew's forms are trashed and
+    /// purged. Refused with the rule, dry run included, and nothing is stored.
+    @Test func siteValuesAreForSiteLeads() throws {
+        let site = try Site()
+        let before = try site.snapshot()
+        for line in [["expiry-days", "2"], ["retention-days", "1"], ["expiry-from", "created"], ["notify-days", "1"],
+                     ["expiry-days", "9", "--dry-run"]] {
+            for uid in ["mkhan", "tpatel"] {
+                let error = #expect(throws: CommandError.self, "\(uid) \(line)") {
+                    _ = try site.run(uid, ["policy", "set"] + line)
+                }
+                #expect(error?.isPermissionDenied == true, "\(uid) \(line)")
+                #expect(error?.description.contains("only site leads (teams.allTeamsGroup)") == true, "\(String(describing: error))")
+                #expect(error?.description.contains("--team") == true)
+            }
+        }
+        #expect(try site.snapshot() == before)
+        #expect(try site.unscoped().policy(defaults: .defaults).sources.isEmpty)
+        // The site lead sets the site's value.
+        let set = try site.run("slead", ["policy", "set", "retention-days", "60"])
+        #expect(try #require(set.records.first).values.compactMap(text) == ["retention-days", "30", "60", "store"])
+        #expect(try site.unscoped().policy(defaults: .defaults).policy.retentionDays == 60)
+    }
+
+    @Test func withoutCrewsThereIsNoCrewPolicy() throws {
         let harness = try CommandHarness(user: "mkhan")
         #expect(throws: CommandError.self) { try harness.run(["policy", "set", "--team", "Kolonne Nord", "expiry-days", "14"]) }
-        #expect(!harness.store.calls.contains("setTeamPolicy"))
+        #expect(!harness.store.calls.contains("setCrewPolicy"))
     }
 
     /// Expire without --days: the north crew's forms by its 14 days (jdoe's 13.7- and 10.5-day-old
@@ -144,13 +170,59 @@ struct CrewPolicyTests {
         #expect(days.rows.count == 2)
     }
 
+    /// Every setting that decides when a crew's forms expire or are purged is the crew's own to
+    /// set: the north crew purges after 1 day in the trash (the site after 30), and its
+    /// expiry counts from creation (the site's from the last handover). The store computes
+    /// both; the commands show what it computed.
+    @Test func aCrewsRetentionDaysAndExpiryFromAreItsOwn() throws {
+        let site = try Site()
+        for (setting, value) in [("retention-days", "1"), ("expiry-from", "created")] {
+            let set = try site.run("mkhan", ["policy", "set", "--team", "Kolonne Nord", setting, value])
+            #expect(try #require(set.records.first).values.compactMap(text).last == "team Kolonne Nord")
+        }
+        #expect(shown(try site.run("mkhan", ["policy", "show", "--team", "Kolonne Nord"]))
+                == ["expiry-days 7 config", "notify-days 1,2 config", "retention-days 1 team Kolonne Nord",
+                    "expiry-from created team Kolonne Nord"])
+
+        // A south form handed to jdoe keeps its clock from creation (19.7 days ago: past due);
+        // one handed to sobrien starts again, by the site's rule.
+        var forms: [Int64: FormSummary] = [:]
+        try site.unscoped().forEachForm { forms[$0.id] = $0 }
+        let southForm = try #require(forms[site.southIncomplete])
+        let intoNorth = try site.run("slead", ["move", "\(site.southIncomplete)", "jdoe"])
+        let record = try #require(intoNorth.records.first)
+        let expires = try #require(record.columns.firstIndex(of: "expires"))
+        #expect(time(record.values[expires]) == southForm.expires(afterDays: 7))
+        let northForm = try #require(forms[site.northIncomplete])
+        let intoSouth = try site.run("slead", ["move", "\(site.northIncomplete)", "sobrien"])
+        #expect(time(try #require(intoSouth.records.first).values[expires]) == site.clock.now().addingTimeInterval(7 * 86_400))
+        #expect(northForm.expires(afterDays: 7)! < site.clock.now())
+
+        // To the trash: every incomplete form older than a day but the one just handed to
+        // sobrien (its clock restarted); then two days on, only the north crew's purge.
+        _ = try site.run("slead", ["expire", "--days", "1", "--yes"])
+        var trashed: [String] = []
+        try site.unscoped().forEachTrashedForm { trashed.append($0.form.owner) }
+        #expect(trashed.sorted() == ["asmith", "jdoe", "jdoe", "sobrien"])
+        site.clock = FixedClock(site.clock.now().addingTimeInterval(2 * 86_400))
+        let preview = try site.run("slead", ["purge", "--dry-run"])
+        #expect(preview.rows.compactMap { text($0[2]) }.sorted() == ["jdoe", "jdoe"])
+        let purged = try site.run("slead", ["purge", "--yes"])
+        #expect(purged.rows.count == 2)
+        var left: [String] = []
+        try site.unscoped().forEachTrashedForm { left.append($0.form.owner) }
+        #expect(left.sorted() == ["asmith", "sobrien"])
+        // --older-than still means N for everyone.
+        #expect(try site.run("slead", ["purge", "--older-than", "1", "--dry-run"]).rows.count == 2)
+    }
+
     /// A member of two crews with overrides: the longest expiry-days wins, with that crew's notify-days.
     @Test func severalCrewsTheLongestExpiryWins() throws {
-        let nord = TeamPolicy(crew: "Kolonne Nord", values: [.expiryDays: TeamPolicyValue(text: "10", setBy: "x", setAt: Date()),
-                                                             .notifyDays: TeamPolicyValue(text: "4", setBy: "x", setAt: Date())])
-        let sued = TeamPolicy(crew: "Kolonne Süd", values: [.expiryDays: TeamPolicyValue(text: "20", setBy: "x", setAt: Date())])
-        let tie = TeamPolicy(crew: "A-Team", values: [.expiryDays: TeamPolicyValue(text: "20", setBy: "x", setAt: Date()),
-                                                      .notifyDays: TeamPolicyValue(text: "3", setBy: "x", setAt: Date())])
+        let nord = CrewPolicy(crew: "Kolonne Nord", values: [.expiryDays: CrewPolicyValue(text: "10", setBy: "x", setAt: Date()),
+                                                             .notifyDays: CrewPolicyValue(text: "4", setBy: "x", setAt: Date())])
+        let sued = CrewPolicy(crew: "Kolonne Süd", values: [.expiryDays: CrewPolicyValue(text: "20", setBy: "x", setAt: Date())])
+        let tie = CrewPolicy(crew: "A-Team", values: [.expiryDays: CrewPolicyValue(text: "20", setBy: "x", setAt: Date()),
+                                                      .notifyDays: CrewPolicyValue(text: "3", setBy: "x", setAt: Date())])
         let members = ["Kolonne Nord": ["both", "north"], "Kolonne Süd": ["both", "south"], "A-Team": ["tie"]]
         let policies = OwnerPolicies(site: .defaults, overrides: [nord, sued]) { members[$0] ?? [] }
         #expect(policies.policy(for: "both") == ExpiryPolicy(expiryDays: 20, notifyDays: [1, 2], retentionDays: 30))
@@ -165,7 +237,7 @@ struct CrewPolicyTests {
     /// Owners are kept in NFC: a member id the directory spells decomposed finds the store's
     /// composed owner, and the other way round; ASCII ids take no detour through Foundation.
     @Test func ownersMatchWhateverTheirUnicodeSpelling() throws {
-        let nord = TeamPolicy(crew: "Kolonne Nord", values: [.expiryDays: TeamPolicyValue(text: "12", setBy: "x", setAt: Date())])
+        let nord = CrewPolicy(crew: "Kolonne Nord", values: [.expiryDays: CrewPolicyValue(text: "12", setBy: "x", setAt: Date())])
         let policies = OwnerPolicies(site: .defaults, overrides: [nord]) { _ in ["jose\u{301}", "t0001"] }
         #expect(policies.policy(for: "jos\u{e9}").expiryDays == 12)
         #expect(policies.policy(for: "jose\u{301}").expiryDays == 12)

@@ -17,7 +17,8 @@ struct CrewRuleTests {
         let dir: URL
         let path: String
         let directory = FakeDirectory().withCrews()
-        let clock = FixedClock(Date(timeIntervalSince1970: 1_796_000_000))
+        /// The site's now, for the stores and sessions made after it is set (a test moves it on).
+        var clock = FixedClock(Date(timeIntervalSince1970: 1_796_000_000))
         /// jdoe's incomplete and completed forms (Kolonne Nord).
         var northIncomplete: Int64 = 0, northCompleted: Int64 = 0
         /// asmith's incomplete and completed forms (Kolonne Süd).
@@ -67,8 +68,8 @@ struct CrewRuleTests {
         func unscoped() throws -> FormStore { try FormStore(path: path, clock: clock) }
 
         /// A console session of `uid` with its own store connection.
-        func session(_ uid: String) throws -> (Session, RecordingSink) {
-            let config = try AppConfig.parse(Data(CommandHarness.configJSON.utf8), path: "/fake/config.json")
+        func session(_ uid: String, config json: String = CommandHarness.configJSON) throws -> (Session, RecordingSink) {
+            let config = try AppConfig.parse(Data(json.utf8), path: "/fake/config.json")
             let path = self.path, clock = self.clock
             let session = Session(config: config, user: FakeDirectory.user(uid), directory: directory,
                                   logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, clock: clock) {
@@ -78,8 +79,8 @@ struct CrewRuleTests {
             return (session, RecordingSink())
         }
 
-        func run(_ uid: String, _ words: [String]) throws -> RecordingSink {
-            let (session, output) = try session(uid)
+        func run(_ uid: String, _ words: [String], config: String = CommandHarness.configJSON) throws -> RecordingSink {
+            let (session, output) = try session(uid, config: config)
             let (command, name) = try CommandHarness.parse(words)
             try session.run(command, named: name, output: output)
             return output
@@ -327,6 +328,77 @@ struct CrewRuleTests {
         let retried = try site.run("mkhan", ["deliveries", "retry", "--held"])
         #expect(retried.rows.map { $0[0] } == [.int(north)])
         #expect(try store.delivery(north).state == .queued && store.delivery(south).state == .held)
+    }
+
+    /// A foreman's session stays open while the directory moves jdoe from Kolonne Nord to
+    /// Kolonne Süd. Once the crews are `teams.refreshSeconds` old the next command reads them
+    /// again and says so once; from then on jdoe's forms are out of reach.
+    @Test func aSessionReadsItsCrewsAgainWhenTheyAreOld() throws {
+        let site = try Site()
+        _ = site.directory.refreshing(every: 60)
+        let (session, _) = try site.session("mkhan")
+        var uptime = 1_000.0
+        session.crewUptime = { uptime }
+        func run(_ words: [String]) throws -> RecordingSink {
+            let output = RecordingSink()
+            let (command, name) = try CommandHarness.parse(words)
+            try session.run(command, named: name, output: output)
+            return output
+        }
+        #expect(owners(try run(["forms"])) == ["jdoe"])
+        site.directory.moveMember("jdoe", from: "Kolonne Nord", to: "Kolonne Süd")
+        // Within the refresh time the session still acts on what it read.
+        uptime += 59
+        #expect(owners(try run(["forms"])) == ["jdoe"])
+        uptime += 1
+        let before = try site.snapshot()
+        let moveOutput = RecordingSink()
+        let (move, moveName) = try CommandHarness.parse(["move", "\(site.northIncomplete)", "zangstrom"])
+        let refused = #expect(throws: (any Error).self) { try session.run(move, named: moveName, output: moveOutput) }
+        #expect("\(refused.map { "\($0)" } ?? "")".contains("jdoe is not in your crews (Kolonne Nord)"))
+        #expect(try site.snapshot() == before)
+        #expect(moveOutput.warnings == ["crews changed: jdoe left Kolonne Nord"])
+        // Said once; jdoe's forms are out of reach in the listing, a lookup and the store's scope.
+        let forms = try run(["forms"])
+        #expect(forms.warnings.isEmpty)
+        #expect(owners(forms).isEmpty)
+        #expect(throws: (any Error).self) { _ = try run(["show", "\(site.northCompleted)"]) }
+        #expect(try session.store().ownerScope.allows("jdoe") == false)
+
+        // `refresh` reads them at once: jdoe back in the north crew.
+        site.directory.moveMember("jdoe", from: "Kolonne Süd", to: "Kolonne Nord")
+        let refreshed = try run(["refresh"])
+        #expect(refreshed.messages == ["crews changed: jdoe joined Kolonne Nord"])
+        #expect(owners(try run(["forms"])) == ["jdoe"])
+        #expect(try run(["refresh"]).messages == ["crews unchanged: Kolonne Nord"])
+    }
+
+    /// `deliver` is site-wide: a crew foreman who is no site lead sends the whole queue (a timer
+    /// under his account must not stall on another crew's form), and its rows name only his
+    /// crews' forms; the others are counted. The office is a closed port: the first try (the
+    /// south crew's form, first in the queue) is made and recorded, and the run stops there as
+    /// for any foreman, with the rest left queued.
+    @Test func deliverSendsTheWholeQueueForAnyForeman() throws {
+        let site = try Site()
+        let store = try site.unscoped()
+        var queued: [String: Int64] = [:]
+        for (owner, id) in [("asmith", site.southCompleted), ("jdoe", site.northCompleted)] {
+            _ = try store.submit(.id(id), actor: "setup")
+            queued[owner] = try #require(try store.dueDeliveries(ignoringBackoff: true).first { $0.formId == id }).id
+        }
+        let config = CommandHarness.configJSON.replacingOccurrences(
+            of: #""store": {"#, with: #""delivery": {"url": "https://127.0.0.1:1/forms"}, "store": {"#)
+        let (session, output) = try site.session("mkhan", config: config)
+        let (command, name) = try CommandHarness.parse(["deliver", "--now"])
+        let error = #expect(throws: (any Error).self) { try session.run(command, named: name, output: output) }
+        // Stopped by the office, not by the crew rule.
+        #expect(error is OutboundFailure, "\(String(describing: error))")
+        #expect(!"\(String(describing: error))".contains("not in your crews"))
+        // The south form was tried (and stays queued for the next run); its row is not shown.
+        let south = try store.delivery(try #require(queued["asmith"]))
+        #expect(south.attempts == 1 && south.state == .queued)
+        #expect(output.rows.isEmpty)
+        #expect(output.notes.contains { $0.contains("1 delivery(ies) of other crews' forms") }, "\(output.notes)")
     }
 
     /// An import by a foreman takes his crews' folders and reports the others untouched; a copy

@@ -12,6 +12,7 @@ struct PermissionMatrixTests {
     static let matrix: [(line: [String], allowed: Set<Role>)] = [
         (["help"], [.foreman, .support, .technician]),
         (["whoami"], [.foreman, .support, .technician]),
+        (["refresh"], [.foreman, .support, .technician]),
         (["set", "format", "csv"], [.foreman, .support, .technician]),
         (["notices"], [.foreman, .support, .technician]),
         (["forms"], [.foreman, .support, .technician]),

@@ -5,7 +5,7 @@ import Testing
 @testable import MIDirectory
 
 /// The directory client against the real slapd fixture.
-@Suite struct DirectoryTests {
+@Suite(.tags(.ldap), .needsLDAP) struct DirectoryTests {
     let fixture = Fixture.shared
 
     func settings(uri: String? = nil, ca: String? = nil, startTLS: Bool = true) throws -> DirectorySettings {
@@ -169,7 +169,7 @@ import Testing
 }
 
 /// The directory client on the hardened fixture: roles from memberOf, reads by the service account.
-@Suite struct StrictDirectoryClientTests {
+@Suite(.tags(.ldap), .needsLDAP) struct StrictDirectoryClientTests {
     let fixture = Fixture.strict
 
     func directory(_ roleSource: RoleSource = .auto, bindAsService: Bool = true) throws -> Directory {

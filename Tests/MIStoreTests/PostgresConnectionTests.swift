@@ -5,7 +5,7 @@ import Testing
 
 /// libpq through CPostgres against the real throwaway server (Scripts/pg-fixture): the transport
 /// rules of `store.url`, typed errors for the failures users meet, and bound parameters.
-@Suite("PostgreSQL connection (real server)")
+@Suite("PostgreSQL connection (real server)", .tags(.postgres), .needsPostgres)
 struct PostgresConnectionTests {
     let fixture = PostgresFixture.shared
 

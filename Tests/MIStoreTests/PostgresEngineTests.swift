@@ -4,7 +4,7 @@ import Testing
 @testable import MIStore
 
 /// What only the PostgreSQL engine has: a connection the server can close under it.
-@Suite struct PostgresEngineTests {
+@Suite(.tags(.postgres), .needsPostgres) struct PostgresEngineTests {
     let fixture = PostgresFixture.shared
 
     func admin() throws -> PostgresConnection {

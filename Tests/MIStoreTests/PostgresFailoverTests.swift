@@ -7,7 +7,7 @@ import Testing
 /// A primary with a synchronous streaming standby (Scripts/pg-fixture start + standby), the
 /// store's URL naming both with `target_session_attrs=read-write`: the engine rides out a lost
 /// connection and a failover without losing or doubling a change. Each test owns its site.
-@Suite(.serialized) struct PostgresFailoverTests {
+@Suite(.serialized, .tags(.postgres), .needsPostgres) struct PostgresFailoverTests {
     /// A store on `site` holding incomplete forms jdoe/Pump 1 ... jdoe/Pump `count`.
     func store(_ site: PostgresSiteFixture, count: Int = 4, reconnectSeconds: TimeInterval = 30) throws -> FormStore {
         let store = try FormStore(postgres: try PostgresTarget(uri: site.failoverURL), password: site.fixture.password,

@@ -6,7 +6,7 @@ import Testing
 /// The PostgreSQL schema on the real server: applied once under the advisory lock even when
 /// consoles start together, the same migration identifiers as SQLite, the live owner+name rule,
 /// and a store from a newer miadmin refused with both versions named.
-@Suite("PostgreSQL schema migrations (real server)", .serialized)
+@Suite("PostgreSQL schema migrations (real server)", .serialized, .tags(.postgres), .needsPostgres)
 struct PostgresMigrationTests {
     let fixture = PostgresFixture.shared
 

@@ -6,7 +6,7 @@ import Testing
 /// The store behind a real PgBouncer 1.x in transaction pooling (TLS on both sides,
 /// Scripts/pg-fixture pgbouncer), where each transaction may run on another server connection:
 /// no named prepared statement, session `SET` or cursor may outlive a transaction.
-@Suite(.serialized) struct PostgresPoolerTests {
+@Suite(.serialized, .tags(.postgres), .needsPostgres) struct PostgresPoolerTests {
     let site = PostgresSiteFixture.pooled
 
     /// A new empty database, and its URL through PgBouncer.

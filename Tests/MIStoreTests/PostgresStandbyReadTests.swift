@@ -6,7 +6,7 @@ import Testing
 /// `store.readUrl`: listings, audit and check read from a hot standby (the shared site's
 /// streaming standby), everything else from the primary; a lagging standby is said, one that
 /// does not answer is passed over for the primary.
-@Suite(.serialized) struct PostgresStandbyReadTests {
+@Suite(.serialized, .tags(.postgres), .needsPostgres) struct PostgresStandbyReadTests {
     let site = PostgresSiteFixture.pooled
 
     /// A store on a new database of the site's primary, reading listings from its standby.

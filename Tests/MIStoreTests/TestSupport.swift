@@ -45,6 +45,13 @@ func makeStore(_ dir: TempDir, engine: TestEngine = .sqlite, clock: TestClock = 
     case .sqlite:
         return try FormStore(path: dir.path + "/" + file, busyTimeout: busyTimeout, clock: clock)
     case .postgres:
+        // No server in this run (Scripts/test --unit, PostgreSQL not installed): this case is
+        // skipped, the reason said as a warning (a cancelled case of a parameterized test is
+        // otherwise reported as passed); the SQLite case runs.
+        if let why = PostgresFixture.unavailable {
+            Issue.record(Comment(rawValue: "PostgreSQL case skipped: \(why)"), severity: .warning)
+            try Test.cancel(Comment(rawValue: why))
+        }
         let fixture = PostgresFixture.shared
         let schema = "t_" + stableHash(dir.path + "/" + file)
         let target = try PostgresTarget(uri: fixture.url + "&options=-csearch_path%3D\(schema)")

@@ -20,12 +20,28 @@ public struct Fixture: Sendable {
     public var configPath: String { directory + "/miadmin.json" }
     public func password(_ uid: String) -> String { users[uid]!.password }
 
-    /// The default fixture: anyone may read, roles from the groups' `member` lists.
-    public static let shared: Fixture = {
-        do { return try start(variable: "MIADMIN_TEST_FIXTURE", name: "plain", options: []) } catch {
-            fatalError("cannot start the LDAP fixture: \(error)")
+    /// The default fixture: anyone may read, roles from the groups' `member` lists; or why
+    /// there is none.
+    public static let started: Result<Fixture, FixtureUnavailable> = {
+        do { return .success(try start(variable: "MIADMIN_TEST_FIXTURE", name: "plain", options: [])) } catch {
+            return .failure(FixtureUnavailable(.ldap, error))
         }
     }()
+
+    /// Why this run has no LDAP fixture (nil: it has one, started now if need be). A test that
+    /// needs one asks this first and is skipped with the reason.
+    public static var unavailable: String? {
+        if case .failure(let why) = started { return why.description }
+        return nil
+    }
+
+    /// The default fixture; only for tests that checked ``unavailable``.
+    public static var shared: Fixture {
+        switch started {
+        case .success(let fixture): return fixture
+        case .failure(let why): preconditionFailure("a test used the LDAP fixture without checking Fixture.unavailable: \(why)")
+        }
+    }
 
     /// The hardened fixture (`--strict-acl --memberof`): users read only their own entry, the
     /// service account reads everything, and entries carry `memberOf`.
@@ -54,6 +70,7 @@ public struct Fixture: Sendable {
         if let dir = ProcessInfo.processInfo.environment[variable], !dir.isEmpty {
             return try load(dir)
         }
+        guard TestServer.mayStart else { throw TestServer.ldap.notStarted() }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("miadmin-fixture-\(name)-\(getpid())").path
         let result = try Shell.run(Paths.repoRoot + "/Scripts/ldap-fixture", ["start", dir] + options)
         guard result.status == 0 else {

@@ -46,6 +46,7 @@ public struct OutboundFixture: Sendable {
         if let dir = ProcessInfo.processInfo.environment["MIADMIN_TEST_OUTBOUND"], !dir.isEmpty {
             return OutboundFixture(directory: dir, values: try EnvFile.read(dir + "/fixture.env"))
         }
+        guard TestServer.mayStart else { throw TestServer.outbound.notStarted() }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("miadmin-outbound-\(getpid())").path
         let result = try Shell.run(Paths.repoRoot + "/Scripts/outbound-fixture", ["start", dir], deadline: 60)
         guard result.status == 0 else {

@@ -41,14 +41,31 @@ public struct PostgresFixture: Sendable {
         (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
     }
 
-    public static let shared: PostgresFixture = {
-        do { return try start() } catch { fatalError("cannot start the PostgreSQL fixture: \(error)") }
+    /// The server of this test process, started on first use; or why there is none.
+    public static let started: Result<PostgresFixture, FixtureUnavailable> = {
+        do { return .success(try start()) } catch { return .failure(FixtureUnavailable(.postgres, error)) }
     }()
+
+    /// Why this run has no PostgreSQL server (nil: it has one, started now if need be). A test
+    /// that needs one asks this first and is skipped with the reason.
+    public static var unavailable: String? {
+        if case .failure(let why) = started { return why.description }
+        return nil
+    }
+
+    /// The server; only for tests that checked ``unavailable``.
+    public static var shared: PostgresFixture {
+        switch started {
+        case .success(let fixture): return fixture
+        case .failure(let why): preconditionFailure("a test used PostgreSQL without checking PostgresFixture.unavailable: \(why)")
+        }
+    }
 
     private static func start() throws -> PostgresFixture {
         if let dir = ProcessInfo.processInfo.environment["MIADMIN_TEST_PG"], !dir.isEmpty {
             return try load(dir)
         }
+        guard TestServer.mayStart else { throw TestServer.postgres.notStarted() }
         // The server runs as `postgres` when the tests run as root: it must be able to enter the
         // folder, so the folder is made o+x (its files keep their own modes).
         let parent = FileManager.default.temporaryDirectory.appendingPathComponent("miadmin-pg-\(getpid())").path

@@ -8,6 +8,7 @@ public enum CommandRegistry {
         WhoamiCommand.self,
         UsersCommand.self,
         TeamsCommand.self,
+        RefreshCommand.self,
         FormsCommand.self,
         WorkloadCommand.self,
         ShowCommand.self,

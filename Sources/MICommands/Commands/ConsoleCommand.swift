@@ -24,6 +24,11 @@ extension Session {
     public func run(_ command: any ConsoleCommand, named name: String, output: OutputSink) throws {
         try require(type(of: command).roles, for: name)
         activity = "\(user.uid) \(name)"
+        // Crews older than `teams.refreshSeconds` are read again first; a change is said once.
+        if !(command is RefreshCommand) {
+            let changes = try refreshCrews()
+            if !changes.isEmpty { output.warning("crews changed: " + changes.joined(separator: ", ")) }
+        }
         try command.run(in: self, output: output)
     }
 }

@@ -19,6 +19,10 @@ public struct DeliverCommand: ConsoleCommand {
             reason ('deliveries retry' puts it back). --now also sends those whose next try has \
             not come yet.
 
+            deliver is site-wide: it sends the whole queue whoever runs it, so a timer under any \
+            foreman's account delivers every crew's forms. Where the site keeps crews, the rows \
+            name your crews' forms only; the others are counted in a closing line.
+
             Exit status 2 when the office cannot be reached, its certificate does not verify, or \
             it asked to come back later: what was not sent stays queued. Usually run by the \
             miadmin-deliver timer (docs/install.md).
@@ -41,10 +45,17 @@ public struct DeliverCommand: ConsoleCommand {
         let store = try session.store()
         try Self.refuseInSessionTransaction(store, "deliver")
         let due = try store.dueDeliveries(ignoringBackoff: now)
+        // The whole queue is sent; only the rows of forms outside the user's crews are left out.
+        let scope = try session.crewReach().scope
+        var othersTried = 0
         output.beginRows([Column("delivery"), Column("form"), Column("owner"), Column("name"), Column("state"),
                           Column("attempts"), Column("status"), Column("nextTry"), Column("error")])
         func row(_ report: DeliveryReport) {
             let d = report.delivery
+            guard scope.allows(d.owner) else {
+                othersTried += 1
+                return
+            }
             output.row([.int(d.id), .int(d.formId), .string(d.owner), .string(d.name), .string(d.state.rawValue),
                         .int(Int64(d.attempts)), report.status.map { .int(Int64($0)) } ?? .null,
                         d.state == .queued ? .time(d.nextTry) : .null, .optional(d.lastError)])
@@ -70,6 +81,9 @@ public struct DeliverCommand: ConsoleCommand {
             }
         }
         output.endRows()
+        if othersTried > 0 {
+            output.note("and \(othersTried) delivery(ies) of other crews' forms (deliver sends the whole queue)")
+        }
         if let stopped {
             let left = due.count - (due.firstIndex { $0.id == stopped.report.delivery.id } ?? 0)
             throw OutboundFailure(message: "the office could not be reached: \(stopped.error.message); "

@@ -45,24 +45,12 @@ public struct ExpireCommand: ConsoleCommand {
         FormColumns.values(form) + [.int(Int64((now.timeIntervalSince(form.created.date) / 86_400).rounded(.down)))]
     }
 
-    /// One cutoff with --days (for everyone), else the site's for the owners without a crew
-    /// policy of their own and one per crew policy for its owners (``OwnerPolicies``), all at
-    /// one "now".
+    /// One cutoff with --days (for everyone), else one per expiry-days of the owners' policies,
+    /// as the store groups them (``FormStore/expiryCutoffs(_:)``).
     static func cutoffs(days: Int?, in session: Session) throws -> [ExpiryCutoff] {
         let store = try session.store()
         if let days { return [try store.expiryCutoff(days: days)] }
-        let policies = try session.ownerPolicies()
-        let site = try store.expiryCutoff(days: policies.site.expiryDays)
-        let groups = policies.groups.filter { $0.policy.expiryDays != policies.site.expiryDays }
-        guard !groups.isEmpty else { return [site] }
-        let others = groups.reduce(into: Set<String>()) { $0.formUnion($1.owners) }
-        var cutoffs = [site.with(days: site.days, owners: .except(others))]
-        var byDays: [Int: Set<String>] = [:]
-        for group in groups { byDays[group.policy.expiryDays, default: []].formUnion(group.owners) }
-        for (days, owners) in byDays.sorted(by: { $0.key < $1.key }) {
-            cutoffs.append(site.with(days: days, owners: .only(owners)))
-        }
-        return cutoffs
+        return store.expiryCutoffs(try session.ownerPolicies())
     }
 
     public func run(in session: Session, output: OutputSink) throws {

@@ -99,13 +99,13 @@ struct FormSelection {
     }
 
     /// The forms of `owner` (a uid or a glob) that pass `filter`, as `forms --owner` lists them
-    /// (``OwnerSelection``): a glob is expanded to the store's owners it matches, one after the
+    /// (``ListedOwners``): a glob is expanded to the store's owners it matches, one after the
     /// other in owner order.
     static func forEachForm(owner: String, filter: FormFilter, in session: Session,
                             _ body: (FormSummary) throws -> Void) throws {
         let store = try session.store()
         var filter = filter
-        for owner in try OwnerSelection(asked: owner, in: session).storeOwners(store, filter) {
+        for owner in try ListedOwners(asked: owner, in: session).storeOwners(store, filter) {
             filter.owner = owner
             try store.forEachForm(filter) {
                 try session.checkpointRow()

@@ -72,7 +72,7 @@ public struct FormsCommand: ConsoleCommand {
     }
 
     public func run(in session: Session, output: OutputSink) throws {
-        let selection = try OwnerSelection(asked: self.owner, in: session)
+        let selection = try ListedOwners(asked: self.owner, in: session)
         let store = try session.store()
         var filter = FormFilter(owner: selection.owner, state: state, template: template, olderThanDays: olderThan,
                                 modifiedSince: since?.date(now: session.clock.now(), zone: session.display.timeZone),
@@ -95,8 +95,8 @@ public struct FormsCommand: ConsoleCommand {
                 }
             }
             found = counts.reduce(0) { $0 + $1.count }
-            if countBy.byTeam {
-                try TeamCounts.show(counts, fields: countBy, session: session, output: output)
+            if countBy.byCrew {
+                try CrewCounts.show(counts, fields: countBy, session: session, output: output)
                 return
             }
             output.beginRows(countBy.fields.map { Column($0.rawValue) } + [Column("count")])
@@ -125,7 +125,7 @@ public struct FormsCommand: ConsoleCommand {
                 try store.forEachForm(filter) {
                     try session.checkpointRow()
                     session.recall.saw($0)
-                    output.row(FormColumns.listingValues($0, expiryDays: policies.policy(for: $0.owner).expiryDays))
+                    output.row(FormColumns.listingValues($0, policies: policies))
                     found += 1
                 }
             }
@@ -161,17 +161,17 @@ public struct FormFieldList: Sendable, Hashable, ExpressibleByArgument {
     /// What the store counts by (`team` asks it for `owner`).
     public let fields: [FormField]
     /// Whether the `owner` field stands for `team`.
-    public let byTeam: Bool
+    public let byCrew: Bool
 
     public init?(argument: String) {
         var fields: [FormField] = []
-        var byTeam = false
+        var byCrew = false
         for part in argument.split(separator: ",", omittingEmptySubsequences: false) {
             let word = part.trimmingCharacters(in: .whitespaces)
             let field: FormField
             if word == "team" {
-                guard !byTeam else { return nil }
-                byTeam = true
+                guard !byCrew else { return nil }
+                byCrew = true
                 field = .owner
             } else {
                 guard let named = FormField(rawValue: word) else { return nil }
@@ -182,11 +182,11 @@ public struct FormFieldList: Sendable, Hashable, ExpressibleByArgument {
         }
         guard (1...2).contains(fields.count) else { return nil }
         self.fields = fields
-        self.byTeam = byTeam
+        self.byCrew = byCrew
     }
 
     /// The columns' names: as given (`team` for the owner's place when counting by crew).
-    public var names: [String] { fields.map { byTeam && $0 == .owner ? "team" : $0.rawValue } }
+    public var names: [String] { fields.map { byCrew && $0 == .owner ? "team" : $0.rawValue } }
 
     public static var allValueStrings: [String] {
         FormField.allCases.map(\.rawValue) + ["team", "owner,state", "owner,template", "state,template", "team,state"]

@@ -45,15 +45,6 @@ public struct MoveCommand: ConsoleCommand {
     static let bulkColumns = [Column("id"), Column("from"), Column("to"), Column("was"), Column("name"), Column("renamed"),
                               Column("expires")]
 
-    /// A move's `expires` as its receiver's policy has it (move and undo): the store computes
-    /// it with the site's expiry-days, and the receiver's crew may have its own (`policy set
-    /// --team`). Nothing is read where the site keeps no crews.
-    static func expiries(in session: Session) throws -> (MoveResult) -> Value {
-        guard session.directory.teamSettings != nil else { return { .time($0.expires) } }
-        let policies = try session.ownerPolicies()
-        return { .time(policies.expires($0.expires, owner: $0.toOwner)) }
-    }
-
     public func run(in session: Session, output: OutputSink) throws {
         // Both ends inside the foreman's crews (issue 22): the target is refused before the store
         // is asked; the store checks the form's owner, and the target again, in the move's transaction.
@@ -62,7 +53,6 @@ public struct MoveCommand: ConsoleCommand {
         let store = try session.store()
         let role = session.actingRole(Self.roles).rawValue
         let policy = session.config.policy.expiryPolicy
-        let expires = try Self.expiries(in: session)
         if case .form(let reference) = form {
             let result = try session.changing(dryRun: batch.dryRun, output: output) {
                 try store.move(reference, to: technician.uid, actor: session.user.uid, actorRole: role,
@@ -71,7 +61,7 @@ public struct MoveCommand: ConsoleCommand {
             if !batch.dryRun { Self.remember([result], in: session, output: output) }
             output.record(Self.columns,
                           [.int(result.formId), .string(result.fromOwner), .string(result.toOwner), .string(result.newName),
-                           .bool(result.renamed), .bool(result.moved), expires(result)])
+                           .bool(result.renamed), .bool(result.moved), Value.time(result.expires)])
             return
         }
         // A pattern: its incomplete forms (the only ones a move takes), previewed and confirmed.
@@ -86,7 +76,7 @@ public struct MoveCommand: ConsoleCommand {
             },
             row: { _, result in
                 [.int(result.formId), .string(result.fromOwner), .string(result.toOwner), .string(result.oldName),
-                 .string(result.newName), .bool(result.renamed), expires(result)]
+                 .string(result.newName), .bool(result.renamed), Value.time(result.expires)]
             },
             question: { "move \($0) form(s) matching '\(form)' to \(technician.uid)?" }
         ).run(forms, in: session, output: output, dryRun: batch.dryRun, yes: batch.yes) { _, result in moved.append(result) }

@@ -66,7 +66,7 @@ public struct PolicyShowCommand: ConsoleCommand {
             }
             for setting in PolicySetting.allCases {
                 if let value = override?.values[setting] {
-                    Self.teamRow(setting, crew: crew.name, value: value, output: output)
+                    Self.crewRow(setting, crew: crew.name, value: value, output: output)
                 } else {
                     Self.siteRow(setting, effective: effective, output: output)
                 }
@@ -74,9 +74,9 @@ public struct PolicyShowCommand: ConsoleCommand {
         } else {
             for setting in PolicySetting.allCases { Self.siteRow(setting, effective: effective, output: output) }
             for override in overrides {
-                for setting in PolicySetting.teamSettings {
+                for setting in PolicySetting.crewSettings {
                     guard let value = override.values[setting] else { continue }
-                    Self.teamRow(setting, crew: override.crew, value: value, output: output)
+                    Self.crewRow(setting, crew: override.crew, value: value, output: output)
                 }
             }
         }
@@ -93,16 +93,16 @@ public struct PolicyShowCommand: ConsoleCommand {
         }
     }
 
-    private static func teamRow(_ setting: PolicySetting, crew: String, value: TeamPolicyValue, output: OutputSink) {
+    private static func crewRow(_ setting: PolicySetting, crew: String, value: CrewPolicyValue, output: OutputSink) {
         output.row([.string(setting.rawValue), .string(value.text), .string("team \(crew)"), .string(value.setBy), .time(value.setAt)])
     }
 
     /// The crew overrides the user may see: every crew's for support and site leads, the crews
     /// he leads for a foreman; none where the site keeps no crews.
-    static func visibleOverrides(in session: Session) throws -> [TeamPolicy] {
-        guard session.directory.teamSettings != nil else { return [] }
+    static func visibleOverrides(in session: Session) throws -> [CrewPolicy] {
+        guard session.directory.crewSettings != nil else { return [] }
         let reach = try session.crewReach()
-        let overrides = try session.store().teamPolicies()
+        let overrides = try session.store().crewPolicies()
         if reach.isEveryCrew { return overrides }
         let led = Set(reach.crews.map(\.name))
         return overrides.filter { led.contains($0.crew) }
@@ -134,11 +134,15 @@ public struct PolicySetCommand: ConsoleCommand {
               policy set --team 'Kolonne Nord' notify-days site
 
             With --team NAME (where the site keeps crews) the value applies to the forms of that \
-            crew's members only, in place of the site's: expiry-days and notify-days only, for a \
-            crew you lead (a site lead: any crew). The crew's resulting policy must pass the same \
-            rules. The value 'site' removes the crew's override, so the site's value holds again. \
-            A member of several crews with overrides gets the crew with the longest expiry-days \
-            (and that crew's notify-days); on a tie the crew first by name.
+            crew's members only, in place of the site's (any setting), for a crew you lead (a \
+            site lead: any crew). The crew's resulting policy must pass the same rules. The value \
+            'site' removes the crew's override, so the site's value holds again. A member of \
+            several crews with overrides gets the crew with the longest expiry-days (and that \
+            crew's other values); on a tie the crew first by name.
+
+            Where the site keeps crews, a value without --team applies to every crew's forms, so \
+            only site leads (teams.allTeamsGroup) set it; a crew's foreman sets his crews' values \
+            with --team.
             """)
     public static let roles: Set<Role> = [.foreman]
 
@@ -169,6 +173,7 @@ public struct PolicySetCommand: ConsoleCommand {
 
     public func run(in session: Session, output: OutputSink) throws {
         if let team { return try runForCrew(team, in: session, output: output) }
+        try Self.requireSiteLead(in: session)
         let change: PolicyChange
         do {
             change = try session.changing(dryRun: dryRun.dryRun, output: output) {
@@ -186,16 +191,27 @@ public struct PolicySetCommand: ConsoleCommand {
                       [.string(setting.rawValue), .string(change.before), .string(change.after), .string("store")])
     }
 
+    /// Where the site keeps crews, a site-wide value decides when every crew's forms expire and
+    /// are purged: only those who reach every crew (site leads, `teams.allTeamsGroup`) set it. A
+    /// crew's foreman sets his crews' own values with --team.
+    static func requireSiteLead(in session: Session) throws {
+        let reach = try session.crewReach()
+        guard reach.kind == .crews else { return }
+        let own = reach.crews.first.map { " (as in: policy set --team '\($0.name)' ...)" } ?? ""
+        throw CommandError.permissionDenied("a site-wide policy value applies to every crew's forms, so only site leads "
+                                            + "(teams.allTeamsGroup) set it; set your crews' own value with --team\(own)")
+    }
+
     private func runForCrew(_ name: String, in session: Session, output: OutputSink) throws {
-        guard PolicySetting.teamSettings.contains(setting) else {
-            throw CommandError.failed(setting.notATeamSetting)
+        guard PolicySetting.crewSettings.contains(setting) else {
+            throw CommandError.failed(setting.notACrewSetting)
         }
         let crew = try session.visibleCrew(name)
         let remove = value.trimmingCharacters(in: .whitespaces) == "site"
         let change: PolicyChange
         do {
             change = try session.changing(dryRun: dryRun.dryRun, output: output) {
-                try session.store().setTeamPolicy(crew: crew.name, setting, to: remove ? nil : value,
+                try session.store().setCrewPolicy(crew: crew.name, setting, to: remove ? nil : value,
                                                   defaults: session.config.policy.expiryPolicy,
                                                   actor: session.user.uid, note: note.note)
             }

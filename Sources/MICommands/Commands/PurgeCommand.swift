@@ -10,7 +10,8 @@ public struct PurgeCommand: ConsoleCommand {
         abstract: "Destroy forms in the trash longer than the retention days, with their media.",
         discussion: """
             Destroys forms trashed more than DAYS ago (--older-than, else the policy's retention \
-            days; 0 empties the trash). Media and foreman comments go with them; the audit trail \
+            days; where a crew has its own retention-days, 'policy set --team', its members' \
+            forms by it; 0 empties the trash). Media and foreman comments go with them; the audit trail \
             keeps every step. Each owner gets a notice. Shows what will go and asks first (--yes \
             to skip the question); --dry-run only lists. Where the site keeps crews, a foreman \
             who leads none is refused (exit 1): he would see only his own forms; a timer's account \
@@ -37,18 +38,25 @@ public struct PurgeCommand: ConsoleCommand {
     public func run(in session: Session, output: OutputSink) throws {
         try session.refuseWithoutCrews("purge")
         let store = try session.store()
-        let days = try olderThan ?? session.policy().policy.retentionDays
-        let cutoff = try store.purgeCutoff(days: days)
+        // One cutoff with --older-than, else one per retention-days of the owners' policies.
+        let cutoffs = try olderThan.map { [try store.purgeCutoff(days: $0)] } ?? store.purgeCutoffs(try session.ownerPolicies())
+        let days = cutoffs.count == 1 ? "\(cutoffs[0].days) day(s)" : "their policy's retention days ("
+            + cutoffs.map { "\($0.days)" }.joined(separator: ", ") + ")"
         let actor = session.user.uid, note = self.note.note
         try BatchRemoval<TrashedForm>(
             name: "purge", columns: TrashCommand.columns, row: TrashCommand.values,
-            count: { try store.countPurgeable(cutoff) },
-            forEachCandidate: { each in try store.forEachPurgeable(cutoff) { try each($0) } },
+            count: { try cutoffs.reduce(0) { $0 + (try store.countPurgeable($1)) } },
+            forEachCandidate: { each in for cutoff in cutoffs { try store.forEachPurgeable(cutoff) { try each($0) } } },
             perform: { each, progress in
-                try store.purge(cutoff, actor: actor, note: note, { try each($0) }, progress: progress)
+                var total = 0
+                for cutoff in cutoffs {
+                    let base = total
+                    total += try store.purge(cutoff, actor: actor, note: note, { try each($0) }, progress: { progress(base + $0) })
+                }
+                return total
             },
-            question: { "destroy \($0) form(s) trashed more than \(days) day(s) ago, with their media? This cannot be undone." },
-            nothingToDo: "nothing to purge: no form has been in the trash more than \(days) day(s)",
+            question: { "destroy \($0) form(s) trashed more than \(days) ago, with their media? This cannot be undone." },
+            nothingToDo: "nothing to purge: no form has been in the trash more than \(days)",
             summary: { "destroyed \($0) form(s) from the trash" }
         ).run(in: session, output: output, dryRun: batch.dryRun, yes: batch.yes)
     }

@@ -57,7 +57,7 @@ public struct TeamsListCommand: ConsoleCommand {
     public init() {}
 
     public func run(in session: Session, output: OutputSink) throws {
-        guard session.directory.teamSettings != nil else {
+        guard session.directory.crewSettings != nil else {
             throw CommandError.failed("this site keeps no crews (no teams object in \(session.config.file)); see docs/configuration.md")
         }
         let store = try session.store()

@@ -36,7 +36,6 @@ public struct UndoCommand: ConsoleCommand {
         for owner in Set(last.map(\.fromOwner)).sorted() { try session.requireInCrews(owner) }
         let role = session.actingRole(Self.roles).rawValue
         let policy = session.config.policy.expiryPolicy
-        let expires = try MoveCommand.expiries(in: session)
         let reason = note.note ?? "undo of a move by \(session.user.uid)"
         let moves = Dictionary(last.map { ($0.formId, $0) }, uniquingKeysWith: { first, _ in first })
         var moved: [MoveResult] = []
@@ -50,7 +49,7 @@ public struct UndoCommand: ConsoleCommand {
             },
             row: { _, result in
                 [.int(result.formId), .string(result.fromOwner), .string(result.toOwner), .string(result.oldName),
-                 .string(result.newName), .bool(result.renamed), expires(result)]
+                 .string(result.newName), .bool(result.renamed), Value.time(result.expires)]
             },
             question: { "give \($0) form(s) back to where the last move took them from?" },
             atomic: true

@@ -16,7 +16,7 @@ public struct WhoamiCommand: ConsoleCommand {
         var columns = [Column("uid"), Column("dn"), Column("name"), Column("roles")]
         var values: [Value] = [.string(user.uid), .string(user.dn), .string(user.name),
                                .list(user.roles.map { .string($0.rawValue) })]
-        if session.directory.teamSettings != nil {
+        if session.directory.crewSettings != nil {
             // Whose forms the session acts on (issue 22): the crews led, or every crew and why.
             columns.append(Column("crews"))
             values.append(.string(try session.crewReach().summary))

@@ -40,7 +40,7 @@ public struct WorkloadCommand: ConsoleCommand {
     }
 
     public func run(in session: Session, output: OutputSink) throws {
-        let selection = try OwnerSelection(asked: owner, in: session)
+        let selection = try ListedOwners(asked: owner, in: session)
         let glob = selection.glob
         // A glob is matched here (as `forms --owner` does); a single owner filters in the store.
         var filter = FormFilter(owner: glob == nil ? selection.owner : nil)

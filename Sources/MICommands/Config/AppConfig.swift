@@ -24,7 +24,7 @@ public struct AppConfig: Sendable {
         public var userPrincipalSuffix: String?
         public var pageSize: Int
         /// `teams`: where crews come from; nil when the site keeps none.
-        public var teams: TeamSettings? = nil
+        public var teams: CrewSettings? = nil
     }
 
     /// The documented bounds of every number in the file (docs/configuration.md).
@@ -264,14 +264,15 @@ public struct AppConfig: Sendable {
     }
 
     /// The `teams` object: `source` (groups or manager), `base` (groups), `allTeamsGroup`,
-    /// `managerAttribute`. Absent: no crews.
-    private static func teams(reader: inout ConfigReader, file: String) throws -> TeamSettings? {
-        let source = try reader.choice("teams.source", TeamSettings.Source.allCases.map(\.rawValue)).flatMap(TeamSettings.Source.init)
+    /// `managerAttribute`, `refreshSeconds`. Absent: no crews.
+    private static func teams(reader: inout ConfigReader, file: String) throws -> CrewSettings? {
+        let source = try reader.choice("teams.source", CrewSettings.Source.allCases.map(\.rawValue)).flatMap(CrewSettings.Source.init)
         let base = try reader.string("teams.base").flatMap { $0.isEmpty ? nil : $0 }
         let allTeamsGroup = try reader.string("teams.allTeamsGroup").flatMap { $0.isEmpty ? nil : $0 }
         let managerAttribute = try reader.string("teams.managerAttribute").flatMap { $0.isEmpty ? nil : $0 }
+        let refreshSeconds = try reader.integer("teams.refreshSeconds", in: 0...86_400, unit: "seconds")
         guard let source else {
-            if base != nil || allTeamsGroup != nil || managerAttribute != nil {
+            if base != nil || allTeamsGroup != nil || managerAttribute != nil || refreshSeconds != nil {
                 throw ConfigError(file: file, message: "missing key teams.source (groups or manager)")
             }
             return nil
@@ -292,8 +293,9 @@ public struct AppConfig: Sendable {
         if let managerAttribute, !managerAttribute.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) {
             throw ConfigError(file: file, message: "key teams.managerAttribute must be an attribute name such as manager")
         }
-        return TeamSettings(source: source, base: base, allTeamsGroup: allTeamsGroup,
-                            managerAttribute: managerAttribute ?? "manager")
+        return CrewSettings(source: source, base: base, allTeamsGroup: allTeamsGroup,
+                            managerAttribute: managerAttribute ?? "manager",
+                            refreshSeconds: refreshSeconds ?? CrewSettings.defaultRefreshSeconds)
     }
 
     /// A filter's outer shape: in parentheses, balanced (escaped values use `\\28`, `\\29`).

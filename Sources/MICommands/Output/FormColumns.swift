@@ -15,11 +15,11 @@ public enum FormColumns {
 }
 
 extension FormColumns {
-    /// `forms`: the columns of every listing of forms, and when the form expires under the
-    /// policy (null unless incomplete: only incomplete forms expire).
+    /// `forms`: the columns of every listing of forms, and when the form expires under its
+    /// owner's policy as the store computes it (null unless incomplete: only incomplete forms expire).
     public static let listingColumns = columns + [Column("expires")]
 
-    public static func listingValues(_ form: FormSummary, expiryDays: Int) -> [Value] {
-        values(form) + [form.expires(afterDays: expiryDays).map(Value.time) ?? .null]
+    public static func listingValues(_ form: FormSummary, policies: OwnerPolicies) -> [Value] {
+        values(form) + [policies.expires(form).map(Value.time) ?? .null]
     }
 }

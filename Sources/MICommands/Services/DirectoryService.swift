@@ -15,9 +15,9 @@ public protocol DirectoryService: AnyObject {
     /// At most `limit` user ids starting with `prefix`, sorted (Tab completion).
     func userIDs(prefix: String, role: Role?, limit: Int) throws -> [String]
 
-    // MARK: Crews (issue 22; ``TeamSettings``)
+    // MARK: Crews (issue 22; ``CrewSettings``)
     /// Where crews come from; nil when the site keeps none.
-    var teamSettings: TeamSettings? { get }
+    var crewSettings: CrewSettings? { get }
     /// What a foreman acts for: every crew (`teams.allTeamsGroup`), or the crews he leads and
     /// their members, read at once.
     func ledCrews(of user: DirectoryUser) throws -> LedCrews
@@ -38,5 +38,5 @@ extension DirectoryService {
 }
 
 extension Directory: DirectoryService {
-    public var teamSettings: TeamSettings? { settings.teams }
+    public var crewSettings: CrewSettings? { settings.teams }
 }

@@ -6,30 +6,48 @@ import MIStore
 /// or PostgreSQL, with the rights the run allows); the unit tests of MICommands use a fake that
 /// records what was asked, so the permission rules are checked without any server or file.
 ///
-/// The requirements are FormStore's own methods, spelled as they are there. Protocol
-/// requirements take no default arguments: the extension below has the shorter spellings
-/// commands use, each with its own signature (never a requirement's, which would make a
-/// conformer that forgot one call itself).
-public protocol StoreService: AnyObject {
+/// It is split by area (the store as a whole, listing, changes, policy, outbox), each a protocol
+/// of its own. The requirements are FormStore's own methods, spelled as they are there.
+/// Protocol requirements take no default arguments: the extensions below have the shorter
+/// spellings commands use, each with its own signature (never a requirement's, which would make
+/// a conformer that forgot one call itself).
+public typealias StoreService = StoreAdministration & StoreListing & StoreChanges & StorePolicy & StoreOutbox
+
+/// The store as a whole: where it is, the session's reach, support tools, copies, session
+/// transactions.
+public protocol StoreAdministration: AnyObject {
     /// Where the store is, for messages (a path, or PostgreSQL hosts and database).
     var path: String { get }
     /// "SQLite" or "PostgreSQL".
     var engineName: String { get }
     /// What the store did that the console should say after the line (``StoreEvent``).
     func takeEvents() -> [StoreEvent]
-    /// Whose forms the session may see and change (``OwnerScope``): the session sets it once,
-    /// before any command reaches the store, and the store enforces it in every listing and change.
-    var ownerScope: OwnerScope { get set }
-    /// Where audit rows and move notices learn crews from (``CrewNaming``); set with ``ownerScope``.
-    var crewNaming: (any CrewNaming)? { get set }
+    /// Who the session acts for (``Reach``: its scope and crew naming): the session sets it before
+    /// any command reaches the store, and again when it reads its crews again; the store
+    /// enforces it in every listing and change and decides each owner's policy with it.
+    var reach: Reach { get set }
+    /// ``reach``'s scope.
+    var ownerScope: OwnerScope { get }
     /// Who runs what now (`mkhan expire`), for another console's busy error.
     func setActivity(_ text: String?)
 
-    // MARK: Forms: listing and reading
+    // Support and the store as a whole
+    func check(_ body: (StoreFinding) throws -> Void) throws
+    func forEachOwner(_ body: (_ uid: String, _ forms: Int) throws -> Void) throws
+    func info() throws -> StoreInfo
+    func copy(to target: FormStore, append: Bool, actor: String, progress: (String, Int) -> Void) throws -> StoreCopyReport
+    func backup(to path: String) throws -> Int64
+    func withSessionTransaction<T>(end: FormStore.SessionEnd, _ body: () throws -> T) throws -> T
+    var isInSessionTransaction: Bool { get }
+}
+
+/// Reading forms, their media, notices, the audit trail and the trash, within the session's reach.
+public protocol StoreListing: AnyObject {
+    // Forms: listing and reading
     func forEachForm(_ filter: FormFilter, _ body: (FormSummary) throws -> Void) throws
     func countForms(_ filter: FormFilter) throws -> Int
     func countForms(by fields: [FormField], _ filter: FormFilter) throws -> [FormCount]
-    func workload(_ filter: FormFilter, expiryDays: Int) throws -> [OwnerWorkload]
+    func workload(_ filter: FormFilter, policies: OwnerPolicies) throws -> [OwnerWorkload]
     func form(_ ref: FormReference, owner: String?) throws -> Form
     func review(_ ref: FormReference, owner: String?) throws -> FormReview
     func mediaData(_ ref: FormReference, fileName: String) throws -> Data
@@ -37,7 +55,16 @@ public protocol StoreService: AnyObject {
                           _ body: (MediaSource, MediaFile, Data) throws -> Void) throws -> MediaSource
     func formReferenceSuggestions(prefix: String, owner: String?, scope: FormStore.SuggestionScope, limit: Int) throws -> [String]
 
-    // MARK: Forms: changes
+    // Notices and audit (reading)
+    func notices(for uid: String, unreadOnly: Bool) throws -> [Notice]
+    func forEachAuditEntry(_ filter: AuditFilter, _ body: (AuditEntry) throws -> Void) throws
+    func forEachTrashedForm(owner: String?, _ body: (TrashedForm) throws -> Void) throws
+}
+
+/// Changing forms (each change audited, in its own transaction), expiry and purge, notices read,
+/// device folders in and out.
+public protocol StoreChanges: AnyObject {
+    // Forms: changes
     func move(_ ref: FormReference, to uid: String, actor: String, actorRole: String, note: String?,
               expectedVersion: Int?, policyDefaults: ExpiryPolicy, preferredName: String?) throws -> MoveResult
     func comment(_ ref: FormReference, text: String, author: String, note: String?, expectedVersion: Int?) throws
@@ -46,50 +73,45 @@ public protocol StoreService: AnyObject {
     func reopen(_ ref: FormReference, reason: String, actor: String, actorRole: String, allowSubmitted: Bool) throws
         -> ReopenResult
 
-    // MARK: Trash, expiry, purge
-    func forEachTrashedForm(owner: String?, _ body: (TrashedForm) throws -> Void) throws
+    // Trash, expiry, purge
     func restore(_ ref: FormReference, actor: String, note: String?) throws -> RestoreResult
     func expiryCutoff(days: Int) throws -> ExpiryCutoff
+    func expiryCutoffs(_ policies: OwnerPolicies) -> [ExpiryCutoff]
     func countExpirable(_ cutoff: ExpiryCutoff) throws -> Int
     func forEachExpirable(_ cutoff: ExpiryCutoff, _ body: (FormSummary) throws -> Void) throws
     func expire(_ cutoff: ExpiryCutoff, actor: String, note: String?, batchSize: Int,
                 _ body: (ExpiredForm) throws -> Void, progress: (Int) -> Void) throws -> Int
     func purgeCutoff(days: Int) throws -> PurgeCutoff
+    func purgeCutoffs(_ policies: OwnerPolicies) -> [PurgeCutoff]
     func countPurgeable(_ cutoff: PurgeCutoff) throws -> Int
     func forEachPurgeable(_ cutoff: PurgeCutoff, _ body: (TrashedForm) throws -> Void) throws
     func purge(_ cutoff: PurgeCutoff, actor: String, note: String?, batchSize: Int,
                _ body: (TrashedForm) throws -> Void, progress: (Int) -> Void) throws -> Int
 
-    // MARK: Policy and reminders
-    func policy(defaults: ExpiryPolicy) throws -> EffectivePolicy
-    func setPolicy(_ setting: PolicySetting, to text: String, defaults: ExpiryPolicy, actor: String, note: String?) throws
-        -> PolicyChange
-    func teamPolicies() throws -> [TeamPolicy]
-    func setTeamPolicy(crew: String, _ setting: PolicySetting, to text: String?, defaults: ExpiryPolicy, actor: String,
-                       note: String?) throws -> PolicyChange
-    func forEachReminder(policy: ExpiryPolicy, filter: ReminderFilter, _ body: (Reminder) throws -> Void) throws
-
-    // MARK: Notices and audit
-    func notices(for uid: String, unreadOnly: Bool) throws -> [Notice]
+    // Notices read
     func markRead(ids: [Int64], actor: String) throws -> Int
     func markAllRead(for uid: String, actor: String) throws -> Int
-    func forEachAuditEntry(_ filter: AuditFilter, _ body: (AuditEntry) throws -> Void) throws
 
-    // MARK: Device folders
+    // Device folders
     func importTree(at root: URL, actor: String, limits: ImportLimits) throws -> ImportReport
     func previewImport(at root: URL, limits: ImportLimits) throws -> ImportReport
     func exportTree(to target: URL) throws -> ExportReport
+}
 
-    // MARK: Support and the store as a whole
-    func check(_ body: (StoreFinding) throws -> Void) throws
-    func forEachOwner(_ body: (_ uid: String, _ forms: Int) throws -> Void) throws
-    func info() throws -> StoreInfo
-    func copy(to target: FormStore, append: Bool, actor: String, progress: (String, Int) -> Void) throws -> StoreCopyReport
-    func backup(to path: String) throws -> Int64
-    func withSessionTransaction<T>(end: FormStore.SessionEnd, _ body: () throws -> T) throws -> T
-    var isInSessionTransaction: Bool { get }
+/// The expiry and notification policy: the site's, the crews' own, each owner's, and the reminder plan.
+public protocol StorePolicy: AnyObject {
+    func policy(defaults: ExpiryPolicy) throws -> EffectivePolicy
+    func ownerPolicies(defaults: ExpiryPolicy) throws -> OwnerPolicies
+    func setPolicy(_ setting: PolicySetting, to text: String, defaults: ExpiryPolicy, actor: String, note: String?) throws
+        -> PolicyChange
+    func crewPolicies() throws -> [CrewPolicy]
+    func setCrewPolicy(crew: String, _ setting: PolicySetting, to text: String?, defaults: ExpiryPolicy, actor: String,
+                       note: String?) throws -> PolicyChange
+    func forEachReminder(policy: ExpiryPolicy, filter: ReminderFilter, _ body: (Reminder) throws -> Void) throws
+}
 
-    // MARK: Outbound: deliveries to the office, mailed reminders
+/// Deliveries to the office and mailed reminders.
+public protocol StoreOutbox: AnyObject {
     func dueDeliveries(ignoringBackoff: Bool, limit: Int) throws -> [Delivery]
     func delivery(_ id: Int64) throws -> Delivery
     func forEachDelivery(_ filter: DeliveryFilter, _ body: (Delivery) throws -> Void) throws
@@ -101,10 +123,7 @@ public protocol StoreService: AnyObject {
     func recordSentReminders(_ keys: [ReminderKey], uid: String) throws
 }
 
-extension StoreService {
-    public func dueDeliveries(ignoringBackoff: Bool) throws -> [Delivery] {
-        try dueDeliveries(ignoringBackoff: ignoringBackoff, limit: 10_000)
-    }
+extension StoreListing {
     public func forEachForm(_ body: (FormSummary) throws -> Void) throws { try forEachForm(FormFilter(), body) }
     public func countForms() throws -> Int { try countForms(FormFilter()) }
     public func countForms(by field: FormField, _ filter: FormFilter = FormFilter()) throws -> [(value: String, count: Int)] {
@@ -116,6 +135,12 @@ extension StoreService {
         -> [String] {
         try formReferenceSuggestions(prefix: prefix, owner: owner, scope: scope, limit: 200)
     }
+    public func forEachTrashedForm(_ body: (TrashedForm) throws -> Void) throws { try forEachTrashedForm(owner: nil, body) }
+    public func notices(for uid: String) throws -> [Notice] { try notices(for: uid, unreadOnly: true) }
+    public func forEachAuditEntry(_ body: (AuditEntry) throws -> Void) throws { try forEachAuditEntry(AuditFilter(), body) }
+}
+
+extension StoreChanges {
     public func move(_ ref: FormReference, to uid: String, actor: String, actorRole: String = "foreman",
                      note: String? = nil, policyDefaults: ExpiryPolicy) throws -> MoveResult {
         try move(ref, to: uid, actor: actor, actorRole: actorRole, note: note, expectedVersion: nil,
@@ -136,7 +161,6 @@ extension StoreService {
         -> ReopenResult {
         try reopen(ref, reason: reason, actor: actor, actorRole: actorRole, allowSubmitted: false)
     }
-    public func forEachTrashedForm(_ body: (TrashedForm) throws -> Void) throws { try forEachTrashedForm(owner: nil, body) }
     public func restore(_ ref: FormReference, actor: String) throws -> RestoreResult { try restore(ref, actor: actor, note: nil) }
     public func expire(_ cutoff: ExpiryCutoff, actor: String, note: String? = nil,
                        _ body: (ExpiredForm) throws -> Void = { _ in }, progress: (Int) -> Void = { _ in }) throws -> Int {
@@ -146,6 +170,13 @@ extension StoreService {
                       _ body: (TrashedForm) throws -> Void = { _ in }, progress: (Int) -> Void = { _ in }) throws -> Int {
         try purge(cutoff, actor: actor, note: note, batchSize: 1_000, body, progress: progress)
     }
+    public func importTree(at root: URL, actor: String) throws -> ImportReport {
+        try importTree(at: root, actor: actor, limits: .defaults)
+    }
+    public func previewImport(at root: URL) throws -> ImportReport { try previewImport(at: root, limits: .defaults) }
+}
+
+extension StorePolicy {
     public func setPolicy(_ setting: PolicySetting, to text: String, defaults: ExpiryPolicy, actor: String) throws
         -> PolicyChange {
         try setPolicy(setting, to: text, defaults: defaults, actor: actor, note: nil)
@@ -153,12 +184,15 @@ extension StoreService {
     public func forEachReminder(policy: ExpiryPolicy, _ body: (Reminder) throws -> Void) throws {
         try forEachReminder(policy: policy, filter: ReminderFilter(), body)
     }
-    public func notices(for uid: String) throws -> [Notice] { try notices(for: uid, unreadOnly: true) }
-    public func forEachAuditEntry(_ body: (AuditEntry) throws -> Void) throws { try forEachAuditEntry(AuditFilter(), body) }
-    public func importTree(at root: URL, actor: String) throws -> ImportReport {
-        try importTree(at: root, actor: actor, limits: .defaults)
+}
+
+extension StoreOutbox {
+    public func dueDeliveries(ignoringBackoff: Bool) throws -> [Delivery] {
+        try dueDeliveries(ignoringBackoff: ignoringBackoff, limit: 10_000)
     }
-    public func previewImport(at root: URL) throws -> ImportReport { try previewImport(at: root, limits: .defaults) }
+}
+
+extension StoreAdministration {
     public func copy(to target: FormStore, append: Bool, actor: String) throws -> StoreCopyReport {
         try copy(to: target, append: append, actor: actor) { _, _ in }
     }
@@ -166,7 +200,7 @@ extension StoreService {
 
 extension FormStore: StoreService {}
 
-extension StoreService {
+extension StoreAdministration {
     /// None, for a store that has no events to tell (the fakes of the tests).
     public func takeEvents() -> [StoreEvent] { [] }
 }

@@ -4,7 +4,8 @@ import MIStore
 
 /// The store's questions about crews (``CrewNaming``), answered from the directory with the
 /// service account: which crews an owner works in (audit rows), which foremen hear of a form
-/// moved into their crew. Each owner's crews and each crew's members are read once per session.
+/// moved into their crew, who is in a crew with a policy of its own. Each owner's crews and each
+/// crew's members are read once, until the session reads its crews again (a new naming).
 ///
 /// The store asks from inside its write transactions, on the thread running the command; the
 /// lock keeps the caches whole should another thread ever ask.
@@ -13,6 +14,7 @@ final class DirectoryCrewNaming: CrewNaming, @unchecked Sendable {
     private let lock = NSLock()
     private var crewsOfOwner: [String: [Crew]] = [:]
     private var membersOfCrew: [Crew: Set<String>] = [:]
+    private var membersOfCrewNamed: [String: [String]?] = [:]
 
     init(directory: any DirectoryService) {
         self.directory = directory
@@ -36,6 +38,15 @@ final class DirectoryCrewNaming: CrewNaming, @unchecked Sendable {
                 }
             }
             return told
+        }
+    }
+
+    func members(ofCrew name: String) throws -> [String]? {
+        try lock.withLock {
+            if let known = membersOfCrewNamed[name] { return known }
+            let members = try directory.crew(named: name).map { try directory.memberIDs(of: $0) }
+            membersOfCrewNamed[name] = .some(members)
+            return members
         }
     }
 

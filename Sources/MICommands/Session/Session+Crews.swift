@@ -1,9 +1,10 @@
 import MIDirectory
 import MIStore
 
-/// Which crews the logged-in user acts for (issue 22): read once per session from the
-/// directory with the service account, and handed to the store as its ``OwnerScope`` before
-/// any command reaches it, so every listing and every change of forms is limited there.
+/// Which crews the logged-in user acts for: read from the directory with the service account,
+/// and handed to the store as its ``OwnerScope`` before any command reaches it, so every
+/// listing and every change of forms is limited there. Read again before a command once it is
+/// `teams.refreshSeconds` old, and by `refresh` (``Session/refreshCrews(force:)``).
 public struct CrewReach: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         /// The site keeps no crews (no `teams` in the config): every foreman, every form.
@@ -23,6 +24,8 @@ public struct CrewReach: Sendable, Equatable {
     public let crews: [Crew]
     /// The store's scope: every owner, or the members of the crews led and the user himself.
     public let scope: OwnerScope
+    /// The members of each crew led, by crew name (lowercased ids), as the directory gave them.
+    public var membersByCrew: [String: Set<String>] = [:]
 
     /// True when every crew is within reach.
     public var isEveryCrew: Bool { kind == .noCrews || kind == .support || kind == .siteLead }
@@ -40,33 +43,86 @@ public struct CrewReach: Sendable, Equatable {
     }
 }
 
+extension CrewReach {
+    /// What changed from `earlier` to this reach, as a session says it once
+    /// (`u00010 left Kolonne Nord`); empty when nothing did.
+    public func changes(since earlier: CrewReach) -> [String] {
+        var changes: [String] = []
+        if isEveryCrew != earlier.isEveryCrew || kind != earlier.kind {
+            return ["you now act for \(summary)"]
+        }
+        guard kind == .crews else { return [] }
+        let before = Set(earlier.crews.map(\.name)), after = Set(crews.map(\.name))
+        for name in after.subtracting(before).sorted() { changes.append("you now lead \(name)") }
+        for name in before.subtracting(after).sorted() { changes.append("you no longer lead \(name)") }
+        for name in after.intersection(before).sorted() {
+            let old = earlier.membersByCrew[name] ?? [], new = membersByCrew[name] ?? []
+            for uid in old.subtracting(new).sorted() { changes.append("\(uid) left \(name)") }
+            for uid in new.subtracting(old).sorted() { changes.append("\(uid) joined \(name)") }
+        }
+        if changes.isEmpty, scope != earlier.scope {
+            // Members the directory did not give per crew.
+            let old = earlier.scope.owners ?? [], new = scope.owners ?? []
+            for uid in old.subtracting(new).sorted() { changes.append("\(uid) left your crews") }
+            for uid in new.subtracting(old).sorted() { changes.append("\(uid) joined your crews") }
+        }
+        return changes
+    }
+}
+
 extension Session {
-    /// The crews this session acts for, read from the directory on first use.
+    /// The crews this session acts for, read from the directory on first use and kept until
+    /// ``refreshCrews(force:)`` reads them again.
     public func crewReach() throws -> CrewReach {
-        if let crewReachCache { return crewReachCache }
+        if let crewReachCache { return crewReachCache.reach }
         let reach = try readCrewReach()
-        crewReachCache = reach
+        crewReachCache = (reach, crewUptime())
         if reach.kind == .crews {
             logger.debug("crews led", metadata: ["crews": "\(reach.summary)", "members": "\(reach.scope.owners?.count ?? 0)"])
         }
         return reach
     }
 
+    /// Reads the crews again when they are `teams.refreshSeconds` old (or with `force`, the
+    /// `refresh` command), before a command: the store's scope and crew names follow at once,
+    /// so a technician taken out of a crew is out of every open session within that time.
+    /// Returns what changed (``CrewReach/changes(since:)``), empty when nothing did or nothing
+    /// was read. A directory that cannot answer fails the command: the old crews are not
+    /// trusted past their time.
+    @discardableResult
+    public func refreshCrews(force: Bool = false) throws -> [String] {
+        guard let settings = directory.crewSettings, let cached = crewReachCache else { return [] }
+        // Support staff and technicians reach the same forms whatever the crews are.
+        guard cached.reach.kind == .crews || cached.reach.kind == .siteLead else { return [] }
+        guard force || crewUptime() - cached.readAt >= Double(settings.refreshSeconds) else { return [] }
+        let reach = try readCrewReach()
+        crewReachCache = (reach, crewUptime())
+        // A new naming too: its caches of crews and members are as old as the crews.
+        openedStore?.reach = Reach(scope: reach.scope, naming: DirectoryCrewNaming(directory: directory))
+        let changes = reach.changes(since: cached.reach)
+        if !changes.isEmpty {
+            logger.info("crews changed", metadata: ["user": "\(user.uid)", "changes": "\(changes.joined(separator: "; "))"])
+        }
+        return changes
+    }
+
     private func readCrewReach() throws -> CrewReach {
-        guard directory.teamSettings != nil else { return CrewReach(kind: .noCrews, crews: [], scope: .everyone) }
+        guard directory.crewSettings != nil else { return CrewReach(kind: .noCrews, crews: [], scope: .everyone) }
         if user.has(.support) { return CrewReach(kind: .support, crews: [], scope: .everyone) }
         guard user.has(.foreman) else { return CrewReach(kind: .ownForms, crews: [], scope: .everyone) }
         let led = try directory.ledCrews(of: user)
         if led.allCrews { return CrewReach(kind: .siteLead, crews: [], scope: .everyone) }
         let owners = Set(led.memberIDs).union([user.uid])
-        return CrewReach(kind: .crews, crews: led.crews, scope: OwnerScope(owners: owners, crews: led.crews.map(\.name)))
+        var reach = CrewReach(kind: .crews, crews: led.crews, scope: OwnerScope(owners: owners, crews: led.crews.map(\.name)))
+        reach.membersByCrew = led.membersByCrew.mapValues { Set($0.map { $0.lowercased() }) }
+        return reach
     }
 
     /// Refuses a command naming `owner` (a filter, a target, a user's notices) when the owner is
-    /// outside the user's crews: `t00011 is not in your crews (Kolonne Nord)`. Nothing is read.
+    /// outside the user's crews, before the store is asked: the store's own check and refusal
+    /// (``OwnerScope/check(_:)``, `t00011 is not in your crews (Kolonne Nord)`). Nothing is read.
     public func requireInCrews(_ owner: String) throws {
-        let scope = try crewReach().scope
-        guard scope.allows(owner) else { throw CommandError.permissionDenied(scope.refusal(owner)) }
+        try crewReach().scope.check(owner)
     }
 
     /// Refuses a command that reads or copies the whole store (`store copy`, `store backup`) to a
@@ -84,7 +140,7 @@ extension Session {
     /// leads); refuses otherwise, naming the crews they lead.
     public func visibleCrew(_ name: String) throws -> Crew {
         let reach = try crewReach()
-        guard directory.teamSettings != nil else {
+        guard directory.crewSettings != nil else {
             throw CommandError.failed("this site keeps no crews (no teams object in \(config.file))")
         }
         if reach.isEveryCrew {
@@ -95,8 +151,7 @@ extension Session {
         }
         guard let crew = reach.crews.first(where: { $0.name == name })
             ?? reach.crews.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) else {
-            let led = reach.crews.isEmpty ? "you lead none" : reach.crews.map(\.name).joined(separator: ", ")
-            throw CommandError.permissionDenied("'\(name)' is not one of your crews (\(led))")
+            throw CommandError.permissionDenied("'\(name)' is not one of your crews (\(reach.scope.ledCrews))")
         }
         return crew
     }
@@ -105,7 +160,7 @@ extension Session {
     /// led for a foreman.
     public func forEachVisibleCrew(_ body: (Crew) throws -> Void) throws {
         let reach = try crewReach()
-        guard directory.teamSettings != nil else { return }
+        guard directory.crewSettings != nil else { return }
         if reach.isEveryCrew {
             try directory.forEachCrew(body)
         } else {

@@ -8,6 +8,12 @@ extension Session {
         try store().policy(defaults: config.policy.expiryPolicy)
     }
 
+    /// The policy per form owner, as the store decides it (``FormStore/ownerPolicies(defaults:)``):
+    /// the site's, and for the members of a crew with values of its own that crew's.
+    public func ownerPolicies() throws -> OwnerPolicies {
+        try store().ownerPolicies(defaults: config.policy.expiryPolicy)
+    }
+
     /// Asks before a destructive run that first shows what it will change.
     ///
     /// Returns false when the caller must not show a preview: `--yes` was given (nothing to ask)

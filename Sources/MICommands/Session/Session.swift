@@ -25,7 +25,7 @@ public final class Session {
     /// How results are shown (format, expanded, pager, time zone); `set` changes it.
     public var display = DisplaySettings()
     /// The store once opened, and how to open it until then.
-    private var openedStore: (any StoreService)?
+    private(set) var openedStore: (any StoreService)?
     /// The store if a command opened it (nil before): the run loop asks it for its events.
     public var storeIfOpened: (any StoreService)? { openedStore }
     private let openStore: () throws -> any StoreService
@@ -39,8 +39,11 @@ public final class Session {
     public private(set) var roster: TechnicianRoster?
     /// What the session showed (for a move's "moved since" warning) and its last move (for `undo`).
     public var recall = SessionRecall()
-    /// ``crewReach()`` once read.
-    var crewReachCache: CrewReach?
+    /// ``crewReach()`` once read, and when (``crewUptime``).
+    var crewReachCache: (reach: CrewReach, readAt: Double)?
+    /// Seconds on a clock that only goes forward, for the age of the crews read
+    /// (`teams.refreshSeconds`); tests move it.
+    public var crewUptime: () -> Double = { ProcessInfo.processInfo.systemUptime }
 
     /// `store`: opens the store on first use (``store()``); called again after a failure, so a
     /// store that was unreachable once may be reached by a later command.
@@ -61,8 +64,7 @@ public final class Session {
         // leaves the store closed rather than open to every crew.
         let scope = try crewReach().scope
         let store = try openStore()
-        store.ownerScope = scope
-        if directory.teamSettings != nil { store.crewNaming = DirectoryCrewNaming(directory: directory) }
+        store.reach = Reach(scope: scope, naming: directory.crewSettings.map { _ in DirectoryCrewNaming(directory: directory) })
         store.setActivity(activity)
         openedStore = store
         return store

@@ -13,26 +13,19 @@ public struct TechnicianWorkload: Sendable, Hashable {
 extension Session {
     /// The workload of `technicians` (the directory's, by uid) and of every other owner with
     /// live forms passing `filter`, by uid: a technician with no form has a row of zeros, an
-    /// owner the directory does not list is kept (their forms still need someone). The policy
-    /// in force gives the expiry.
+    /// owner the directory does not list is kept (their forms still need someone). Each owner's
+    /// policy gives the expiry (the store computes it).
     ///
     /// `workload` passes the technicians its `--owner` covers; a crew's listing can pass its
     /// members and a filter limited to them.
     public func workloads(of technicians: [DirectoryUser], _ filter: FormFilter = FormFilter(),
                           ownerMatches: (String) -> Bool = { _ in true }) throws -> [TechnicianWorkload] {
         let policies = try ownerPolicies()
-        let expiryDays = policies.site.expiryDays
         var rows: [String: TechnicianWorkload] = [:]
         for user in technicians {
             rows[user.uid] = TechnicianWorkload(uid: user.uid, name: user.name, workload: OwnerWorkload(owner: user.uid))
         }
-        for var workload in try store().workload(filter, expiryDays: expiryDays) where ownerMatches(workload.owner) {
-            // A crew's own expiry-days (`policy set --team`) moves its members' next expiry.
-            if let next = workload.nextExpiry, policies.policy(for: workload.owner).expiryDays != expiryDays {
-                workload = OwnerWorkload(owner: workload.owner, incomplete: workload.incomplete, completed: workload.completed,
-                                         oldestIncomplete: workload.oldestIncomplete,
-                                         nextExpiry: policies.expires(next, owner: workload.owner))
-            }
+        for workload in try store().workload(filter, policies: policies) where ownerMatches(workload.owner) {
             let name = rows[workload.owner]?.name
             rows[workload.owner] = TechnicianWorkload(uid: workload.owner, name: name, workload: workload)
         }

@@ -92,8 +92,9 @@ public enum Console {
             }
             name = scriptFile
         } else if interactive {
-            // Both would hold the store's write lock for the whole session, until the person quits,
-            // and every other console's changes would fail "busy" meanwhile (docs/user-guide.md).
+            // Both would hold the store's write lock from the session's first change until the
+            // person quits, and every other console's changes would fail "busy" meanwhile
+            // (docs/user-guide.md).
             guard !run.atomic else {
                 err.write("miadmin: --atomic is for scripts (-c, -f or a pipe), not the prompt\n")
                 return .failure

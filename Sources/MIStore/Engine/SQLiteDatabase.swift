@@ -10,9 +10,41 @@ final class SQLiteDatabase: StoreDatabase {
     let busyTimeout: TimeInterval
     var dialect: StoreDialect { .sqlite }
 
-    init(_ db: Database, busyTimeout: TimeInterval) {
+    /// True while a session transaction has only read (``SQLiteEngine/session(end:_:)`` begins
+    /// it DEFERRED): its first change takes the write lock (``startWriting()``).
+    private var readingSession: Bool
+
+    init(_ db: Database, busyTimeout: TimeInterval, readingSession: Bool = false) {
         self.db = db
         self.busyTimeout = busyTimeout
+        self.readingSession = readingSession
+    }
+
+    /// The session's first change: the read transaction (nothing written in it) is given up and
+    /// an IMMEDIATE one begun, which waits for another console's write up to the busy timeout as
+    /// every change does. A read snapshot cannot wait to become a writer in SQLite (it fails at
+    /// once when another console writes), hence the new transaction. The reads before the first
+    /// change saw the store as it was then; every change checks its form again in its own
+    /// statements. While a listing is still stepping through rows on this connection (a change
+    /// made from inside it), the transaction is kept and the change takes the lock as it can.
+    func startWriting() throws {
+        guard readingSession else { return }
+        readingSession = false
+        try mapped {
+            guard db.isInsideTransaction, !hasStatementInProgress else { return }
+            try db.rollback()
+            try db.beginTransaction(.immediate)
+        }
+    }
+
+    /// Whether a statement on this connection has started stepping and not finished.
+    private var hasStatementInProgress: Bool {
+        var statement = sqlite3_next_stmt(db.sqliteConnection, nil)
+        while let current = statement {
+            if sqlite3_stmt_busy(current) != 0 { return true }
+            statement = sqlite3_next_stmt(db.sqliteConnection, current)
+        }
+        return false
     }
 
     func execute(_ sql: String, _ arguments: StoreArguments) throws -> Int {

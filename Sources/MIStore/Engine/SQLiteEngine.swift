@@ -195,10 +195,12 @@ final class SQLiteEngine: StoreEngine {
     func session<T>(end: FormStore.SessionEnd, _ body: (any StoreDatabase) throws -> T) throws -> T {
         try mapped {
             try dbPool.writeWithoutTransaction { db in
-                try db.beginTransaction(.immediate)
+                // A read transaction until the first change (``SQLiteDatabase/startWriting()``):
+                // a session that only reads holds no write lock.
+                try db.beginTransaction(.deferred)
                 let result: T
                 do {
-                    result = try body(SQLiteDatabase(db, busyTimeout: busyTimeout))
+                    result = try body(SQLiteDatabase(db, busyTimeout: busyTimeout, readingSession: true))
                 } catch {
                     try? db.rollback()
                     throw error

@@ -43,6 +43,15 @@ protocol StoreDatabase: AnyObject {
     /// A reader of the blob in `column` of row `id` of `table` that reads pieces without the
     /// rest of the value (a media file sent piece by piece), valid inside this transaction.
     func blobReader(table: String, column: String, id: Int64) throws -> any BlobReader
+
+    /// Called before the first change of a session transaction (`--atomic`, `--dry-run`), which
+    /// begins as a read transaction: SQLite takes its one write lock now, so a session that only
+    /// reads (a technician's) never keeps another console from writing. A no-op elsewhere.
+    func startWriting() throws
+}
+
+extension StoreDatabase {
+    func startWriting() throws {}
 }
 
 /// One statement with its arguments, for ``StoreDatabase/batch(_:)``.

@@ -14,13 +14,12 @@ public struct FormSummary: Sendable, Hashable, Identifiable {
     /// The last restart of the form's expiry clock (move, restore, reopen), if any.
     public var expiryResetAt: Date? = nil
 
-    /// When this form expires under `days` days of expiry (the policy's `expiryDays`): `days`
-    /// after `created` or after the last restart of its clock, whichever is later; nil unless
-    /// the form is incomplete (only incomplete forms expire).
+    /// When this form expires under `days` days of expiry (``Expiry``); nil unless the form is
+    /// incomplete (only incomplete forms expire). With its owner's policy:
+    /// ``OwnerPolicies/expires(_:)``.
     public func expires(afterDays days: Int) -> Date? {
         guard state == .incomplete else { return nil }
-        let start = max(created.date, expiryResetAt ?? created.date)
-        return start.addingTimeInterval(Double(days) * 86_400)
+        return Expiry.date(days, after: Expiry.clockStart(created: created.date, restartedAt: expiryResetAt))
     }
 }
 

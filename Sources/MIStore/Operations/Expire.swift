@@ -19,7 +19,7 @@ public struct ExpiryCutoff: Sendable, Hashable {
         ExpiryCutoff(days: days, now: now, owners: owners)
     }
     /// Forms created before this instant expire.
-    public var before: Date { now.addingTimeInterval(-Double(days) * 86_400) }
+    public var before: Date { Expiry.cutoff(days, before: now) }
 }
 
 /// One form that an expiry run moved to the trash.
@@ -61,12 +61,17 @@ extension FormStore {
         return ExpiryCutoff(days: days, now: clock.now())
     }
 
+    /// The cutoffs of an expiry run by each owner's policy (``OwnerPolicies/selections(by:)``):
+    /// the site's expiry-days for the owners without a crew value of their own, one cutoff per
+    /// other number of days for its owners, all at one "now".
+    public func expiryCutoffs(_ policies: OwnerPolicies) -> [ExpiryCutoff] {
+        let now = clock.now()
+        return policies.selections(by: \.expiryDays).map { ExpiryCutoff(days: $0.days, now: now, owners: $0.owners) }
+    }
+
     /// The session's scope and the cutoff's owners, for a statement numbering its own placeholders up to `firstNumber - 1`.
     private func expiryClause(_ cutoff: ExpiryCutoff, firstNumber: Int) -> (sql: String, arguments: StoreArguments) {
-        let scope = scopeClause("forms.owner", firstNumber: firstNumber)
-        guard let owners = cutoff.owners else { return scope }
-        let selected = owners.clause("forms.owner", engine: engine.dialect.engine, firstNumber: firstNumber + scope.arguments.count)
-        return (scope.sql + selected.sql, scope.arguments + selected.arguments)
+        scopeClause("forms.owner", owners: cutoff.owners, firstNumber: firstNumber)
     }
 
     /// How many forms ``expire(_:actor:note:batchSize:_:progress:)`` would take now.

@@ -17,8 +17,8 @@ public struct MoveResult: Sendable, Hashable {
     public let noticeId: Int64?
     /// The notice left for the new owner (nil for a no-op).
     public let receiverNoticeId: Int64?
-    /// When the form expires now: a move restarts its clock unless the policy counts from
-    /// `created` (``ExpiryStart``).
+    /// When the form expires now, under its new owner's policy (``OwnerPolicies``): a move
+    /// restarts its clock unless that policy counts from `created` (``ExpiryStart``).
     public let expires: Date
 
     public var renamed: Bool { oldName != newName }
@@ -65,12 +65,14 @@ extension FormStore {
                 throw StoreError(.invalidState, "Form \(form.id) '\(form.name)' of \(form.owner) is \(form.state); "
                     + "only incomplete forms can be moved.")
             }
-            let policy = try Self.effectivePolicy(defaults: policyDefaults, from: policyRows.rows()).policy
+            // The receiver's policy: his crew's own values where it has some.
+            let policies = try ownerPolicies(defaults: policyDefaults, from: policyRows.rows())
+            let policy = policies.policy(for: uid)
             let now = nowSeconds()
             guard form.owner != uid else {
                 return MoveResult(formId: form.id, fromOwner: form.owner, toOwner: uid, oldName: form.name,
                                   newName: form.name, version: form.version, moved: false, noticeId: nil,
-                                  receiverNoticeId: nil, expires: form.expires(after: policy.expiryDays))
+                                  receiverNoticeId: nil, expires: policies.expires(owner: uid, clockStart: form.clockStart()))
             }
             let newName = try FormNames.freeName(for: preferredName ?? form.name, owner: uid, in: db)
             let clockRestart: Double? = policy.expiryFrom == .assigned ? now : nil
@@ -115,7 +117,7 @@ extension FormStore {
             return MoveResult(formId: form.id, fromOwner: form.owner, toOwner: uid, oldName: form.name, newName: newName,
                               version: form.version + 1, moved: true, noticeId: noticeId,
                               receiverNoticeId: receiverNoticeId,
-                              expires: form.expires(after: policy.expiryDays, restartedAt: clockRestart))
+                              expires: policies.expires(owner: uid, clockStart: form.clockStart(restartedAt: clockRestart)))
         }
         if result.moved {
             logger.info("form moved", metadata: ["form": "\(result.formId)", "from": "\(result.fromOwner)",

@@ -5,8 +5,11 @@ import Foundation
 public struct PurgeCutoff: Sendable, Hashable {
     public let days: Int
     public let now: Date
+    /// Whose forms this cutoff applies to (a crew's own retention-days, `policy set --team`);
+    /// nil for every owner.
+    public var owners: OwnerSelection? = nil
     /// Forms trashed before this instant are purged.
-    public var before: Date { now.addingTimeInterval(-Double(days) * 86_400) }
+    public var before: Date { Expiry.cutoff(days, before: now) }
 }
 
 extension Notice {
@@ -27,9 +30,16 @@ extension FormStore {
         return PurgeCutoff(days: days, now: clock.now())
     }
 
+    /// The cutoffs of a purge by each owner's retention-days (``OwnerPolicies/selections(by:)``),
+    /// all at one "now".
+    public func purgeCutoffs(_ policies: OwnerPolicies) -> [PurgeCutoff] {
+        let now = clock.now()
+        return policies.selections(by: \.retentionDays).map { PurgeCutoff(days: $0.days, now: now, owners: $0.owners) }
+    }
+
     /// How many trashed forms ``purge(_:actor:note:batchSize:_:progress:)`` would destroy now.
     public func countPurgeable(_ cutoff: PurgeCutoff) throws -> Int {
-        let scope = scopeClause("owner", firstNumber: 2)
+        let scope = scopeClause("forms.owner", owners: cutoff.owners, firstNumber: 2)
         return try read { db in
             try db.value(Int.self, "SELECT COUNT(*) FROM forms WHERE trashed_at IS NOT NULL AND trashed_at < ?1\(scope.sql)",
                          [cutoff.before.timeIntervalSince1970] + scope.arguments) ?? 0
@@ -39,7 +49,7 @@ extension FormStore {
     /// Calls `body` with each trashed form a purge would destroy, oldest in the trash first — the
     /// order the purge takes them in. Changes nothing.
     public func forEachPurgeable(_ cutoff: PurgeCutoff, _ body: (TrashedForm) throws -> Void) throws {
-        let scope = scopeClause("forms.owner", firstNumber: 2)
+        let scope = scopeClause("forms.owner", owners: cutoff.owners, firstNumber: 2)
         try read { db in
             try db.forEachRow("""
                 SELECT \(SummarySQL.columns), forms.trashed_at FROM forms
@@ -63,7 +73,7 @@ extension FormStore {
         let before = cutoff.before.timeIntervalSince1970
         var done = 0
         // A foreman's purge takes his crews' forms only (``OwnerScope``).
-        let scope = scopeClause("forms.owner", firstNumber: 3)
+        let scope = scopeClause("forms.owner", owners: cutoff.owners, firstNumber: 3)
         while true {
             // Purged rows leave the index, so each batch simply takes the oldest that remain.
             let batch: [TrashedForm] = try write { db in

@@ -21,10 +21,14 @@ extension FormStore {
     /// The review of the form a delivery carries, as the form is now; nil when the form is no
     /// longer the submitted version the delivery was queued for (reopened, changed, purged),
     /// with the reason.
+    ///
+    /// Not limited by ``ownerScope``: `deliver` sends the whole queue whoever runs it (a timer
+    /// under one foreman's account must not leave the other crews' forms undelivered), and what
+    /// it reads goes to the office, not to the console.
     public func deliveryReview(_ delivery: Delivery) throws -> Result<FormReview, StoreError> {
         let form: Form
         do {
-            form = try self.form(.id(delivery.formId))
+            form = try read { db in try Self.loadForm(try FormRecord.find(.id(delivery.formId), in: db), in: db) }
         } catch let error as StoreError where error.kind == .notFound {
             return .failure(StoreError(.notFound, "form \(delivery.formId) no longer exists (purged?)"))
         }

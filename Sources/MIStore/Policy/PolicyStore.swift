@@ -28,7 +28,7 @@ extension FormStore {
                 throw StoreError(.invalidInput, problem)
             }
             // Each crew's own values (`policy set --team`) must still make a usable policy with the new site value.
-            for team in try Self.teamPolicies(in: db) {
+            for team in try Self.crewPolicies(in: db) {
                 if let problem = team.applied(to: updated).problems.first {
                     throw StoreError(.invalidInput, "for crew \(team.crew), whose own values would then break a rule: \(problem) "
                                      + "(change or remove them first: policy set --team '\(team.crew)' …)")

@@ -101,7 +101,7 @@ extension FormStore {
                 let own = ownerPolicies[form.owner]
                 guard let expiresAt = form.expires(afterDays: (own?.policy ?? policy).expiryDays) else { return }
                 for day in own?.days ?? siteDays {
-                    let at = form.created.date.addingTimeInterval(Double(day) * 86_400)
+                    let at = Expiry.date(day, after: form.created.date)
                     guard at < expiresAt else { continue }
                     pendingOfOwner.append(Reminder(form: form, day: day, at: at, expiresAt: expiresAt,
                                                    pending: at >= now, dropped: false))

@@ -86,4 +86,10 @@ extension Error {
         if case .permissionDenied = self as? CommandError { return true }
         return false
     }
+
+    /// The crew rule's refusal: one check and one error, the store's, whether the command asked
+    /// first (``Session/requireInCrews(_:)``) or the store refused inside its transaction.
+    var isCrewRefusal: Bool {
+        (self as? StoreError)?.kind == .forbidden && "\(self)".contains("is not in your crews")
+    }
 }

@@ -37,17 +37,29 @@ final class FakeDirectory: DirectoryService {
 
     /// Crews (nil: the site keeps none): name → member ids, foremen included.
     private(set) var crewMembers: [String: [String]]?
-    private(set) var teamSettings: TeamSettings?
+    private(set) var crewSettings: CrewSettings?
     private var allTeams: Set<String> = []
     private var everyone: [DirectoryUser] { crewMembers == nil ? Self.users : Self.users + Self.crewUsers }
 
     /// The crews of the crew tests: Kolonne Nord (mkhan leads; jdoe, zangstrom), Kolonne Süd (tpatel leads;
     /// asmith, sobrien), slead in the all-teams group.
     func withCrews() -> FakeDirectory {
-        teamSettings = TeamSettings(source: .groups, base: "ou=Kolonnen,dc=example,dc=com",
+        crewSettings = CrewSettings(source: .groups, base: "ou=Kolonnen,dc=example,dc=com",
                                     allTeamsGroup: "cn=site-leads,ou=groups,dc=example,dc=com")
         crewMembers = ["Kolonne Nord": ["mkhan", "jdoe", "zangstrom"], "Kolonne Süd": ["tpatel", "asmith", "sobrien"]]
         allTeams = ["slead"]
+        return self
+    }
+
+    /// The directory changes while sessions stay open: `uid` leaves crew `from` for crew `to`.
+    func moveMember(_ uid: String, from: String, to: String) {
+        crewMembers?[from]?.removeAll { $0 == uid }
+        crewMembers?[to, default: []].append(uid)
+    }
+
+    /// How old a session's crews may get before it reads them again (`teams.refreshSeconds`).
+    func refreshing(every seconds: Int) -> FakeDirectory {
+        crewSettings?.refreshSeconds = seconds
         return self
     }
 
@@ -76,7 +88,8 @@ final class FakeDirectory: DirectoryService {
         questions.append("led crews \(user.uid)")
         if allTeams.contains(user.uid) { return LedCrews(allCrews: true, crews: [], memberIDs: []) }
         let crews = (crewMembers ?? [:]).filter { $0.value.contains(user.uid) }.keys.sorted().map { self.crew($0) }
-        return LedCrews(allCrews: false, crews: crews, memberIDs: crews.flatMap { crewMembers?[$0.name] ?? [] })
+        return LedCrews(allCrews: false, crews: crews, memberIDs: crews.flatMap { crewMembers?[$0.name] ?? [] },
+                        membersByCrew: Dictionary(uniqueKeysWithValues: crews.map { ($0.name, crewMembers?[$0.name] ?? []) }))
     }
 
     func crews(containing user: DirectoryUser) throws -> [Crew] {

@@ -14,8 +14,8 @@ final class FakeStore: StoreService {
     private(set) var calls: [String] = []
     /// Set by the session before any command reaches the store; the fake records it, the real
     /// store enforces it (CrewRuleTests run on a real SQLite store).
-    var ownerScope: OwnerScope = .everyone
-    var crewNaming: (any CrewNaming)?
+    var reach = Reach.everyone
+    var ownerScope: OwnerScope { reach.scope }
     /// The arguments of the last `forEachForm` call.
     private(set) var lastFilter: FormFilter?
     var forms: [FormSummary] = [
@@ -100,7 +100,7 @@ final class FakeStore: StoreService {
         return counts.sorted(by: FormCount.mostFirst)
     }
 
-    func workload(_ filter: FormFilter, expiryDays: Int) throws -> [OwnerWorkload] {
+    func workload(_ filter: FormFilter, policies: OwnerPolicies) throws -> [OwnerWorkload] {
         calls.append("workload")
         lastFilter = filter
         let owners = Array(Set(forms.map(\.owner))).sorted().filter { filter.owner.map($0.elementsEqual) ?? true }
@@ -109,7 +109,7 @@ final class FakeStore: StoreService {
             let open = mine.filter { $0.state == .incomplete }
             return OwnerWorkload(owner: owner, incomplete: open.count, completed: mine.filter { $0.state == .completed }.count,
                                  oldestIncomplete: open.map(\.created.date).min(),
-                                 nextExpiry: open.compactMap { $0.expires(afterDays: expiryDays) }.min())
+                                 nextExpiry: open.compactMap { policies.expires($0) }.min())
         }
     }
 
@@ -158,6 +158,11 @@ final class FakeStore: StoreService {
         return ExpiryCutoff(days: days, now: Date(timeIntervalSince1970: 1_796_000_000))
     }
 
+    func expiryCutoffs(_ policies: OwnerPolicies) -> [ExpiryCutoff] {
+        calls.append("expiryCutoff")
+        return [ExpiryCutoff(days: policies.site.expiryDays, now: Date(timeIntervalSince1970: 1_796_000_000))]
+    }
+
     func countExpirable(_ cutoff: ExpiryCutoff) throws -> Int {
         calls.append("countExpirable")
         return expirable.count
@@ -185,6 +190,11 @@ final class FakeStore: StoreService {
         throw reached("purgeCutoff")
     }
 
+    func purgeCutoffs(_ policies: OwnerPolicies) -> [PurgeCutoff] {
+        calls.append("purgeCutoff")
+        return []
+    }
+
     func countPurgeable(_ cutoff: PurgeCutoff) throws -> Int {
         throw reached("countPurgeable")
     }
@@ -207,11 +217,15 @@ final class FakeStore: StoreService {
     }
 
     /// No crew overrides (the fake directory keeps no crews unless a test gives it some).
-    func teamPolicies() throws -> [TeamPolicy] { [] }
+    func crewPolicies() throws -> [CrewPolicy] { [] }
 
-    func setTeamPolicy(crew: String, _ setting: PolicySetting, to text: String?, defaults: ExpiryPolicy, actor: String,
+    func ownerPolicies(defaults: ExpiryPolicy) throws -> OwnerPolicies {
+        OwnerPolicies(site: try policy(defaults: defaults).policy)
+    }
+
+    func setCrewPolicy(crew: String, _ setting: PolicySetting, to text: String?, defaults: ExpiryPolicy, actor: String,
                        note: String?) throws -> PolicyChange {
-        throw reached("setTeamPolicy")
+        throw reached("setCrewPolicy")
     }
 
     func forEachReminder(policy: ExpiryPolicy, filter: ReminderFilter, _ body: (Reminder) throws -> Void) throws {

@@ -1,11 +1,11 @@
 /// Where a site keeps its crews (the config's `teams` object, docs/configuration.md). Without it
 /// there are no crews: every foreman acts on every technician's forms, as before crews existed.
-public struct TeamSettings: Sendable, Equatable {
+public struct CrewSettings: Sendable, Equatable {
     public enum Source: String, Sendable, CaseIterable {
-        /// Every group entry under ``TeamSettings/base`` is a crew, named by its `cn`; its members
+        /// Every group entry under ``CrewSettings/base`` is a crew, named by its `cn`; its members
         /// who are foremen lead it, those who are technicians work in it.
         case groups
-        /// A foreman's crew is the users whose ``TeamSettings/managerAttribute`` names the
+        /// A foreman's crew is the users whose ``CrewSettings/managerAttribute`` names the
         /// foreman's DN (Active Directory fills `directReports` back); named after his user id.
         case manager
     }
@@ -18,11 +18,19 @@ public struct TeamSettings: Sendable, Equatable {
     public var allTeamsGroup: String?
     /// `teams.managerAttribute` (manager): the attribute naming a technician's foreman.
     public var managerAttribute: String
+    /// `teams.refreshSeconds`: a session reads its crews again before a command once they are
+    /// this old, so a technician taken out of a crew is out of every open session within it.
+    public var refreshSeconds: Int
 
-    public init(source: Source, base: String? = nil, allTeamsGroup: String? = nil, managerAttribute: String = "manager") {
+    /// The default of ``refreshSeconds``.
+    public static let defaultRefreshSeconds = 60
+
+    public init(source: Source, base: String? = nil, allTeamsGroup: String? = nil, managerAttribute: String = "manager",
+                refreshSeconds: Int = CrewSettings.defaultRefreshSeconds) {
         self.source = source
         self.base = base
         self.allTeamsGroup = allTeamsGroup
         self.managerAttribute = managerAttribute
+        self.refreshSeconds = refreshSeconds
     }
 }

@@ -4,11 +4,11 @@ import MIStore
 /// `forms --count-by team[,state]` (issue 22): the store's counts by owner, summed per crew the
 /// user may see. A technician in two crews counts in both; forms of owners in none of them are
 /// counted under `(no crew)`. Every visible crew gets a row, 0 included.
-enum TeamCounts {
+enum CrewCounts {
     static let noCrew = "(no crew)"
 
     static func show(_ byOwner: [FormCount], fields: FormFieldList, session: Session, output: OutputSink) throws {
-        guard session.directory.teamSettings != nil else {
+        guard session.directory.crewSettings != nil else {
             throw CommandError.failed("this site keeps no crews (no teams object in \(session.config.file)); --count-by team needs them")
         }
         let ownerIndex = fields.fields.firstIndex(of: .owner)!

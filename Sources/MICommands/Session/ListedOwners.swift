@@ -4,7 +4,7 @@ import MIStore
 /// Whose forms a listing covers (`forms`, `workload`): nobody in particular, one user id, or a
 /// glob on user ids (`'u0000*'`, as `users` takes one), after the rule that technicians see
 /// only their own (``Session/visibleOwner(asked:)``).
-struct OwnerSelection {
+struct ListedOwners {
     /// The owner asked for, as the session allows it (a technician's own uid).
     let owner: String?
     /// The crews the session acts for: technicians outside them are never listed (issue 22).
