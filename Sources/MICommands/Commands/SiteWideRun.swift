@@ -9,7 +9,7 @@ extension Session {
     func refuseWithoutCrews(_ command: String) throws {
         let reach = try crewReach()
         guard reach.kind == .crews, reach.crews.isEmpty else { return }
-        let group = directory.teamSettings?.allTeamsGroup.map { "teams.allTeamsGroup (\($0))" }
+        let group = directory.crewSettings?.allTeamsGroup.map { "teams.allTeamsGroup (\($0))" }
             ?? "the group teams.allTeamsGroup names (none is set in \(config.file))"
         throw CommandError.permissionDenied(
             "'\(command)' would see only your own forms: you lead no crew, and this site keeps crews; "
