@@ -114,6 +114,7 @@ public enum Launcher {
                 tries += 1
             }
             let user = try authenticated.get()
+            if let warning = directory.loginWarning { err.write("miadmin: warning: \(warning.message)\n") }
             session = Session(config: config, user: user, directory: directory, logger: logger, clock: storeClock) {
                 if let openedStore { return openedStore }
                 // An early opening is waited for once; after its failure the next command opens anew.

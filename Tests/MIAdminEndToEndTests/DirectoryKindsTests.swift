@@ -99,7 +99,7 @@ enum DirectoryUnderTest: String, CaseIterable, CustomTestStringConvertible, Send
         if directory == .activeDirectory {
             // userAccountControl bit 2: a disabled account receives no forms.
             let toDisabled = try MIAdmin.as_("mkhan", config: config, ["move 'jdoe/Target check' dgone"], fixture: fixture)
-            #expect(toDisabled.stderr.contains("'dgone' is disabled in the directory"), "\(toDisabled.stderr)")
+            #expect(toDisabled.stderr.contains("'dgone' is disabled in the directory (userAccountControl)"), "\(toDisabled.stderr)")
             // A technician through the nested group is a valid target.
             let toNested = try MIAdmin.as_("mkhan", config: config, ["move 'jdoe/Target check' fnested",
                                                                       "move 'fnested/Target check' jdoe"], fixture: fixture)

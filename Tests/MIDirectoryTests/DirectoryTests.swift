@@ -125,14 +125,14 @@ import Testing
         let s = try settings()
         let connection = try LDAPConnection(settings: s.connection, logger: Logger(label: "test"))
         let refused = { (code: LDAPResultCode) in DirectoryError(.serviceBindFailed, code: code, "refused") }
-        try connection.sendSimpleBind(dn: fixture["BIND_DN"], password: Array("not-the-password".utf8), refused: refused)
+        try connection.sendDeferredBind(dn: fixture["BIND_DN"], password: Array("not-the-password".utf8), refused: refused)
         let error = #expect(throws: DirectoryError.self) {
             try connection.search(base: s.baseDN, scope: .base, filter: "(objectClass=*)", attributes: ["1.1"],
                                   pageSize: 0) { _ in }
         }
         #expect(error?.kind == .serviceBindFailed)
         #expect(error?.code == .invalidCredentials)
-        try connection.sendSimpleBind(dn: fixture["BIND_DN"], password: try #require(s.bindPassword), refused: refused)
+        try connection.sendDeferredBind(dn: fixture["BIND_DN"], password: try #require(s.bindPassword), refused: refused)
         var found = 0
         try connection.search(base: s.userBase, scope: .subtree, filter: "(uid=lchen)", attributes: ["uid"]) { _ in found += 1 }
         #expect(found == 1)

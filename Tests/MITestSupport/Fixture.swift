@@ -35,6 +35,16 @@ public struct Fixture: Sendable {
         }
     }()
 
+    /// The password policy fixture (`--ppolicy`, 20 bulk users): technicians in each account
+    /// state (plocked, plockout, pexpired, pgrace, pexpiring, preset; docs/testing-fixture.md).
+    public static let passwordPolicy: Fixture = {
+        do {
+            return try start(variable: "MIADMIN_TEST_FIXTURE_PPOLICY", name: "ppolicy", options: ["--ppolicy", "--users", "20"])
+        } catch {
+            fatalError("cannot start the password policy LDAP fixture: \(error)")
+        }
+    }()
+
     /// The Samba AD DC started by Scripts/test (Scripts/ad-fixture) in `$MIADMIN_TEST_FIXTURE_AD`;
     /// nil without it (provisioning takes a lock and ~10 s, so tests never start one themselves).
     public static let activeDirectory: Fixture? = {
