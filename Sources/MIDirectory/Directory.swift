@@ -16,8 +16,8 @@ public final class Directory {
     private var connection: LDAPConnection?
     /// Set when the root DSE has been read (for `ldap.userFilter: auto`).
     private var flavor: DirectoryFlavor?
-    /// `ldap.roleSource: auto` once decided for this directory: true when entries carry `memberOf`.
-    var usesMemberOf: Bool?
+    /// Which roles come from `memberOf`, decided once per session (``rolePlan(on:)``).
+    var rolePlanCache: RolePlan?
     /// Role group memberships (normalized DNs, lowercased uids), loaded once per session when a
     /// listing needs them and roles come from the groups.
     var membership: GroupMembership?
@@ -195,6 +195,9 @@ public final class Directory {
         if let configured = settings.userFilter { return configured }
         return flavor == .activeDirectory ? UserFilter.activeDirectory : UserFilter.standard
     }
+
+    /// The flavor, if the root DSE has been read already.
+    var knownFlavor: DirectoryFlavor? { flavor }
 
     /// Reads the root DSE once: Active Directory announces itself in `supportedCapabilities`.
     func directoryFlavor(on ldap: LDAPConnection) throws -> DirectoryFlavor {

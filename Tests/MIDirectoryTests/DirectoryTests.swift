@@ -187,9 +187,11 @@ import Testing
         let directory = try directory(source)
         let user = try directory.authenticate(uid: "sobrien", password: Array(fixture.password("sobrien").utf8))
         #expect(user.roles == [.technician])
-        if source == .auto { #expect(directory.usesMemberOf == true) }
         var foremen: [String] = []
         try directory.forEachUser(matching: nil, role: .foreman) { foremen.append($0.uid) }
+        // The memberof overlay follows `member`, which is all these groupOfNames list: auto
+        // reads every role from memberOf.
+        if source == .auto { #expect(directory.rolePlanCache?.fromMemberOf == [.foreman, .technician, .support]) }
         #expect(foremen.sorted() == ["mkhan", "tpatel"])
         // With memberOf, the listing never read a role group's member list.
         #expect((directory.membership == nil) == (source != .groups))
