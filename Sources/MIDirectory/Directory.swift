@@ -26,6 +26,8 @@ public final class Directory {
     /// The configured role groups, normalized once (see `roleGroupKeys`).
     var roleGroupKeysCache: RoleGroupKeys?
     private var userCache: [String: DirectoryUser?] = [:]
+    /// The crew base has shown at least one crew group this session (``requireVisibleCrews``).
+    var crewBaseShowsCrews = false
     /// Set by a login whose password works but expires soon or is in its grace logins: the
     /// console shows it as a warning.
     public private(set) var loginWarning: PasswordWarning?
