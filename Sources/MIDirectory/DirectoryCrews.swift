@@ -55,7 +55,7 @@ extension Directory {
 
     /// Group entries, whatever their kind (the crew base holds groups; other entries there, such
     /// as sub-OUs, are not crews).
-    private static let groupFilter =
+    static let groupFilter =
         "(|(objectClass=groupOfNames)(objectClass=groupOfUniqueNames)(objectClass=posixGroup)(objectClass=group))"
 
     /// What a foreman's session acts for: every crew (a member of `teams.allTeamsGroup`, a site

@@ -97,6 +97,19 @@ public struct Fixture: Sendable {
         return Fixture(directory: dir, values: values, users: users)
     }
 
+    /// Adds the entries of `ldif` as the fixture's rootdn; entries already there (from an earlier
+    /// run against the same fixture) are kept. Returns ldapmodify's exit status (0, or 68).
+    @discardableResult
+    public func addEntries(_ ldif: String) throws -> Int32 {
+        let result = try Shell.run("/usr/bin/ldapmodify", ["-a", "-c", "-x", "-ZZ", "-H", self["LDAP_URI"],
+                                                          "-D", self["ROOT_DN"], "-y", self["ROOT_PW_FILE"]],
+                                   environment: ["LDAPTLS_CACERT": self["CA_FILE"], "LDAPTLS_REQCERT": "demand"], input: ldif)
+        guard result.status == 0 || result.status == 68 else {
+            throw ShellError(description: "ldapmodify failed (\(result.status)): \(result.stderr)")
+        }
+        return result.status
+    }
+
     /// Writes a copy of the fixture's config with `edit` applied to its JSON object, into a new
     /// temp dir (which also holds the store), and returns the path.
     public func config(_ edit: (inout [String: Any]) -> Void = { _ in }) throws -> String {
