@@ -41,12 +41,14 @@ public enum AccountState: Sendable, Equatable, CaseIterable {
 
     /// The attributes of a user entry that say an account is locked or disabled, read with every
     /// user entry: Active Directory's `userAccountControl`, 389's `nsAccountLock`, OpenLDAP
-    /// ppolicy's `pwdAccountLockedTime` (operational: returned only when named).
-    static let entryAttributes = (activeDirectory: ["userAccountControl"], other: ["nsAccountLock", "pwdAccountLockedTime"])
+    /// ppolicy's `pwdAccountLockedTime` (operational: returned only when named), 389's
+    /// `accountUnlockTime` (set when failed binds lock an account out).
+    static let entryAttributes = (activeDirectory: ["userAccountControl"],
+                                  other: ["nsAccountLock", "accountUnlockTime", "pwdAccountLockedTime"])
 
     /// The state an entry's own attributes give, or nil (usable, as far as the entry says).
-    /// `pwdAccountLockedTime` stays on an entry whose timed lockout has run out until its next
-    /// bind: such an account counts as locked until then.
+    /// `pwdAccountLockedTime` and `accountUnlockTime` stay on an entry whose timed lockout has
+    /// run out until its next bind: such an account counts as locked until then.
     init?(entry: LDAPEntry) {
         if let control = entry.first("userAccountControl").flatMap(Int.init), control & 2 != 0 {
             self = .disabled
@@ -54,6 +56,8 @@ public enum AccountState: Sendable, Equatable, CaseIterable {
             self = .inactivated
         } else if entry.first("pwdAccountLockedTime") != nil {
             self = .policyLocked
+        } else if entry.first("accountUnlockTime") != nil {
+            self = .lockedOut
         } else {
             return nil
         }

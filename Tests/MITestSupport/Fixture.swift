@@ -52,6 +52,13 @@ public struct Fixture: Sendable {
         do { return try load(dir) } catch { fatalError("cannot read the AD fixture in \(dir): \(error)") }
     }()
 
+    /// The 389 Directory Server started by Scripts/test (Scripts/ds389-fixture) in
+    /// `$MIADMIN_TEST_FIXTURE_389`; nil without it (dscreate needs root and about a minute).
+    public static let ds389: Fixture? = {
+        guard let dir = ProcessInfo.processInfo.environment["MIADMIN_TEST_FIXTURE_389"], !dir.isEmpty else { return nil }
+        do { return try load(dir) } catch { fatalError("cannot read the 389 fixture in \(dir): \(error)") }
+    }()
+
     /// A fixture of one suite's own (``CrewDirectory``): `$variable`'s when a script started
     /// one, else one started with `options` for this test process.
     public static func dedicated(variable: String, name: String, options: [String]) throws -> Fixture {
