@@ -95,9 +95,9 @@ public final class LDAPConnection {
         diagnosticMessage().map { ": \($0)" } ?? ""
     }
 
-    /// The diagnostic message of the last result (Active Directory says there why a bind with the
-    /// right password failed: `AcceptSecurityContext error, data 773`).
-    func diagnosticMessage() -> String? {
+    /// The diagnostic message of the last result, for error messages (a bind reads its own from
+    /// its result: ``BindAnswer``).
+    private func diagnosticMessage() -> String? {
         var message: UnsafeMutablePointer<CChar>?
         ldap_get_option(handle, LDAP_OPT_DIAGNOSTIC_MESSAGE, &message)
         guard let message else { return nil }
