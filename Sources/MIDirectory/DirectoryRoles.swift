@@ -51,30 +51,38 @@ extension Directory {
         return ExpectedRoleQueries(dn: dn, uid: loginName, sent: try sendRoleQueries(dn: dn, uid: loginName, on: ldap))
     }
 
-    /// The roles of one user entry. The login (`deciding`) asks the role groups themselves
-    /// unless roles come from `memberOf` for every role: the group entries are the authority,
-    /// `memberOf` only a copy the server may keep for some groups and not others. `expected`:
-    /// the login's role queries sent ahead; set to nil when their answers were used.
+    /// The roles of one user entry. With a service account the login (`deciding`) asks the role
+    /// groups themselves (its queries went out with the user look-up): the group entries are
+    /// the authority, `memberOf` only a copy the server may keep for some groups and not others.
+    /// Otherwise roles follow the session's ``rolePlan(on:)``: each role from `memberOf` or from
+    /// its group. `expected`: the login's role queries sent ahead; set to nil when their answers
+    /// were used.
     func roles(of entry: LDAPEntry, on ldap: LDAPConnection, deciding: Bool,
                expected: inout ExpectedRoleQueries?) throws -> [Role] {
-        let fromMemberOf: Bool
+        let plan: RolePlan?
         switch settings.roleSource {
-        case .memberOf: fromMemberOf = true
-        case .groups: fromMemberOf = false
+        case .memberOf: plan = nil
+        case .groups: plan = RolePlan(fromMemberOf: [], groupRoles: roleGroups.map(\.0))
+        case .auto where try directoryFlavor(on: ldap) == .activeDirectory:
+            plan = nil  // Active Directory keeps memberOf for every group: it is complete there
+        case .auto where deciding && settings.hasServiceAccount:
+            plan = RolePlan(fromMemberOf: [], groupRoles: roleGroups.map(\.0))
         case .auto:
-            // Active Directory keeps memberOf for every group: it is complete there.
-            let activeDirectory = try directoryFlavor(on: ldap) == .activeDirectory
-            fromMemberOf = try activeDirectory || (!deciding && rolePlan(on: ldap).groupRoles.isEmpty)
+            plan = try rolePlan(on: ldap)
         }
-        if fromMemberOf { return try roles(memberOf: entry.values("memberOf"), on: ldap) }
-        if let membership, membership.covers(roleGroups.map(\.0)) {
-            return membership.roles(dn: entry.dn, uid: entry.first(settings.userAttribute))
-        }
-        if let sent = expected, sent.answer(for: entry, userAttribute: settings.userAttribute) {
+        let memberOf = try plan.map { $0.fromMemberOf.isEmpty } == true
+            ? [] : roles(memberOf: entry.values("memberOf"), on: ldap).filter { plan?.usesMemberOf($0) ?? true }
+        guard let plan, !plan.groupRoles.isEmpty else { return memberOf }
+        let fromGroups: [Role]
+        if let membership, membership.covers(plan.groupRoles) {
+            fromGroups = membership.roles(dn: entry.dn, uid: entry.first(settings.userAttribute))
+        } else if let sent = expected, sent.answer(for: entry, userAttribute: settings.userAttribute) {
             expected = nil
-            return try receiveRoles(sent.sent, on: ldap)
+            fromGroups = try receiveRoles(sent.sent, on: ldap)
+        } else {
+            fromGroups = try rolesByQuery(entry, on: ldap)
         }
-        return try rolesByQuery(entry, on: ldap)
+        return Role.allCases.filter { memberOf.contains($0) || (fromGroups.contains($0) && plan.groupRoles.contains($0)) }
     }
 
     /// Which roles this session reads from `memberOf`, decided per role group, never per user:
@@ -114,7 +122,8 @@ extension Directory {
         let otherLists = try ldap.baseMatches(groups.map(\.1), filter: "(|(uniqueMember=*)(memberUid=*))")
         let users = try userFilter(on: ldap)
         var follows: Set<Role> = []
-        for (index, (role, group)) in groups.enumerated() where otherLists[index] == .doesNotMatch {
+        // A group the reader cannot see (`missing`) is probed too: memberOf may still name it.
+        for (index, (role, group)) in groups.enumerated() where otherLists[index] != .matches {
             do {
                 try ldap.search(base: settings.userBase, scope: .subtree,
                                 filter: "(&\(users)(memberOf=\(FilterEscaping.escape(group))))", attributes: ["1.1"],

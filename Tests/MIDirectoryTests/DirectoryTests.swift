@@ -207,3 +207,30 @@ import Testing
         #expect(try directory.userIDs(prefix: "tp", role: .technician) == ["tpatel"])
     }
 }
+
+/// Without a service account on a directory whose entries carry memberOf (`--memberof`, anyone
+/// may read): the login reads roles as the session's role plan says, from memberOf for groups
+/// the overlay follows, not by asking the groups (which a user may not be allowed to read).
+@Suite struct MemberOfWithoutServiceAccountTests {
+    static let fixture: Fixture = {
+        do {
+            return try Fixture.dedicated(variable: "MIADMIN_TEST_FIXTURE_MEMBEROF", name: "memberof",
+                                         options: ["--memberof", "--users", "20"])
+        } catch {
+            fatalError("cannot start the memberof LDAP fixture: \(error)")
+        }
+    }()
+
+    @Test func theLoginFollowsTheRolePlan() throws {
+        let fixture = Self.fixture
+        let base = fixture["LDAP_BASE"]
+        let directory = Directory(settings: DirectorySettings(
+            connection: ConnectionSettings(uri: fixture["LDAP_URI"], startTLS: true, caFile: fixture["CA_FILE"], timeoutSeconds: 5),
+            baseDN: base, userBase: "ou=people,\(base)", bindDN: nil, bindPassword: nil,
+            groups: [.foreman: "cn=foremen,ou=groups,\(base)", .technician: "cn=technicians,ou=groups,\(base)",
+                     .support: "cn=support,ou=groups,\(base)"]), logger: Logger(label: "test"))
+        let user = try directory.authenticate(uid: "tpatel", password: Array(fixture.password("tpatel").utf8))
+        #expect(user.roles == [.foreman, .technician])
+        #expect(directory.rolePlanCache?.fromMemberOf == [.foreman, .technician, .support])
+    }
+}
