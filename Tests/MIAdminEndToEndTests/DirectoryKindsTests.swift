@@ -100,6 +100,8 @@ enum DirectoryUnderTest: String, CaseIterable, CustomTestStringConvertible, Send
             // userAccountControl bit 2: a disabled account receives no forms.
             let toDisabled = try MIAdmin.as_("mkhan", config: config, ["move 'jdoe/Target check' dgone"], fixture: fixture)
             #expect(toDisabled.stderr.contains("'dgone' is disabled in the directory (userAccountControl)"), "\(toDisabled.stderr)")
+            let state = try MIAdmin.as_("mkhan", format: "csv", ["users dgone --state"], fixture: fixture)
+            #expect(state.lines.last?.hasSuffix(",disabled (userAccountControl)") == true, "\(state.stdout)")
             // A technician through the nested group is a valid target.
             let toNested = try MIAdmin.as_("mkhan", config: config, ["move 'jdoe/Target check' fnested",
                                                                       "move 'fnested/Target check' jdoe"], fixture: fixture)
