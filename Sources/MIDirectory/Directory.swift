@@ -16,8 +16,8 @@ public final class Directory {
     private var connection: LDAPConnection?
     /// Set when the root DSE has been read (for `ldap.userFilter: auto`).
     private var flavor: DirectoryFlavor?
-    /// `ldap.roleSource: auto` once decided for this directory: true when entries carry `memberOf`.
-    var usesMemberOf: Bool?
+    /// Which roles come from `memberOf`, decided once per session (``rolePlan(on:)``).
+    var rolePlanCache: RolePlan?
     /// Role group memberships (normalized DNs, lowercased uids), loaded once per session when a
     /// listing needs them and roles come from the groups.
     var membership: GroupMembership?
@@ -26,6 +26,11 @@ public final class Directory {
     /// The configured role groups, normalized once (see `roleGroupKeys`).
     var roleGroupKeysCache: RoleGroupKeys?
     private var userCache: [String: DirectoryUser?] = [:]
+    /// The crew base has shown at least one crew group this session (``requireVisibleCrews``).
+    var crewBaseShowsCrews = false
+    /// Set by a login whose password works but expires soon or is in its grace logins: the
+    /// console shows it as a warning.
+    public private(set) var loginWarning: PasswordWarning?
 
     public init(settings: DirectorySettings, logger: Logger) {
         self.settings = settings
@@ -52,17 +57,16 @@ public final class Directory {
     public static func openConnection(_ settings: DirectorySettings, logger: Logger) throws -> LDAPConnection {
         let opened = try LDAPConnection(settings: settings.connection, logger: logger)
         guard settings.hasServiceAccount, let bindDN = settings.bindDN else { return opened }
-        let code = try opened.simpleBind(dn: bindDN, password: try servicePassword(settings))
-        try opened.checkReachable(code)
-        guard code == .success else { throw serviceAccountRefused(bindDN, code) }
+        let answer = try opened.bind(dn: bindDN, password: try servicePassword(settings))
+        guard answer.code == .success else { throw serviceAccountRefused(bindDN, answer.code) }
         return opened
     }
 
     /// The service account's re-bind after a user's bind: sent at once, its answer read before
-    /// the connection's next request (`LDAPConnection.sendSimpleBind`).
+    /// the connection's next request (`LDAPConnection.sendDeferredBind`).
     private func rebindService(_ ldap: LDAPConnection) throws {
         guard settings.hasServiceAccount, let bindDN = settings.bindDN else { return }
-        try ldap.sendSimpleBind(dn: bindDN, password: try Self.servicePassword(settings)) { Self.serviceAccountRefused(bindDN, $0) }
+        try ldap.sendDeferredBind(dn: bindDN, password: try Self.servicePassword(settings)) { Self.serviceAccountRefused(bindDN, $0) }
     }
 
     private static func servicePassword(_ settings: DirectorySettings) throws -> [UInt8] {
@@ -81,9 +85,11 @@ public final class Directory {
     ///
     /// Throws `.authenticationFailed` for an empty password (before anything is sent), an unknown
     /// or ambiguous user id, or a wrong password — with one message for all of them, so the
-    /// console does not reveal which user ids exist. Throws `.accountUnusable` when the password
-    /// was right but Active Directory says the account cannot log in (disabled, locked, expired,
-    /// must change its password), and `.noRole` for a user in no role group.
+    /// console does not reveal which user ids exist. Throws `.accountUnusable` when the directory
+    /// says the account cannot log in (``LoginOutcome``: locked, disabled, expired, must change
+    /// its password — never let in, even when the bind itself succeeded), and `.noRole` for a
+    /// user in no role group. A password that expires soon or is in its grace logins lets the
+    /// user in and leaves ``loginWarning`` set.
     public func authenticate(uid: String, password: [UInt8]) throws -> DirectoryUser {
         let refused = DirectoryError(.authenticationFailed, code: .invalidCredentials,
                                      "authentication failed for '\(uid)': unknown user id or wrong password")
@@ -126,13 +132,17 @@ public final class Directory {
         // reported, only once the password was right.
         let readEarly = settings.hasServiceAccount
             ? try makeUser(entry, on: ldap, deciding: true, expectedRoles: &expectedRoles) : nil
-        let (code, diagnostic) = try bindAsUser(dn: entry.dn, password: password, readConnection: ldap)
-        guard code == .success else {
-            if code == .invalidCredentials, let state = AccountState(diagnostic: diagnostic) {
-                throw DirectoryError(.accountUnusable, code: code, "cannot log in as '\(uid)': \(state.explanation)")
-            }
-            if code != .invalidCredentials { logger.info("user bind refused with LDAP code \(code.rawValue)") }
+        let answer = try bindAsUser(dn: entry.dn, password: password, readConnection: ldap)
+        switch LoginOutcome(answer) {
+        case .accepted(let warning):
+            loginWarning = warning
+        case .unusable(let state):
+            throw DirectoryError(.accountUnusable, code: answer.code, "cannot log in as '\(uid)': \(state.explanation)")
+        case .wrongCredentials:
             throw refused
+        case .refused(let code, let diagnostic):
+            throw DirectoryError(.accountUnusable, code: code,
+                                 "cannot log in as '\(uid)': the directory refused the login" + (diagnostic.map { ": \($0)" } ?? ""))
         }
         let user = try readEarly ?? makeUser(entry, on: ldap, deciding: true)
         guard !user.roles.isEmpty else {
@@ -146,13 +156,12 @@ public final class Directory {
     /// connection is bound back to the service account at once, whatever the outcome (a second
     /// bind on the same TLS connection: cheaper than a second handshake); without one, it stays
     /// bound as the user, who does the later reads.
-    private func bindAsUser(dn: String, password: [UInt8], readConnection ldap: LDAPConnection) throws
-        -> (LDAPResultCode, String?) {
-        let code = try ldap.simpleBind(dn: dn, password: password)
-        try ldap.checkReachable(code)
-        let diagnostic = code == .success ? nil : ldap.diagnosticMessage()
+    /// The bind asks for the password policy control: the answer then says why an account
+    /// cannot log in, or that its password expires soon.
+    private func bindAsUser(dn: String, password: [UInt8], readConnection ldap: LDAPConnection) throws -> BindAnswer {
+        let answer = try ldap.bind(dn: dn, password: password, askPasswordPolicy: true)
         try rebindService(ldap)
-        return (code, diagnostic)
+        return answer
     }
 
     /// Looks a user up by user id (cached for the session); nil when there is no such user
@@ -174,7 +183,8 @@ public final class Directory {
     private func userAttributes(for flavor: DirectoryFlavor) -> [String] {
         var attributes = [settings.userAttribute, "cn", "mail"]
         if settings.roleSource != .groups { attributes.append("memberOf") }
-        if flavor == .activeDirectory { attributes += ["userAccountControl", "displayName"] }
+        attributes += flavor == .activeDirectory
+            ? AccountState.entryAttributes.activeDirectory + ["displayName"] : AccountState.entryAttributes.other
         return attributes
     }
 
@@ -187,6 +197,9 @@ public final class Directory {
         if let configured = settings.userFilter { return configured }
         return flavor == .activeDirectory ? UserFilter.activeDirectory : UserFilter.standard
     }
+
+    /// The flavor, if the root DSE has been read already.
+    var knownFlavor: DirectoryFlavor? { flavor }
 
     /// Reads the root DSE once: Active Directory announces itself in `supportedCapabilities`.
     func directoryFlavor(on ldap: LDAPConnection) throws -> DirectoryFlavor {
@@ -282,10 +295,9 @@ public final class Directory {
 
     func user(from entry: LDAPEntry, roles: [Role]) -> DirectoryUser {
         // Roles come filtered from Role.allCases: already ordered, each once.
-        let control = entry.first("userAccountControl").flatMap(Int.init) ?? 0
-        return DirectoryUser(uid: entry.first(settings.userAttribute) ?? "", dn: entry.dn,
-                             name: entry.first("displayName") ?? entry.first("cn") ?? "", mail: entry.first("mail"), orderedRoles: roles,
-                             isDisabled: control & 2 != 0)
+        DirectoryUser(uid: entry.first(settings.userAttribute) ?? "", dn: entry.dn,
+                      name: entry.first("displayName") ?? entry.first("cn") ?? "", mail: entry.first("mail"), orderedRoles: roles,
+                      accountState: AccountState(entry: entry))
     }
 }
 

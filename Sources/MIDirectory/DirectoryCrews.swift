@@ -59,7 +59,7 @@ extension Directory {
 
     /// Group entries, whatever their kind (the crew base holds groups; other entries there, such
     /// as sub-OUs, are not crews).
-    private static let groupFilter =
+    static let groupFilter =
         "(|(objectClass=groupOfNames)(objectClass=groupOfUniqueNames)(objectClass=posixGroup)(objectClass=group))"
 
     /// What a foreman's session acts for: every crew (a member of `teams.allTeamsGroup`, a site
@@ -113,10 +113,14 @@ extension Directory {
                             membersByCrew: [user.uid: ids])
         case .groups:
             var found: [(crew: Crew, dns: [String], uids: [String])] = []
-            try ldap.receive(search) { entry in
-                let dns = entry.values("member") + entry.values("uniqueMember").map(Self.withoutUniqueID)
-                found.append((Crew(name: entry.first("cn") ?? entry.dn, dn: entry.dn), dns, entry.values("memberUid")))
+            try readingCrews(teams, on: ldap) {
+                try ldap.receive(search) { entry in
+                    let dns = entry.values("member") + entry.values("uniqueMember").map(Self.withoutUniqueID)
+                    found.append((Crew(name: entry.first("cn") ?? entry.dn, dn: entry.dn), dns, entry.values("memberUid")))
+                }
             }
+            // "You lead none" only when the crew base shows crews at all.
+            if found.isEmpty { try requireVisibleCrews(teams, on: ldap) }
             var ids: [String] = []
             var byCrew: [String: [String]] = [:]
             for crew in found {
@@ -143,11 +147,14 @@ extension Directory {
         switch teams.source {
         case .groups:
             var crews: [Crew] = []
-            try ldap.search(base: try crewBase(teams), scope: .subtree,
-                            filter: "(&\(Self.groupFilter)\(membershipFilter(dn: user.dn, uid: user.uid)))",
-                            attributes: ["cn"]) { entry in
-                crews.append(Crew(name: entry.first("cn") ?? entry.dn, dn: entry.dn))
+            try readingCrews(teams, on: ldap) {
+                try ldap.search(base: try crewBase(teams), scope: .subtree,
+                                filter: "(&\(Self.groupFilter)\(membershipFilter(dn: user.dn, uid: user.uid)))",
+                                attributes: ["cn"]) { entry in
+                    crews.append(Crew(name: entry.first("cn") ?? entry.dn, dn: entry.dn))
+                }
             }
+            if crews.isEmpty { try requireVisibleCrews(teams, on: ldap) }
             return crews.sorted()
         case .manager:
             var managers: [String] = []
@@ -165,9 +172,13 @@ extension Directory {
         switch teams.source {
         case .groups:
             var crews: [Crew] = []
-            try connect().search(base: try crewBase(teams), scope: .subtree, filter: Self.groupFilter, attributes: ["cn"]) { entry in
-                crews.append(Crew(name: entry.first("cn") ?? entry.dn, dn: entry.dn))
+            let ldap = try connect()
+            try readingCrews(teams, on: ldap) {
+                try ldap.search(base: try crewBase(teams), scope: .subtree, filter: Self.groupFilter, attributes: ["cn"]) { entry in
+                    crews.append(Crew(name: entry.first("cn") ?? entry.dn, dn: entry.dn))
+                }
             }
+            if crews.isEmpty { try requireVisibleCrews(teams, on: ldap) }
             for crew in crews.sorted() { try body(crew) }
         case .manager:
             var crews: [Crew] = []
@@ -182,10 +193,14 @@ extension Directory {
         switch teams.source {
         case .groups:
             var found: Crew?
-            try connect().search(base: try crewBase(teams), scope: .subtree,
-                                 filter: "(&\(Self.groupFilter)(cn=\(FilterEscaping.escape(name))))", attributes: ["cn"]) { entry in
-                found = found ?? Crew(name: entry.first("cn") ?? name, dn: entry.dn)
+            let ldap = try connect()
+            try readingCrews(teams, on: ldap) {
+                try ldap.search(base: try crewBase(teams), scope: .subtree,
+                                filter: "(&\(Self.groupFilter)(cn=\(FilterEscaping.escape(name))))", attributes: ["cn"]) { entry in
+                    found = found ?? Crew(name: entry.first("cn") ?? name, dn: entry.dn)
+                }
             }
+            if found == nil { try requireVisibleCrews(teams, on: ldap) }
             return found
         case .manager:
             guard let foreman = try user(uid: name), foreman.has(.foreman) else { return nil }
@@ -235,6 +250,45 @@ extension Directory {
         for uid in try memberIDs(of: crew).sorted() {
             if let user = try user(uid: uid) { try body(user) }
         }
+    }
+
+    /// Runs a search under the crew base; a base that does not exist or may not be read is the
+    /// error of ``hiddenCrews(_:)``, not a missing crew.
+    private func readingCrews(_ teams: TeamSettings, on ldap: LDAPConnection, _ search: () throws -> Void) throws {
+        do {
+            try search()
+        } catch let error as DirectoryError where error.code == .noSuchObject || error.code == .insufficientAccess {
+            throw hiddenCrews(teams, code: error.code)
+        }
+    }
+
+    /// An empty answer from the crew base means "no crew" only when the base shows the reader
+    /// any crew at all: a directory that hides its crew groups (389's default access controls
+    /// hide `groupOfUniqueNames` entries from everyone but Directory Manager) answers every
+    /// crew search with nothing, and the console would tell a foreman he leads none. One
+    /// one-entry probe, once per session.
+    func requireVisibleCrews(_ teams: TeamSettings, on ldap: LDAPConnection) throws {
+        if crewBaseShowsCrews { return }
+        var found = false
+        do {
+            try readingCrews(teams, on: ldap) {
+                try ldap.search(base: try crewBase(teams), scope: .subtree, filter: Self.groupFilter, attributes: ["1.1"],
+                                pageSize: 1) { _ in
+                    found = true
+                    throw StopSearch()
+                }
+            }
+        } catch is StopSearch {}
+        guard found else { throw hiddenCrews(teams, code: nil) }
+        crewBaseShowsCrews = true
+    }
+
+    private func hiddenCrews(_ teams: TeamSettings, code: LDAPResultCode?) -> DirectoryError {
+        let reader = settings.bindDN.map { "the service account '\($0)'" } ?? "an anonymous or user bind"
+        return DirectoryError(.configuration, code: code,
+            "teams.base '\(teams.base ?? "")' shows \(reader) no crew: it does not exist, holds no group entries, or " +
+            "hides them from that account; give the service account read rights on teams.base and the crew groups " +
+            "under it (389 Directory Server's default access controls hide groupOfUniqueNames entries)")
     }
 
     /// The crew base (`teams.base`), required for source `groups`.

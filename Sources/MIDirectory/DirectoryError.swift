@@ -11,8 +11,9 @@ public struct DirectoryError: Error, Sendable, CustomStringConvertible {
         /// The user could not be authenticated: wrong password, unknown or ambiguous user id,
         /// or an empty password (refused before any bind).
         case authenticationFailed
-        /// The password was right but the account cannot log in now (disabled, locked, expired,
-        /// must change its password): Active Directory's bind diagnostics, see `AccountState`.
+        /// The directory says the account cannot log in now (locked, disabled, expired, must
+        /// change its password), or refused the bind with a code other than "invalid
+        /// credentials": see `LoginOutcome`.
         case accountUnusable
         /// The user authenticated but holds none of the configured roles.
         case noRole

@@ -5,23 +5,23 @@ extension Directory {
     /// Streams the directory's users under `userBase` (entries the user filter accepts),
     /// optionally those whose user id or name matches `pattern` and/or who hold `role`. Paged, so
     /// the server's size limit does not cut the listing short; each user is handed to `body` as
-    /// it arrives. With roles from `memberOf`, roles come with each entry and `role` becomes part
-    /// of the filter: no group's member list is read.
+    /// it arrives. Roles whose groups `memberOf` follows (``rolePlan(on:)``) come with each entry,
+    /// and `role` becomes part of the filter: their groups' member lists are never read; the
+    /// other role groups' members are read once.
     public func forEachUser(matching pattern: Glob?, role: Role?, _ body: (DirectoryUser) throws -> Void) throws {
         let ldap = try connect()
-        let memberOf = try decideRoleSource(on: ldap)
-        let membership = memberOf ? nil : try loadMembership(on: ldap)
+        let plan = try rolePlan(on: ldap)
+        let membership = plan.groupRoles.isEmpty ? nil : try loadMembership(of: plan.groupRoles, on: ldap)
         let attribute = settings.userAttribute
         var filter = try userFilter(on: ldap)
         if let pattern {
             let value = FilterEscaping.substringFilterValue(forGlob: pattern.pattern)
             filter += "(|(\(attribute)=\(value))(cn=\(value)))"
         }
-        if let role, memberOf { filter += memberOfFilter(role) }
+        if let role, plan.usesMemberOf(role) { filter += memberOfFilter(role) }
         try ldap.search(base: settings.userBase, scope: .subtree, filter: "(&\(filter))",
                         attributes: try userAttributes(on: ldap)) { entry in
-            let roles = try membership?.roles(dn: entry.dn, uid: entry.first(attribute))
-                ?? roles(memberOf: entry.values("memberOf"), on: ldap)
+            let roles = try combinedRoles(entry, plan: plan, membership: membership, on: ldap)
             if let role, !roles.contains(role) { return }
             let user = user(from: entry, roles: roles)
             if let pattern, !pattern.matches(user.uid), !pattern.matches(user.name) { return }
@@ -37,7 +37,7 @@ extension Directory {
         let ldap = try connect()
         let attribute = settings.userAttribute
         var filter = try userFilter(on: ldap) + "(\(attribute)=\(FilterEscaping.escape(prefix))*)"
-        let memberOf = role == nil ? false : try decideRoleSource(on: ldap)
+        let memberOf = try role.map { try rolePlan(on: ldap).usesMemberOf($0) } ?? false
         if let role, memberOf { filter += memberOfFilter(role) }
         var attributes = [attribute]
         if role != nil, !memberOf { attributes += ["cn", "mail"] }
@@ -53,11 +53,26 @@ extension Directory {
         for entry in candidates {
             guard let uid = entry.first(attribute) else { continue }
             if let role, !memberOf {
-                let roles = try membership?.roles(dn: entry.dn, uid: uid) ?? rolesByQuery(entry, on: ldap)
-                guard roles.contains(role) else { continue }
+                let holds = if let membership, membership.covers([role]) {
+                    membership.roles(dn: entry.dn, uid: uid).contains(role)
+                } else {
+                    try rolesByQuery(entry, on: ldap).contains(role)
+                }
+                guard holds else { continue }
             }
             uids.append(uid)
         }
         return uids.sorted()
+    }
+
+    /// A listed entry's roles: from its `memberOf` values for the roles the plan reads there,
+    /// from the member lists read once for the others.
+    private func combinedRoles(_ entry: LDAPEntry, plan: RolePlan, membership: GroupMembership?,
+                               on ldap: LDAPConnection) throws -> [Role] {
+        guard let membership else { return try roles(memberOf: entry.values("memberOf"), on: ldap) }
+        let fromGroups = membership.roles(dn: entry.dn, uid: entry.first(settings.userAttribute))
+        if plan.fromMemberOf.isEmpty { return fromGroups }
+        let fromMemberOf = try roles(memberOf: entry.values("memberOf"), on: ldap).filter(plan.usesMemberOf)
+        return Role.allCases.filter { fromGroups.contains($0) || fromMemberOf.contains($0) }
     }
 }

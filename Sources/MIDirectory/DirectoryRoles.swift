@@ -39,42 +39,100 @@ extension Directory {
     }
 
     /// The login's role queries sent ahead (see ``ExpectedRoleQueries``), or nil where they
-    /// would not be used: roles from `memberOf`, group members already read, or a login name
-    /// that is not a plain user id (a DN would need escaping; a `name@suffix` is looked up by
-    /// another attribute).
+    /// would not be used: roles from `memberOf` (configured, or `auto` on Active Directory),
+    /// group members already read, or a login name that is not a plain user id (a DN would need
+    /// escaping; a `name@suffix` is looked up by another attribute).
     func sendExpectedRoleQueries(loginName: String, on ldap: LDAPConnection) throws -> ExpectedRoleQueries? {
-        guard settings.roleSource != .memberOf, usesMemberOf != true, membership == nil,
+        guard settings.roleSource != .memberOf, !(settings.roleSource == .auto && knownFlavor == .activeDirectory),
+              membership == nil,
               !loginName.isEmpty, loginName.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }),
               loginName.first != "-" else { return nil }
         let dn = "\(settings.userAttribute)=\(loginName),\(settings.userBase)"
         return ExpectedRoleQueries(dn: dn, uid: loginName, sent: try sendRoleQueries(dn: dn, uid: loginName, on: ldap))
     }
 
-    /// The roles of one user entry. `deciding` (the login) lets `roleSource: auto` settle on the
-    /// groups when the entry carries no `memberOf` but the groups name the user. `expected`:
-    /// the login's role queries sent ahead; set to nil when their answers were used.
+    /// The roles of one user entry. With a service account the login (`deciding`) asks the role
+    /// groups themselves (its queries went out with the user look-up): the group entries are
+    /// the authority, `memberOf` only a copy the server may keep for some groups and not others.
+    /// Otherwise roles follow the session's ``rolePlan(on:)``: each role from `memberOf` or from
+    /// its group. `expected`: the login's role queries sent ahead; set to nil when their answers
+    /// were used.
     func roles(of entry: LDAPEntry, on ldap: LDAPConnection, deciding: Bool,
                expected: inout ExpectedRoleQueries?) throws -> [Role] {
-        let memberOf = entry.values("memberOf")
+        let plan: RolePlan?
         switch settings.roleSource {
-        case .memberOf:
-            return try roles(memberOf: memberOf, on: ldap)
-        case .auto where usesMemberOf == true || (usesMemberOf == nil && !memberOf.isEmpty):
-            usesMemberOf = true
-            return try roles(memberOf: memberOf, on: ldap)
-        case .auto, .groups:
-            break
+        case .memberOf: plan = nil
+        case .groups: plan = RolePlan(fromMemberOf: [], groupRoles: roleGroups.map(\.0))
+        case .auto where try directoryFlavor(on: ldap) == .activeDirectory:
+            plan = nil  // Active Directory keeps memberOf for every group: it is complete there
+        case .auto where deciding && settings.hasServiceAccount:
+            plan = RolePlan(fromMemberOf: [], groupRoles: roleGroups.map(\.0))
+        case .auto:
+            plan = try rolePlan(on: ldap)
         }
-        if let membership { return membership.roles(dn: entry.dn, uid: entry.first(settings.userAttribute)) }
-        let roles: [Role]
-        if let sent = expected, sent.answer(for: entry, userAttribute: settings.userAttribute) {
+        let memberOf = try plan.map { $0.fromMemberOf.isEmpty } == true
+            ? [] : roles(memberOf: entry.values("memberOf"), on: ldap).filter { plan?.usesMemberOf($0) ?? true }
+        guard let plan, !plan.groupRoles.isEmpty else { return memberOf }
+        let fromGroups: [Role]
+        if let membership, membership.covers(plan.groupRoles) {
+            fromGroups = membership.roles(dn: entry.dn, uid: entry.first(settings.userAttribute))
+        } else if let sent = expected, sent.answer(for: entry, userAttribute: settings.userAttribute) {
             expected = nil
-            roles = try receiveRoles(sent.sent, on: ldap)
+            fromGroups = try receiveRoles(sent.sent, on: ldap)
         } else {
-            roles = try rolesByQuery(entry, on: ldap)
+            fromGroups = try rolesByQuery(entry, on: ldap)
         }
-        if deciding, settings.roleSource == .auto, usesMemberOf == nil, !roles.isEmpty { usesMemberOf = false }
-        return roles
+        return Role.allCases.filter { memberOf.contains($0) || (fromGroups.contains($0) && plan.groupRoles.contains($0)) }
+    }
+
+    /// Which roles this session reads from `memberOf`, decided per role group, never per user:
+    /// a user's roles must not change because they joined an unrelated group.
+    struct RolePlan: Equatable {
+        /// Roles whose group `memberOf` follows.
+        let fromMemberOf: Set<Role>
+        /// The configured roles read from their group entries, in `Role.allCases` order.
+        let groupRoles: [Role]
+
+        func usesMemberOf(_ role: Role) -> Bool { fromMemberOf.contains(role) }
+    }
+
+    /// `ldap.roleSource` for each role group, decided once per session. `auto` on a directory
+    /// other than Active Directory takes `memberOf` for a role group only when the server
+    /// keeps it for that group: the group lists no `uniqueMember` or `memberUid` values
+    /// (OpenLDAP's memberof overlay and 389's memberOf plug-in follow `member` by default) and
+    /// some user entry's `memberOf` names it. Any other group is read from its entry.
+    func rolePlan(on ldap: LDAPConnection) throws -> RolePlan {
+        if let rolePlanCache { return rolePlanCache }
+        let configured = roleGroups
+        let fromMemberOf: Set<Role>
+        switch settings.roleSource {
+        case .memberOf: fromMemberOf = Set(configured.map(\.0))
+        case .groups: fromMemberOf = []
+        case .auto where try directoryFlavor(on: ldap) == .activeDirectory: fromMemberOf = Set(configured.map(\.0))
+        case .auto: fromMemberOf = try rolesMemberOfFollows(configured, on: ldap)
+        }
+        let plan = RolePlan(fromMemberOf: fromMemberOf, groupRoles: configured.map(\.0).filter { !fromMemberOf.contains($0) })
+        rolePlanCache = plan
+        return plan
+    }
+
+    /// The role groups whose members `memberOf` names (see ``rolePlan(on:)``): one round trip
+    /// for the member attributes of all of them, then one one-entry probe each.
+    func rolesMemberOfFollows(_ groups: [(Role, String)], on ldap: LDAPConnection) throws -> Set<Role> {
+        let otherLists = try ldap.baseMatches(groups.map(\.1), filter: "(|(uniqueMember=*)(memberUid=*))")
+        let users = try userFilter(on: ldap)
+        var follows: Set<Role> = []
+        // A group the reader cannot see (`missing`) is probed too: memberOf may still name it.
+        for (index, (role, group)) in groups.enumerated() where otherLists[index] != .matches {
+            do {
+                try ldap.search(base: settings.userBase, scope: .subtree,
+                                filter: "(&\(users)(memberOf=\(FilterEscaping.escape(group))))", attributes: ["1.1"],
+                                pageSize: 1) { _ in throw StopSearch() }
+            } catch is StopSearch {
+                follows.insert(role)
+            }
+        }
+        return follows
     }
 
     /// Roles from `memberOf` values: a configured role group among them (or, with nested groups,
@@ -119,27 +177,6 @@ extension Directory {
         return settings.nestedGroups ? "(memberOf:\(Self.inChain):=\(group))" : "(memberOf=\(group))"
     }
 
-    /// Whether this session reads roles from `memberOf`. For `auto` before any login decided it:
-    /// one probe for a user entry that carries `memberOf`.
-    func decideRoleSource(on ldap: LDAPConnection) throws -> Bool {
-        switch settings.roleSource {
-        case .memberOf: return true
-        case .groups: return false
-        case .auto:
-            if let usesMemberOf { return usesMemberOf }
-            var found = false
-            do {
-                try ldap.search(base: settings.userBase, scope: .subtree,
-                                filter: "(&\(try userFilter(on: ldap))(memberOf=*))", attributes: ["1.1"], pageSize: 1) { _ in
-                    found = true
-                    throw StopSearch()
-                }
-            } catch is StopSearch {}
-            usesMemberOf = found
-            return found
-        }
-    }
-
     /// The roles of one user in one round trip: which configured role groups list the user as
     /// `member`, `uniqueMember` or `memberUid` (the server matches the DN, escaping and case
     /// included), one base-scope search per group. With nested groups, `member` matches
@@ -176,16 +213,17 @@ extension Directory {
     }
 
     /// The configured role groups, in the order of `Role.allCases`.
-    private var roleGroups: [(Role, String)] {
+    var roleGroups: [(Role, String)] {
         Role.allCases.compactMap { role in settings.groups[role].map { (role, $0) } }
     }
 
-    /// Reads every role group's members once: `member` and `uniqueMember` DNs (normalized) and
-    /// `memberUid` user ids, straight from libldap's buffers.
-    func loadMembership(on ldap: LDAPConnection) throws -> GroupMembership {
-        if let membership { return membership }
-        var result = GroupMembership()
-        for (role, group) in settings.groups {
+    /// Reads the members of the role groups of `roles` once: `member` and `uniqueMember` DNs
+    /// (normalized) and `memberUid` user ids, straight from libldap's buffers.
+    func loadMembership(of roles: [Role], on ldap: LDAPConnection) throws -> GroupMembership {
+        if let membership, membership.covers(roles) { return membership }
+        var result = membership ?? GroupMembership()
+        for role in roles where result.dns[role] == nil {
+            guard let group = settings.groups[role] else { continue }
             var dns = Set<String>(), uids = Set<String>()
             do {
                 try ldap.forEachValue(of: ["member", "uniqueMember", "memberUid"], inEntry: group) { attribute, value in
@@ -213,6 +251,9 @@ extension Directory {
 struct GroupMembership {
     var dns: [Role: Set<String>] = [:]
     var uids: [Role: Set<String>] = [:]
+
+    /// Whether the member lists of `roles` have been read.
+    func covers(_ roles: [Role]) -> Bool { roles.allSatisfy { dns[$0] != nil } }
 
     func roles(dn: String, uid: String?) -> [Role] {
         let key = DistinguishedName.normalized(dn)

@@ -7,27 +7,27 @@ public struct DirectoryUser: Sendable, Equatable {
     public let mail: String?
     /// Sorted, each role once. Empty for a user in no role group.
     public let roles: [Role]
-    /// The account is disabled (Active Directory `userAccountControl` bit 2): it cannot log in
-    /// and must not receive forms.
-    public let isDisabled: Bool
+    /// Why the account cannot log in, as its entry says (``AccountState/init(entry:)``: disabled,
+    /// locked); nil for a usable account. Such an account must not receive forms.
+    public let accountState: AccountState?
 
-    public init(uid: String, dn: String, name: String, mail: String?, roles: [Role], isDisabled: Bool = false) {
+    public init(uid: String, dn: String, name: String, mail: String?, roles: [Role], accountState: AccountState? = nil) {
         self.uid = uid
         self.dn = dn
         self.name = name
         self.mail = mail
         self.roles = Array(Set(roles)).sorted()
-        self.isDisabled = isDisabled
+        self.accountState = accountState
     }
 
     /// For roles already in `Role.allCases` order, each once (the listing's hot path).
-    init(uid: String, dn: String, name: String, mail: String?, orderedRoles: [Role], isDisabled: Bool) {
+    init(uid: String, dn: String, name: String, mail: String?, orderedRoles: [Role], accountState: AccountState?) {
         self.uid = uid
         self.dn = dn
         self.name = name
         self.mail = mail
         self.roles = orderedRoles
-        self.isDisabled = isDisabled
+        self.accountState = accountState
     }
 
     public func has(_ role: Role) -> Bool { roles.contains(role) }

@@ -95,9 +95,9 @@ public final class LDAPConnection {
         diagnosticMessage().map { ": \($0)" } ?? ""
     }
 
-    /// The diagnostic message of the last result (Active Directory says there why a bind with the
-    /// right password failed: `AcceptSecurityContext error, data 773`).
-    func diagnosticMessage() -> String? {
+    /// The diagnostic message of the last result, for error messages (a bind reads its own from
+    /// its result: ``BindAnswer``).
+    private func diagnosticMessage() -> String? {
         var message: UnsafeMutablePointer<CChar>?
         ldap_get_option(handle, LDAP_OPT_DIAGNOSTIC_MESSAGE, &message)
         guard let message else { return nil }
@@ -117,11 +117,75 @@ public final class LDAPConnection {
         return DirectoryError(.operationFailed, code: code, "\(what) failed\(diagnosticSuffix())")
     }
 
-    /// A simple bind. The caller has already refused empty passwords.
-    /// Returns the result code so the caller decides what a refusal means (user vs service account).
-    func simpleBind(dn: String, password: [UInt8]) throws -> LDAPResultCode {
+    /// Every bind of this connection, the user's and the service account's, goes through here:
+    /// sent with ``sendBind(dn:password:askPasswordPolicy:)``, answered with ``readBind(_:)``. The
+    /// caller has already refused empty passwords. `askPasswordPolicy` adds the password policy
+    /// request control, so that the answer says why an account cannot log in.
+    func bind(dn: String, password: [UInt8], askPasswordPolicy: Bool = false) throws -> BindAnswer {
         try settlePendingBind()
-        return withCredentials(password) { LDAPResultCode(rawValue: ldap_sasl_bind_s(handle, dn, nil, $0, nil, nil, nil)) }
+        return try readBind(sendBind(dn: dn, password: password, askPasswordPolicy: askPasswordPolicy))
+    }
+
+    /// Sends a bind (a simple one: mechanism nil; a SASL mechanism would be named here) and
+    /// returns its message id.
+    private func sendBind(dn: String, password: [UInt8], askPasswordPolicy: Bool) throws -> Int32 {
+        var policyControl: UnsafeMutablePointer<LDAPControl>?
+        if askPasswordPolicy {
+            let crc = ldap_create_passwordpolicy_control(handle, &policyControl)
+            guard crc == LDAP_SUCCESS, policyControl != nil else { throw failure(crc, "creating the password policy control") }
+        }
+        defer { if let policyControl { ldap_control_free(policyControl) } }
+        var controls: [UnsafeMutablePointer<LDAPControl>?] = [policyControl, nil]
+        var msgid: Int32 = 0
+        let rc = withCredentials(password) { credentials in
+            controls.withUnsafeMutableBufferPointer { list in
+                ldap_sasl_bind(handle, dn, nil, credentials, policyControl == nil ? nil : list.baseAddress, nil, &msgid)
+            }
+        }
+        guard rc == LDAP_SUCCESS else {
+            let code = LDAPResultCode(rawValue: rc)
+            try checkReachable(code)
+            throw failure(rc, "sending a bind")
+        }
+        return msgid
+    }
+
+    /// Waits for the answer to bind `msgid`: its code, diagnostic message and the response
+    /// controls about the account. Throws only when the server could not be reached.
+    private func readBind(_ msgid: Int32) throws -> BindAnswer {
+        let result = try awaitAnswer(msgid, LDAP_MSG_ALL, "a bind").message
+        var code: Int32 = 0
+        var message: UnsafeMutablePointer<CChar>?
+        var serverControls: UnsafeMutablePointer<UnsafeMutablePointer<LDAPControl>?>?
+        let prc = ldap_parse_result(handle, result, &code, nil, &message, nil, &serverControls, 1)  // frees `result`
+        defer {
+            if let message { ldap_memfree(message) }
+            if serverControls != nil { ldap_controls_free(serverControls) }
+        }
+        guard prc == LDAP_SUCCESS else { throw failure(prc, "reading a bind result") }
+        var answer = BindAnswer(code: LDAPResultCode(rawValue: code))
+        try checkReachable(answer.code)
+        if let message, message.pointee != 0 { answer.diagnostic = String(cString: message) }
+        if let found = ldap_control_find(LDAP_CONTROL_PASSWORDPOLICYRESPONSE, serverControls, nil) {
+            var expire: ber_int_t = -1, grace: ber_int_t = -1
+            var error = PP_noError
+            if ldap_parse_passwordpolicy_control(handle, found, &expire, &grace, &error) == LDAP_SUCCESS {
+                answer.passwordPolicy = PasswordPolicyResponse(
+                    error: PasswordPolicyResponse.Error(rawValue: Int(error.rawValue)),
+                    secondsBeforeExpiration: expire >= 0 ? Int(expire) : nil,
+                    graceLoginsRemaining: grace >= 0 ? Int(grace) : nil)
+            } else {
+                logger.info("cannot parse the password policy response control of a bind")
+            }
+        }
+        answer.passwordExpiredControl = ldap_control_find(BindAnswer.passwordExpiredOID, serverControls, nil) != nil
+        if let found = ldap_control_find(BindAnswer.passwordExpiringOID, serverControls, nil) {
+            // Its value is the number of seconds, as text.
+            let value = found.pointee.ldctl_value
+            answer.passwordExpiringSeconds = Int(String(decoding: UnsafeRawBufferPointer(start: value.bv_val,
+                                                                                         count: Int(value.bv_len)), as: UTF8.self))
+        }
+        return answer
     }
 
     /// Calls `body` with `password` as a bind's credentials, from a copy wiped afterwards.
@@ -137,37 +201,25 @@ public final class LDAPConnection {
         }
     }
 
-    /// A bind sent and not yet answered (``sendSimpleBind(dn:password:refused:)``).
+    /// A bind sent and not yet answered (``sendDeferredBind(dn:password:refused:)``).
     private var pendingBind: (msgid: Int32, refused: (LDAPResultCode) -> DirectoryError)?
 
-    /// Sends a simple bind without waiting for its answer: the server takes it at once, and the
-    /// next request on this connection (which could not be sent before it is answered, RFC 4511
+    /// Sends a bind without waiting for its answer: the server takes it at once, and the next
+    /// request on this connection (which could not be sent before it is answered, RFC 4511
     /// 4.2.1) first waits for the answer and throws `refused(code)` if the bind failed. The
     /// service account's re-bind after a user's bind goes this way, so a login that reads
     /// nothing more (`-c whoami`) does not wait a round trip for it.
-    func sendSimpleBind(dn: String, password: [UInt8], refused: @escaping (LDAPResultCode) -> DirectoryError) throws {
+    func sendDeferredBind(dn: String, password: [UInt8], refused: @escaping (LDAPResultCode) -> DirectoryError) throws {
         try settlePendingBind()
-        var msgid: Int32 = 0
-        let rc = withCredentials(password) { ldap_sasl_bind(handle, dn, nil, $0, nil, nil, &msgid) }
-        guard rc == LDAP_SUCCESS else {
-            let code = LDAPResultCode(rawValue: rc)
-            try checkReachable(code)
-            throw refused(code)
-        }
-        pendingBind = (msgid, refused)
+        pendingBind = (try sendBind(dn: dn, password: password, askPasswordPolicy: false), refused)
     }
 
-    /// Waits for the answer to a bind sent by ``sendSimpleBind(dn:password:refused:)``, if any.
+    /// Waits for the answer to a bind sent by ``sendDeferredBind(dn:password:refused:)``, if any.
     private func settlePendingBind() throws {
         guard let pending = pendingBind else { return }
         pendingBind = nil
-        let result = try awaitAnswer(pending.msgid, LDAP_MSG_ALL, "a bind").message
-        var code: Int32 = 0
-        let prc = ldap_parse_result(handle, result, &code, nil, nil, nil, nil, 1)  // frees `result`
-        guard prc == LDAP_SUCCESS else { throw failure(prc, "reading a bind result") }
-        let answer = LDAPResultCode(rawValue: code)
-        try checkReachable(answer)
-        guard answer == .success else { throw pending.refused(answer) }
+        let answer = try readBind(pending.msgid)
+        guard answer.code == .success else { throw pending.refused(answer.code) }
     }
 
     /// Throws for a bind result that is not success, unreachable or bad credentials.

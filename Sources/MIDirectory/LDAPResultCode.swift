@@ -11,6 +11,7 @@ public struct LDAPResultCode: RawRepresentable, Hashable, Sendable, CustomString
     public static let success = LDAPResultCode(rawValue: LDAP_SUCCESS)
     public static let sizeLimitExceeded = LDAPResultCode(rawValue: LDAP_SIZELIMIT_EXCEEDED)
     public static let noSuchObject = LDAPResultCode(rawValue: LDAP_NO_SUCH_OBJECT)
+    public static let constraintViolation = LDAPResultCode(rawValue: LDAP_CONSTRAINT_VIOLATION)
     public static let invalidCredentials = LDAPResultCode(rawValue: LDAP_INVALID_CREDENTIALS)
     public static let insufficientAccess = LDAPResultCode(rawValue: LDAP_INSUFFICIENT_ACCESS)
     public static let unwillingToPerform = LDAPResultCode(rawValue: LDAP_UNWILLING_TO_PERFORM)

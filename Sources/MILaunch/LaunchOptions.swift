@@ -19,6 +19,8 @@ public struct LaunchOptions: Sendable {
     public var noPager = false
     /// `--init-store`: create the store the config names if missing (schema only), then exit.
     public var initStore = false
+    /// `--check-config`: bind as the service account and report what miadmin sees of the directory.
+    public var checkConfig = false
     /// The directory connection started before the command line was parsed, if any.
     public var earlyConnection: EarlyDirectoryConnection?
 

@@ -70,6 +70,9 @@ public enum Launcher {
             out.write("store \(config.store.displayName) is ready (schema up to date)\n")
             return .success
         }
+        if options.checkConfig {
+            return checkDirectory(directorySettings, logger: logger, out: out, fail: fail)
+        }
         let willPrompt = options.run.prompts(stdinIsTerminal: isatty(0) == 1)
 
         guard let uid = options.user ?? environment["MIADMIN_USER"], !uid.isEmpty else {
@@ -114,6 +117,7 @@ public enum Launcher {
                 tries += 1
             }
             let user = try authenticated.get()
+            if let warning = directory.loginWarning { err.write("miadmin: warning: \(warning.message)\n") }
             session = Session(config: config, user: user, directory: directory, logger: logger, clock: storeClock) {
                 if let openedStore { return openedStore }
                 // An early opening is waited for once; after its failure the next command opens anew.
@@ -136,6 +140,25 @@ public enum Launcher {
             return fail(error)
         }
         return Console.run(options.run, session: session, environment: environment, out: out, err: err)
+    }
+
+    /// `--check-config`: one line per check (`ok`, `warning`, `problem`); exit 1 when any check
+    /// found a problem, 2 when the directory or its service account cannot be reached.
+    static func checkDirectory(_ settings: DirectorySettings, logger: Logger, out: MIConsole.OutputStream,
+                               fail: (Error) -> ExitStatus) -> ExitStatus {
+        let items: [DirectoryCheckItem]
+        do {
+            items = try Directory(settings: settings, logger: logger).checkConfiguration()
+        } catch {
+            return fail(error)
+        }
+        let width = items.map(\.subject.count).max() ?? 0
+        for item in items {
+            let subject = item.subject.padding(toLength: width, withPad: " ", startingAt: 0)
+            let verdict = item.verdict.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)
+            out.write("\(verdict) \(subject)  " + TerminalText.escape(item.detail, keepNewlines: false) + "\n")
+        }
+        return items.contains { $0.verdict == .problem } ? .failure : .success
     }
 
     /// How many passwords typed at the terminal one login accepts before it gives up (sudo's 3).

@@ -75,6 +75,9 @@ public struct MIAdminCommand: ParsableCommand {
     @Flag(name: .customLong("init-store"), help: "Create the store the config names if it is missing (schema only, mode 0660), then exit without logging in.")
     var initStore = false
 
+    @Flag(name: .customLong("check-config"), help: "Bind as the config's service account and report what miadmin sees of the directory (role groups, crews, memberOf, indexes, account states), then exit without logging in.")
+    var checkConfig = false
+
     @Flag(name: .customLong("generate-manual"), help: .hidden)
     var generateManual = false
 
@@ -162,6 +165,7 @@ public struct MIAdminCommand: ParsableCommand {
         options.expanded = expanded
         options.noPager = noPager
         options.initStore = initStore
+        options.checkConfig = checkConfig
         options.earlyConnection = earlyConnection
         let status = Launcher.launch(options)
         if status != .success { throw ExitCode(status.rawValue) }

@@ -99,7 +99,9 @@ enum DirectoryUnderTest: String, CaseIterable, CustomTestStringConvertible, Send
         if directory == .activeDirectory {
             // userAccountControl bit 2: a disabled account receives no forms.
             let toDisabled = try MIAdmin.as_("mkhan", config: config, ["move 'jdoe/Target check' dgone"], fixture: fixture)
-            #expect(toDisabled.stderr.contains("'dgone' is disabled in the directory"), "\(toDisabled.stderr)")
+            #expect(toDisabled.stderr.contains("'dgone' is disabled in the directory (userAccountControl)"), "\(toDisabled.stderr)")
+            let state = try MIAdmin.as_("mkhan", format: "csv", ["users dgone --state"], fixture: fixture)
+            #expect(state.lines.last?.hasSuffix(",disabled (userAccountControl)") == true, "\(state.stdout)")
             // A technician through the nested group is a valid target.
             let toNested = try MIAdmin.as_("mkhan", config: config, ["move 'jdoe/Target check' fnested",
                                                                       "move 'fnested/Target check' jdoe"], fixture: fixture)
@@ -154,6 +156,45 @@ enum DirectoryUnderTest: String, CaseIterable, CustomTestStringConvertible, Send
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.lines.contains("tpatel,\"uid=tpatel,ou=people,dc=example,dc=com\",Tara Patel,\"foreman, technician\""))
         #expect(result.lines.contains { $0.hasPrefix("mkhan,") })
+    }
+
+    /// A role group that lists people by `uniqueMember`, which the memberof overlay does not
+    /// follow (389's memberOf plug-in neither, by default): `roleSource: auto` reads that role
+    /// from the group for everyone. lchen's entry carries memberOf values from other groups,
+    /// nbody's none; before, lchen was judged by memberOf alone and had no role.
+    @Test func rolesDoNotDependOnUnrelatedGroups() throws {
+        let base = fixture["LDAP_BASE"]
+        let group = "cn=support-unique-e2e,ou=groups,\(base)"
+        let ldif = """
+            dn: \(group)
+            objectClass: groupOfUniqueNames
+            cn: support-unique-e2e
+            uniqueMember: \(fixture.users["lchen"]!.dn)
+            uniqueMember: \(fixture.users["nbody"]!.dn)
+
+            """
+        try fixture.addEntries(ldif)
+        let config = try fixture.config { setKey(&$0, "ldap.groups.support", group) }
+        for uid in ["lchen", "nbody"] {
+            let me = try MIAdmin.as_(uid, config: config, format: "csv", ["whoami"], fixture: fixture)
+            #expect(me.status == 0, "\(uid): \(me.stderr)")
+            #expect(me.lines.last?.hasSuffix(",support") == true, "\(uid): \(me.stdout)")
+        }
+        let listed = try MIAdmin.as_("lchen", config: config, format: "csv", ["users --role support", "users --role foreman"],
+                                     fixture: fixture)
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let uids = listed.lines.filter { !$0.hasPrefix("uid,") }.map { String($0.prefix { $0 != "," }) }
+        // The support role from the group; foremen still from memberOf (the overlay follows member).
+        #expect(uids == ["lchen", "nbody", "mkhan", "tpatel"], "\(listed.stdout)")
+        // A user lookup (a move target check) agrees.
+        let tree = try DocumentsTree()
+        try tree.form("jdoe", "Role check")
+        let store = try fixture.store(importing: tree.root)
+        var target = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: store))) as! [String: Any]
+        setKey(&target, "ldap.groups.support", group)
+        try JSONSerialization.data(withJSONObject: target).write(to: URL(fileURLWithPath: store))
+        let move = try MIAdmin.as_("mkhan", config: store, ["move 'jdoe/Role check' nbody"], fixture: fixture)
+        #expect(move.stderr.contains("'nbody' is not a technician (roles: support)"), "\(move.stderr)")
     }
 
     @Test func withoutAServiceAccountLoginSaysToConfigureOne() throws {

@@ -125,14 +125,14 @@ import Testing
         let s = try settings()
         let connection = try LDAPConnection(settings: s.connection, logger: Logger(label: "test"))
         let refused = { (code: LDAPResultCode) in DirectoryError(.serviceBindFailed, code: code, "refused") }
-        try connection.sendSimpleBind(dn: fixture["BIND_DN"], password: Array("not-the-password".utf8), refused: refused)
+        try connection.sendDeferredBind(dn: fixture["BIND_DN"], password: Array("not-the-password".utf8), refused: refused)
         let error = #expect(throws: DirectoryError.self) {
             try connection.search(base: s.baseDN, scope: .base, filter: "(objectClass=*)", attributes: ["1.1"],
                                   pageSize: 0) { _ in }
         }
         #expect(error?.kind == .serviceBindFailed)
         #expect(error?.code == .invalidCredentials)
-        try connection.sendSimpleBind(dn: fixture["BIND_DN"], password: try #require(s.bindPassword), refused: refused)
+        try connection.sendDeferredBind(dn: fixture["BIND_DN"], password: try #require(s.bindPassword), refused: refused)
         var found = 0
         try connection.search(base: s.userBase, scope: .subtree, filter: "(uid=lchen)", attributes: ["uid"]) { _ in found += 1 }
         #expect(found == 1)
@@ -187,9 +187,11 @@ import Testing
         let directory = try directory(source)
         let user = try directory.authenticate(uid: "sobrien", password: Array(fixture.password("sobrien").utf8))
         #expect(user.roles == [.technician])
-        if source == .auto { #expect(directory.usesMemberOf == true) }
         var foremen: [String] = []
         try directory.forEachUser(matching: nil, role: .foreman) { foremen.append($0.uid) }
+        // The memberof overlay follows `member`, which is all these groupOfNames list: auto
+        // reads every role from memberOf.
+        if source == .auto { #expect(directory.rolePlanCache?.fromMemberOf == [.foreman, .technician, .support]) }
         #expect(foremen.sorted() == ["mkhan", "tpatel"])
         // With memberOf, the listing never read a role group's member list.
         #expect((directory.membership == nil) == (source != .groups))
@@ -203,5 +205,32 @@ import Testing
         #expect(try directory.userIDs(prefix: "*").isEmpty)
         #expect(try directory.userIDs(prefix: "mk", role: .technician).isEmpty)
         #expect(try directory.userIDs(prefix: "tp", role: .technician) == ["tpatel"])
+    }
+}
+
+/// Without a service account on a directory whose entries carry memberOf (`--memberof`, anyone
+/// may read): the login reads roles as the session's role plan says, from memberOf for groups
+/// the overlay follows, not by asking the groups (which a user may not be allowed to read).
+@Suite struct MemberOfWithoutServiceAccountTests {
+    static let fixture: Fixture = {
+        do {
+            return try Fixture.dedicated(variable: "MIADMIN_TEST_FIXTURE_MEMBEROF", name: "memberof",
+                                         options: ["--memberof", "--users", "20"])
+        } catch {
+            fatalError("cannot start the memberof LDAP fixture: \(error)")
+        }
+    }()
+
+    @Test func theLoginFollowsTheRolePlan() throws {
+        let fixture = Self.fixture
+        let base = fixture["LDAP_BASE"]
+        let directory = Directory(settings: DirectorySettings(
+            connection: ConnectionSettings(uri: fixture["LDAP_URI"], startTLS: true, caFile: fixture["CA_FILE"], timeoutSeconds: 5),
+            baseDN: base, userBase: "ou=people,\(base)", bindDN: nil, bindPassword: nil,
+            groups: [.foreman: "cn=foremen,ou=groups,\(base)", .technician: "cn=technicians,ou=groups,\(base)",
+                     .support: "cn=support,ou=groups,\(base)"]), logger: Logger(label: "test"))
+        let user = try directory.authenticate(uid: "tpatel", password: Array(fixture.password("tpatel").utf8))
+        #expect(user.roles == [.foreman, .technician])
+        #expect(directory.rolePlanCache?.fromMemberOf == [.foreman, .technician, .support])
     }
 }

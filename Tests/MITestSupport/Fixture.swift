@@ -51,11 +51,28 @@ public struct Fixture: Sendable {
         }
     }()
 
+    /// The password policy fixture (`--ppolicy`, 20 bulk users): technicians in each account
+    /// state (plocked, plockout, pexpired, pgrace, pexpiring, preset; docs/testing-fixture.md).
+    public static let passwordPolicy: Fixture = {
+        do {
+            return try start(variable: "MIADMIN_TEST_FIXTURE_PPOLICY", name: "ppolicy", options: ["--ppolicy", "--users", "20"])
+        } catch {
+            fatalError("cannot start the password policy LDAP fixture: \(error)")
+        }
+    }()
+
     /// The Samba AD DC started by Scripts/test (Scripts/ad-fixture) in `$MIADMIN_TEST_FIXTURE_AD`;
     /// nil without it (provisioning takes a lock and ~10 s, so tests never start one themselves).
     public static let activeDirectory: Fixture? = {
         guard let dir = ProcessInfo.processInfo.environment["MIADMIN_TEST_FIXTURE_AD"], !dir.isEmpty else { return nil }
         do { return try load(dir) } catch { fatalError("cannot read the AD fixture in \(dir): \(error)") }
+    }()
+
+    /// The 389 Directory Server started by Scripts/test (Scripts/ds389-fixture) in
+    /// `$MIADMIN_TEST_FIXTURE_389`; nil without it (dscreate needs root and about a minute).
+    public static let ds389: Fixture? = {
+        guard let dir = ProcessInfo.processInfo.environment["MIADMIN_TEST_FIXTURE_389"], !dir.isEmpty else { return nil }
+        do { return try load(dir) } catch { fatalError("cannot read the 389 fixture in \(dir): \(error)") }
     }()
 
     /// A fixture of one suite's own (``CrewDirectory``): `$variable`'s when a script started
@@ -102,6 +119,19 @@ public struct Fixture: Sendable {
             users[cols[0]] = User(uid: cols[0], password: cols[1], dn: cols[2], roles: roles)
         }
         return Fixture(directory: dir, values: values, users: users)
+    }
+
+    /// Adds the entries of `ldif` as the fixture's rootdn; entries already there (from an earlier
+    /// run against the same fixture) are kept. Returns ldapmodify's exit status (0, or 68).
+    @discardableResult
+    public func addEntries(_ ldif: String) throws -> Int32 {
+        let result = try Shell.run("/usr/bin/ldapmodify", ["-a", "-c", "-x", "-ZZ", "-H", self["LDAP_URI"],
+                                                          "-D", self["ROOT_DN"], "-y", self["ROOT_PW_FILE"]],
+                                   environment: ["LDAPTLS_CACERT": self["CA_FILE"], "LDAPTLS_REQCERT": "demand"], input: ldif)
+        guard result.status == 0 || result.status == 68 else {
+            throw ShellError(description: "ldapmodify failed (\(result.status)): \(result.stderr)")
+        }
+        return result.status
     }
 
     /// Writes a copy of the fixture's config with `edit` applied to its JSON object, into a new

@@ -16,6 +16,11 @@ public struct UsersCommand: ConsoleCommand {
               users --role technician
               users '*Ångström*'
               users --team 'Kolonne Nord' --role technician
+              users --role technician --state
+
+            With --state, a column says which accounts the directory keeps locked or \
+            disabled (userAccountControl, nsAccountLock, pwdAccountLockedTime): they cannot \
+            log in and receive no forms.
             """)
     public static let roles: Set<Role> = [.foreman, .support]
 
@@ -28,14 +33,19 @@ public struct UsersCommand: ConsoleCommand {
     @Option(help: ArgumentHelp("Only the members of this crew (see 'teams').", valueName: "team"))
     public var team: String?
 
+    @Flag(help: "Add a column with the account's state in the directory (locked, disabled).")
+    public var state = false
+
     public init() {}
 
     public func run(in session: Session, output: OutputSink) throws {
-        output.beginRows([Column("uid"), Column("name"), Column("mail"), Column("roles")])
+        output.beginRows([Column("uid"), Column("name"), Column("mail"), Column("roles")] + (state ? [Column("state")] : []))
         func show(_ user: DirectoryUser) throws {
             try session.checkpointRow()
-            output.row([.string(user.uid), .string(user.name), user.mail.map(Value.string) ?? .null,
-                        .list(user.roles.map { .string($0.rawValue) })])
+            var row: [Value] = [.string(user.uid), .string(user.name), user.mail.map(Value.string) ?? .null,
+                                .list(user.roles.map { .string($0.rawValue) })]
+            if state { row.append(user.accountState.map { .string($0.summary) } ?? .null) }
+            output.row(row)
         }
         if let team {
             // A crew's members, each looked up (a crew is tens of people, not the directory).

@@ -165,8 +165,9 @@ public final class Session {
     public func technician(_ uid: String) throws -> DirectoryUser {
         switch try formHolder(uid) {
         case .technician(let user):
-            guard !user.isDisabled else {
-                throw CommandError.failed("'\(uid)' is disabled in the directory and cannot receive forms")
+            if let state = user.accountState {
+                throw CommandError.failed("'\(uid)' is \(state.label) in the directory"
+                    + (state.attribute.map { " (\($0))" } ?? "") + " and cannot receive forms")
             }
             return user
         case .notInDirectory:
