@@ -129,7 +129,7 @@ extension Directory {
         }
     }
 
-    private func checkCrews(_ teams: TeamSettings, users: String, on ldap: LDAPConnection,
+    private func checkCrews(_ teams: CrewSettings, users: String, on ldap: LDAPConnection,
                             _ add: (String, DirectoryCheckItem.Verdict, String) -> Void) throws {
         switch teams.source {
         case .groups:

@@ -254,7 +254,7 @@ extension Directory {
 
     /// Runs a search under the crew base; a base that does not exist or may not be read is the
     /// error of ``hiddenCrews(_:)``, not a missing crew.
-    private func readingCrews(_ teams: TeamSettings, on ldap: LDAPConnection, _ search: () throws -> Void) throws {
+    private func readingCrews(_ teams: CrewSettings, on ldap: LDAPConnection, _ search: () throws -> Void) throws {
         do {
             try search()
         } catch let error as DirectoryError where error.code == .noSuchObject || error.code == .insufficientAccess {
@@ -267,7 +267,7 @@ extension Directory {
     /// hide `groupOfUniqueNames` entries from everyone but Directory Manager) answers every
     /// crew search with nothing, and the console would tell a foreman he leads none. One
     /// one-entry probe, once per session.
-    func requireVisibleCrews(_ teams: TeamSettings, on ldap: LDAPConnection) throws {
+    func requireVisibleCrews(_ teams: CrewSettings, on ldap: LDAPConnection) throws {
         if crewBaseShowsCrews { return }
         var found = false
         do {
@@ -283,7 +283,7 @@ extension Directory {
         crewBaseShowsCrews = true
     }
 
-    private func hiddenCrews(_ teams: TeamSettings, code: LDAPResultCode?) -> DirectoryError {
+    private func hiddenCrews(_ teams: CrewSettings, code: LDAPResultCode?) -> DirectoryError {
         let reader = settings.bindDN.map { "the service account '\($0)'" } ?? "an anonymous or user bind"
         return DirectoryError(.configuration, code: code,
             "teams.base '\(teams.base ?? "")' shows \(reader) no crew: it does not exist, holds no group entries, or " +
