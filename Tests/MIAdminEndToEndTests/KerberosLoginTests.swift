@@ -119,4 +119,45 @@ struct KerberosLoginTests {
         #expect(result.status == 4, "\(result.stderr)")
         #expect(result.stderr.contains("none of the console's role groups"), "\(result.stderr)")
     }
+
+    @Test func theServiceAccountBindsFromItsKeytabWithNoPasswordFile() throws {
+        let config = try String(contentsOfFile: keytabConfig, encoding: .utf8)
+        try #require(!config.contains("bindPasswordFile") && !config.contains("bindDN"))
+        try kinit("mkhan")
+        // The listing reads as the service account: every technician, the nested one included.
+        let result = try miadmin(["--config", keytabConfig, "--format", "csv", "-c", "users --role technician"])
+        #expect(result.status == 0, "\(result.stderr)")
+        for uid in ["jdoe", "asmith", "fnested", "tpatel"] { #expect(result.stdout.contains(uid), "\(uid)") }
+        #expect(!result.stdout.contains("lchen"))
+    }
+
+    @Test func aKeytabWithoutThePrincipalsKeyFailsTheServiceAccount() throws {
+        let dir = try TempDir.make()
+        var object = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: keytabConfig)))
+                                  as? [String: Any])
+        setKey(&object, "ldap.kerberos.servicePrincipal", "nobody-here@\(fixture["REALM"])")
+        let path = dir + "/miadmin.json"
+        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
+        let result = try miadmin(["--config", path, "--user", "lchen", "-c", "whoami"], password: fixture.password("lchen"))
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("cannot get a Kerberos ticket for nobody-here@EXAMPLE.TEST from the keytab"),
+                "\(result.stderr)")
+        #expect(!result.stdout.contains("lchen"))
+    }
+
+    /// The SASL GSSAPI plug-in (and the Kerberos libraries it brings) is loaded by a Kerberos
+    /// bind only: the dynamic loader's own log says which files a run opened.
+    @Test func onlyAKerberosBindLoadsTheGSSAPIPlugIn() throws {
+        var loaderLog = environment
+        loaderLog["LD_DEBUG"] = "files"
+        let password = try MIAdmin.run(["--config", fixture.configPath, "--user", "lchen", "-c", "whoami"],
+                                       password: fixture.password("lchen"), environment: loaderLog)
+        #expect(password.status == 0, "\(password.stderr)")
+        #expect(password.stderr.contains("file=libldap"), "the loader log is missing")
+        #expect(!password.stderr.contains("sasl2/libgssapiv2"))
+        try kinit("lchen")
+        let ticket = try MIAdmin.run(["--config", kerberosConfig, "-c", "whoami"], environment: loaderLog)
+        #expect(ticket.status == 0, "\(ticket.stderr)")
+        #expect(ticket.stderr.contains("sasl2/libgssapiv2"))
+    }
 }
