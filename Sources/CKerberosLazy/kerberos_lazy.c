@@ -7,6 +7,7 @@
 #include <gssapi/gssapi.h>
 #include <gssapi/gssapi_ext.h>
 #include <gssapi/gssapi_krb5.h>
+#include <krb5/krb5.h>
 #include <dlfcn.h>
 #include <sasl/sasl.h>
 #include <sasl/saslplug.h>
@@ -15,7 +16,14 @@
 
 static miadmin_library gss = { .soname = "libgssapi_krb5.so.2", .purpose = "Kerberos (ldap.kerberos)" };
 
+// libkrb5 itself, for the one thing GSSAPI does not say: which cache is the default.
+static miadmin_library krb5 = { .soname = "libkrb5.so.3", .purpose = "Kerberos (ldap.kerberos)" };
+
 int miadmin_kerberos_open(const char **error) { return miadmin_library_open(&gss, error); }
+
+MIADMIN_LAZY(krb5, krb5_error_code, krb5_init_context, (krb5_context *context), (context))
+MIADMIN_LAZY_VOID(krb5, krb5_free_context, (krb5_context context), (context))
+MIADMIN_LAZY(krb5, const char *, krb5_cc_default_name, (krb5_context context), (context))
 
 MIADMIN_LAZY(gss, OM_uint32, gss_acquire_cred,
              (OM_uint32 *minor, gss_name_t name, OM_uint32 time, gss_OID_set mechs, gss_cred_usage_t usage,
@@ -162,6 +170,29 @@ int miadmin_kerberos_use_cache(const char *ccache, char *error, size_t error_siz
         return -1;
     }
     return 0;
+}
+
+int miadmin_kerberos_default_cache(char *name, size_t size, char *error, size_t error_size) {
+    const char *why = NULL;
+    if (!miadmin_library_open(&krb5, &why)) {
+        snprintf(error, error_size, "cannot load the Kerberos library: %s", why ? why : "unknown error");
+        return -1;
+    }
+    krb5_context context = NULL;
+    if (krb5_init_context(&context) != 0) {
+        snprintf(error, error_size, "cannot read the Kerberos configuration (krb5.conf)");
+        return -1;
+    }
+    const char *found = krb5_cc_default_name(context);
+    int rc = 0;
+    if (found == NULL) {
+        snprintf(error, error_size, "Kerberos names no default credential cache");
+        rc = -1;
+    } else {
+        snprintf(name, size, "%s", found);
+    }
+    krb5_free_context(context);
+    return rc;
 }
 
 /// Adds Cyrus SASL's GSSAPI plug-in (and with it the Kerberos libraries) to a SASL started

@@ -75,6 +75,8 @@ public enum Launcher {
         let requestedUser = (options.user ?? environment["MIADMIN_USER"]).flatMap { $0.isEmpty ? nil : $0 }
         let hasPasswordSource = options.passwordFile != nil || getenv("MIADMIN_PASSWORD") != nil
         let interactive = isatty(0) == 1
+        // The installed binary reads the invoking user's own default cache only (docs/security.md).
+        if privileged, directorySettings.kerberos?.login == true { Kerberos.pinOwnCache() }
         let login = TicketLogin.decide(directorySettings.kerberos, user: requestedUser, hasPasswordSource: hasPasswordSource)
         var ticketPrincipal: KerberosPrincipal?
         if case .ticket(let principal) = login { ticketPrincipal = principal }

@@ -34,6 +34,10 @@ int miadmin_kerberos_keytab_ticket(const char *keytab, const char *principal, co
 /// the calling thread, as Cyrus SASL's GSSAPI plug-in asks for them. 0, or -1 with `error`.
 int miadmin_kerberos_use_cache(const char *ccache, char *error, size_t error_size);
 
+/// The name of the default credential cache (`FILE:/tmp/krb5cc_1000`, `KCM:`, ...), as
+/// krb5.conf and, for an unprivileged run, KRB5CCNAME give it. 0, or -1 with `error`.
+int miadmin_kerberos_default_cache(char *name, size_t size, char *error, size_t error_size);
+
 /// Adds Cyrus SASL's GSSAPI plug-in to a SASL started without plug-ins (CLDAP/shim.h), from the
 /// folder the system's libsasl2 was built to use (`sasl2/` beside it), never from SASL_PATH.
 /// SASL_OK (0), or another code with `error` saying why. Call once.
