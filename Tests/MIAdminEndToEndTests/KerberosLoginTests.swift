@@ -160,4 +160,28 @@ struct KerberosLoginTests {
         #expect(ticket.status == 0, "\(ticket.stderr)")
         #expect(ticket.stderr.contains("sasl2/libgssapiv2"))
     }
+
+    /// whoami's `auth` row on a terminal screen.
+    func authLine(_ screen: String) -> String? {
+        screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("auth ") }
+    }
+
+    @Test func atATerminalNoTicketAsksForThePasswordAndATicketAsksNothing() throws {
+        let asked = try TerminalSession(uid: "mkhan", config: kerberosConfig, environment: environment,
+                                        askPassword: true, fixture: fixture)
+        _ = try asked.waitFor("Password for mkhan:")
+        try asked.enter(fixture.password("mkhan"))
+        _ = try asked.waitFor("mkhan@foreman>")
+        try asked.enter("whoami")
+        #expect(authLine(try asked.waitFor("auth ")) == "auth   password")
+
+        try kinit("mkhan")
+        let ticket = try TerminalSession(uid: "mkhan", config: kerberosConfig, environment: environment,
+                                         askPassword: true, fixture: fixture)
+        let screen = try ticket.waitFor("mkhan@foreman>")
+        #expect(!screen.contains("Password"), "\(screen)")
+        try ticket.enter("whoami")
+        #expect(authLine(try ticket.waitFor("auth ")) == "auth   kerberos")
+    }
 }
+
