@@ -46,6 +46,22 @@ struct KerberosLoginTests {
         #expect(me["auth"] as? String == "kerberos")
     }
 
+    @Test func withoutAServiceAccountTheTicketHolderReadsTheirOwnRoles() throws {
+        var object = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: kerberosConfig)))
+                                  as? [String: Any])
+        setKey(&object, "ldap.bindDN", nil)
+        setKey(&object, "ldap.bindPasswordFile", nil)
+        let path = try TempDir.make() + "/miadmin.json"
+        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
+        try kinit("asmith")
+        let result = try miadmin(["--config", path, "--format", "json", "-c", "whoami"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let me = try whoami(result)
+        #expect(me["uid"] as? String == "asmith")
+        #expect(me["roles"] as? [String] == ["technician"])
+        #expect(me["auth"] as? String == "kerberos")
+    }
+
     @Test func aTicketLogsInWithItsOwnUserNamed() throws {
         try kinit("fnested")
         for user in ["fnested", "FNested", "fnested@example.test"] {
