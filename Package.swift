@@ -52,6 +52,9 @@ let package = Package(
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
                        providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CCurlLazy", dependencies: ["CCurl", "CLazyLibrary"]),
+        // MIT Kerberos' GSSAPI (libkrb5-dev's headers), opened on the first Kerberos login or keytab
+        // bind: a password login never loads it (CKerberosLazy/include/kerberos_lazy.h).
+        .target(name: "CKerberosLazy", dependencies: ["CLazyLibrary"]),
         // Outbound traffic (issue 23): HTTPS posts to the office and mail through SMTP, over
         // libcurl. Knows nothing of forms or the store; never prints.
         .target(name: "MIOutbound", dependencies: ["CCurl", "CCurlLazy"]),
@@ -59,7 +62,7 @@ let package = Package(
         // (openat, O_EXCL | O_NOFOLLOW, renameat): no planted link or swap redirects them.
         .target(name: "MIFiles"),
         .target(name: "MIDirectory", dependencies: [
-            "CLDAP",
+            "CLDAP", "CKerberosLazy",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "MIStore", dependencies: [

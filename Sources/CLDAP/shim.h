@@ -2,6 +2,7 @@
 #define MIADMIN_CLDAP_SHIM_H
 // <sys/time.h> first: without it `struct timeval *` imports as an opaque pointer.
 #include <sys/time.h>
+#include <string.h>
 #include <lber.h>
 #include <ldap.h>
 #include <sasl/sasl.h>
@@ -15,15 +16,36 @@ static int miadmin_sasl_no_plugin_path(void *context, const char **path) {
 
 /// Starts Cyrus SASL's client side with no plug-ins, before libldap's first call does it with
 /// the system's plug-in folder: libldap then finds SASL started (sasl_client_init only counts
-/// the second call) and nothing is loaded. miadmin binds with simple binds only (over TLS), so
-/// the plug-ins (GSSAPI, SCRAM, DIGEST-MD5, ... with Kerberos and Berkeley DB behind them) were
+/// the second call) and nothing is loaded. Password logins are simple binds (over TLS), so the
+/// plug-ins (GSSAPI, SCRAM, DIGEST-MD5, ... with Kerberos and Berkeley DB behind them) were
 /// dead weight at every start (docs/benchmarks.md), and eight libraries fewer in a setgid
-/// process. Call once, before any other libldap function.
+/// process. A Kerberos bind adds the one plug-in it needs (CKerberosLazy's
+/// miadmin_sasl_add_gssapi). Call
+/// once, before any other libldap function.
 static inline int miadmin_sasl_start_without_plugins(void) {
     static const sasl_callback_t callbacks[] = {
         { SASL_CB_GETPATH, (int (*)(void))miadmin_sasl_no_plugin_path, NULL },
         { SASL_CB_LIST_END, NULL, NULL },
     };
     return sasl_client_init(callbacks);
+}
+
+/// Answers SASL's questions for a GSSAPI bind without asking anyone: the authorization
+/// identity is left empty (act as the ticket's principal) and anything else gets its default.
+static int miadmin_sasl_quiet_interaction(LDAP *ld, unsigned flags, void *defaults, void *list) {
+    (void)ld; (void)flags; (void)defaults;
+    for (sasl_interact_t *item = list; item->id != SASL_CB_LIST_END; item++) {
+        const char *answer = item->defresult ? item->defresult : "";
+        item->result = answer;
+        item->len = (unsigned)strlen(answer);
+    }
+    return LDAP_SUCCESS;
+}
+
+/// A SASL GSSAPI bind with the credentials of the calling thread's Kerberos cache (Cyrus SASL's
+/// GSSAPI plug-in asks GSSAPI for its default credentials), waiting for the result.
+static inline int miadmin_ldap_gssapi_bind(LDAP *ld) {
+    return ldap_sasl_interactive_bind_s(ld, NULL, "GSSAPI", NULL, NULL, LDAP_SASL_QUIET,
+                                        miadmin_sasl_quiet_interaction, NULL);
 }
 #endif

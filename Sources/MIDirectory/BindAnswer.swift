@@ -12,10 +12,13 @@ public struct BindAnswer: Sendable, Equatable {
     /// The value of the Netscape password-expiring control (2.16.840.1.113730.3.4.5): seconds
     /// until the password expires (389).
     public var passwordExpiringSeconds: Int?
+    /// Who the bind authenticated, where the client learns it: the principal of a GSSAPI bind.
+    public var identity: String?
 
     public init(code: LDAPResultCode, diagnostic: String? = nil, passwordPolicy: PasswordPolicyResponse? = nil,
-                passwordExpiredControl: Bool = false, passwordExpiringSeconds: Int? = nil) {
+                passwordExpiredControl: Bool = false, passwordExpiringSeconds: Int? = nil, identity: String? = nil) {
         self.code = code
+        self.identity = identity
         self.diagnostic = diagnostic
         self.passwordPolicy = passwordPolicy
         self.passwordExpiredControl = passwordExpiredControl

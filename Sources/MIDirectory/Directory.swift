@@ -25,7 +25,7 @@ public final class Directory {
     var nestedRoleGroups: [Role: Set<String>]?
     /// The configured role groups, normalized once (see `roleGroupKeys`).
     var roleGroupKeysCache: RoleGroupKeys?
-    private var userCache: [String: DirectoryUser?] = [:]
+    var userCache: [String: DirectoryUser?] = [:]
     /// The crew base has shown at least one crew group this session (``requireVisibleCrews``).
     var crewBaseShowsCrews = false
     /// Set by a login whose password works but expires soon or is in its grace logins: the
@@ -56,17 +56,39 @@ public final class Directory {
     /// account, or left anonymous when none is configured.
     public static func openConnection(_ settings: DirectorySettings, logger: Logger) throws -> LDAPConnection {
         let opened = try LDAPConnection(settings: settings.connection, logger: logger)
-        guard settings.hasServiceAccount, let bindDN = settings.bindDN else { return opened }
-        let answer = try opened.bind(dn: bindDN, password: try servicePassword(settings))
-        guard answer.code == .success else { throw serviceAccountRefused(bindDN, answer.code) }
+        guard settings.hasServiceAccount else { return opened }
+        try bindService(opened, settings)
         return opened
+    }
+
+    /// Binds `ldap` as the service account and waits for the answer: from its keytab's ticket
+    /// (GSSAPI) or with its DN and password.
+    private static func bindService(_ ldap: LDAPConnection, _ settings: DirectorySettings) throws {
+        let answer: BindAnswer
+        if let kerberos = settings.kerberos, kerberos.servesFromKeytab {
+            guard let cache = kerberos.serviceCache else {
+                throw DirectoryError(.configuration, "ldap.kerberos.serviceKeytab is set but no ticket was got from it")
+            }
+            answer = try ldap.bindGSSAPI(cache: cache)
+        } else if let bindDN = settings.bindDN {
+            answer = try ldap.bind(dn: bindDN, password: try servicePassword(settings))
+        } else {
+            return
+        }
+        guard answer.code == .success else { throw serviceAccountRefused(settings, answer) }
     }
 
     /// The service account's re-bind after a user's bind: sent at once, its answer read before
     /// the connection's next request (`LDAPConnection.sendDeferredBind`).
-    private func rebindService(_ ldap: LDAPConnection) throws {
-        guard settings.hasServiceAccount, let bindDN = settings.bindDN else { return }
-        try ldap.sendDeferredBind(dn: bindDN, password: try Self.servicePassword(settings)) { Self.serviceAccountRefused(bindDN, $0) }
+    /// A GSSAPI bind is a conversation of several messages, so a keytab's re-bind is waited for.
+    func rebindService(_ ldap: LDAPConnection) throws {
+        guard settings.hasServiceAccount else { return }
+        if settings.kerberos?.servesFromKeytab == true { return try Self.bindService(ldap, settings) }
+        guard let bindDN = settings.bindDN else { return }
+        let settings = settings
+        try ldap.sendDeferredBind(dn: bindDN, password: try Self.servicePassword(settings)) {
+            Self.serviceAccountRefused(settings, BindAnswer(code: $0))
+        }
     }
 
     private static func servicePassword(_ settings: DirectorySettings) throws -> [UInt8] {
@@ -76,9 +98,12 @@ public final class Directory {
         return password
     }
 
-    private static func serviceAccountRefused(_ bindDN: String, _ code: LDAPResultCode) -> DirectoryError {
-        DirectoryError(.serviceBindFailed, code: code,
-                       "the directory refused the service account '\(bindDN)' (check ldap.bindPasswordFile)")
+    private static func serviceAccountRefused(_ settings: DirectorySettings, _ answer: BindAnswer) -> DirectoryError {
+        let check = settings.kerberos?.servesFromKeytab == true
+            ? "check ldap.kerberos.serviceKeytab and servicePrincipal" + (answer.diagnostic.map { "; the directory said: \($0)" } ?? "")
+            : "check ldap.bindPasswordFile"
+        return DirectoryError(.serviceBindFailed, code: answer.code,
+                              "the directory refused the service account '\(settings.serviceAccountName)' (\(check))")
     }
 
     /// Authenticates `uid` with `password` and returns the user with their roles.

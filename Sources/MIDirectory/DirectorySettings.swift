@@ -24,6 +24,8 @@ public struct DirectorySettings: Sendable {
     public var userPrincipalSuffix: String?
     /// Where crews come from (`teams`); nil: no crews.
     public var teams: CrewSettings?
+    /// Ticket logins and the service account's keytab (`ldap.kerberos`); nil: passwords only.
+    public var kerberos: KerberosSettings?
 
     public init(connection: ConnectionSettings, baseDN: String, userBase: String, userAttribute: String = "uid",
                 bindDN: String?, bindPassword: [UInt8]?, groups: [Role: String],
@@ -43,9 +45,15 @@ public struct DirectorySettings: Sendable {
         self.teams = teams
     }
 
-    /// True when a service account is configured: it does every read, the user's bind only
-    /// proves the password.
-    public var hasServiceAccount: Bool { !(bindDN ?? "").isEmpty }
+    /// True when a service account is configured (a DN with its password, or a Kerberos keytab):
+    /// it does every read, the user's bind only proves who they are.
+    public var hasServiceAccount: Bool { !(bindDN ?? "").isEmpty || kerberos?.servesFromKeytab == true }
+
+    /// The service account's name for messages: its DN, or its Kerberos principal.
+    var serviceAccountName: String {
+        if kerberos?.servesFromKeytab == true { return kerberos?.servicePrincipal ?? "" }
+        return bindDN ?? ""
+    }
 }
 
 /// Where roles come from (`ldap.roleSource`).

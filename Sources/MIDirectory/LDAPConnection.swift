@@ -188,6 +188,32 @@ public final class LDAPConnection {
         return answer
     }
 
+    /// A SASL GSSAPI bind (Kerberos) with the ticket in `cache` (nil: the user's own default
+    /// cache), answered like ``bind(dn:password:askPasswordPolicy:)``, with the principal bound
+    /// as the answer's `identity` (SASL's own record of it: Samba has no WhoAmI operation).
+    /// libldap is told not to canonicalise the server's name (the service principal is
+    /// `ldap/<the URI's host>`), and the bind asks for no SASL security layer: TLS protects
+    /// the connection already, and Active Directory refuses a layer over TLS.
+    func bindGSSAPI(cache: String?) throws -> BindAnswer {
+        try settlePendingBind()
+        try LDAPLibrary.addGSSAPI()
+        try Kerberos.use(cache: cache)
+        var on: Int32 = 1  // any non-NULL value switches a boolean option on
+        try setOption(LDAP_OPT_X_SASL_NOCANON, &on, "SASL host name canonicalisation off")
+        try "maxssf=0".withCString { try setOption(LDAP_OPT_X_SASL_SECPROPS, $0, "SASL security properties") }
+        var answer = BindAnswer(code: LDAPResultCode(rawValue: miadmin_ldap_gssapi_bind(handle)))
+        try checkReachable(answer.code)
+        answer.diagnostic = diagnosticMessage()
+        if answer.code == .success {
+            var identity: UnsafeMutablePointer<CChar>?
+            if ldap_get_option(handle, LDAP_OPT_X_SASL_USERNAME, &identity) == LDAP_OPT_SUCCESS, let identity {
+                answer.identity = String(cString: identity)
+                ldap_memfree(identity)
+            }
+        }
+        return answer
+    }
+
     /// Calls `body` with `password` as a bind's credentials, from a copy wiped afterwards.
     private func withCredentials<R>(_ password: [UInt8], _ body: (UnsafeMutablePointer<berval>) -> R) -> R {
         precondition(!password.isEmpty, "an empty-password simple bind is an unauthenticated bind")

@@ -1,3 +1,4 @@
+import CKerberosLazy
 import CLDAP
 
 /// The URIs of `ldap.uri` as libldap reads them: the option may hold a list
@@ -45,10 +46,24 @@ public struct LDAPURIList: Sendable, Equatable {
 /// ``LDAPURIList/init(_:)``, which calls ``start()`` first.
 enum LDAPLibrary {
     private static let started: Bool = {
-        // SASL without plug-ins (CLDAP/shim.h): miadmin only does simple binds. A failure here
+        // SASL without plug-ins (CLDAP/shim.h): password logins are simple binds; a Kerberos
+        // bind adds the GSSAPI plug-in when it needs it (addGSSAPI). A failure here
         // only means libldap starts SASL itself later, as it would without this.
         miadmin_sasl_start_without_plugins() == SASL_OK
     }()
 
     static func start() { _ = started }
+
+    /// Cyrus SASL's GSSAPI plug-in, added on the first Kerberos bind (CLDAP/shim.h): the
+    /// password logins never load it, nor the Kerberos libraries behind it.
+    private static let gssapi: Result<Void, DirectoryError> = {
+        start()
+        var error = [CChar](repeating: 0, count: 512)
+        guard miadmin_sasl_add_gssapi(&error, error.count) == SASL_OK else {
+            return .failure(DirectoryError(.configuration, "cannot use Kerberos (ldap.kerberos): \(Kerberos.text(error))"))
+        }
+        return .success(())
+    }()
+
+    static func addGSSAPI() throws { try gssapi.get() }
 }

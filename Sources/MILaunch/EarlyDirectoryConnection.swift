@@ -96,7 +96,9 @@ public final class EarlyDirectoryConnection: Sendable {
     /// read or names another directory or service account.
     func connection(for settings: DirectorySettings) -> (() throws -> LDAPConnection)? {
         guard let read = try? configRead.wait()?.config.get(), read.connectionSettings == settings.connection,
-              read.ldap.bindDN == settings.bindDN else { return nil }
+              read.ldap.bindDN == settings.bindDN,
+              read.ldap.kerberos?.serviceKeytab == settings.kerberos?.serviceKeytab,
+              read.ldap.kerberos?.servicePrincipal == settings.kerberos?.servicePrincipal else { return nil }
         return { [connected] in try connected.wait()!.get() }
     }
 

@@ -75,7 +75,21 @@ public enum Launcher {
         }
         let willPrompt = options.run.prompts(stdinIsTerminal: isatty(0) == 1)
 
-        guard let uid = options.user ?? environment["MIADMIN_USER"], !uid.isEmpty else {
+        let requestedUser = (options.user ?? environment["MIADMIN_USER"]).flatMap { $0.isEmpty ? nil : $0 }
+        let hasPasswordSource = options.passwordFile != nil || getenv("MIADMIN_PASSWORD") != nil
+        let interactive = isatty(0) == 1
+        // The installed binary reads the invoking user's own default cache only (docs/security.md).
+        if privileged, directorySettings.kerberos?.login == true { Kerberos.pinOwnCache() }
+        let login = TicketLogin.decide(directorySettings.kerberos, user: requestedUser, hasPasswordSource: hasPasswordSource)
+        var ticketPrincipal: KerberosPrincipal?
+        if case .ticket(let principal) = login { ticketPrincipal = principal }
+        // Without a ticket, a script has no one to ask for a password: say what is missing
+        // rather than try an empty one. At a terminal the password is asked as without Kerberos.
+        if case .noTicket(let why) = login, !interactive || requestedUser == nil {
+            err.write("miadmin: \(TerminalText.escape(TicketLogin.message(why), keepNewlines: false))\n")
+            return .authenticationFailed
+        }
+        guard let uid = requestedUser ?? ticketPrincipal?.name else {
             err.write("miadmin: no user: pass --user UID or set MIADMIN_USER\n")
             return .failure
         }
@@ -83,10 +97,9 @@ public enum Launcher {
         do {
             // A password typed at the terminal takes seconds: the connection opened meanwhile
             // could have been closed as idle by then, so it is not used after a typed one.
-            let typesPassword = options.passwordFile == nil && getenv("MIADMIN_PASSWORD") == nil
-            let interactive = isatty(0) == 1
-            var password = try PasswordSource.read(passwordFile: options.passwordFile, user: uid,
-                                                    interactive: interactive) { warning in
+            let typesPassword = ticketPrincipal == nil && !hasPasswordSource
+            var password = ticketPrincipal != nil ? [] : try PasswordSource.read(passwordFile: options.passwordFile, user: uid,
+                                                                                   interactive: interactive) { warning in
                 err.write("miadmin: warning: \(warning)\n")
             }
             let directory = Directory(settings: directorySettings, logger: logger)
@@ -102,7 +115,10 @@ public enum Launcher {
             var storeOpening = willPrompt && openedStore == nil
                 ? EarlyStoreOpening(config, clock: storeClock, logger: logger) : nil
             if willPrompt { HelperThread.start(yielding: true) { _ = try? ReadlineSource.prepareOnce() } }
-            var authenticated = Result { try directory.authenticate(uid: uid, password: password) }
+            var authenticated = Result {
+                if let ticketPrincipal { return try directory.authenticate(ticket: ticketPrincipal) }
+                return try directory.authenticate(uid: uid, password: password)
+            }
             SecretFile.wipe(&password)
             // A password typed at the terminal gets three tries, as sudo gives: a typo does not
             // end the session being started. A password from a file or the environment gets one.
@@ -128,6 +144,7 @@ public enum Launcher {
                 return try config.openStore(privileged: false, clock: storeClock, logger: logger)
             }
             session.assumeYes = options.assumeYes
+            session.loginMethod = ticketPrincipal == nil ? .password : .kerberos
             session.display.format = options.format
             session.display.csvRaw = options.csvRaw
             session.display.expanded = options.expanded ? .on : .off

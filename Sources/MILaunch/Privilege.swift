@@ -28,7 +28,9 @@ enum Privilege {
     static let refusedPrefixes = ["LDAP"]
 
     /// The only variables a privileged run keeps; everything else is removed before any library
-    /// reads it (sudo's env_reset: a list of what is safe, not of what is dangerous).
+    /// reads it (sudo's env_reset: a list of what is safe, not of what is dangerous). Kerberos'
+    /// and SASL's (`KRB5CCNAME`, `KRB5_CONFIG`, `KRB5_KTNAME`, `SASL_PATH`) are not kept: a
+    /// ticket login reads the system's krb5.conf and the user's own default cache only.
     static let keptVariables: Set<String> = [
         "HOME", "USER", "LOGNAME", "TERM", "COLUMNS", "LINES", "LANG", "LANGUAGE", "PATH",
         "MIADMIN_USER", "MIADMIN_PASSWORD", "MIADMIN_LOG_LEVEL", "XDG_STATE_HOME",

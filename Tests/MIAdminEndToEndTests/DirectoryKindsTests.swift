@@ -154,7 +154,7 @@ enum DirectoryUnderTest: String, CaseIterable, CustomTestStringConvertible, Send
         let config = try fixture.config { setKey(&$0, "ldap.roleSource", "groups") }
         let result = try MIAdmin.as_("tpatel", config: config, format: "csv", ["whoami", "users --role foreman"], fixture: fixture)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.lines.contains("tpatel,\"uid=tpatel,ou=people,dc=example,dc=com\",Tara Patel,\"foreman, technician\""))
+        #expect(result.lines.contains("tpatel,\"uid=tpatel,ou=people,dc=example,dc=com\",Tara Patel,\"foreman, technician\",password"))
         #expect(result.lines.contains { $0.hasPrefix("mkhan,") })
     }
 
@@ -247,7 +247,7 @@ struct ActiveDirectoryTests {
     @Test func nestedMembershipGivesTheRoleAtLogin() throws {
         let result = try MIAdmin.as_("fnested", format: "csv", ["whoami"], fixture: fixture)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.lines.last?.hasSuffix(",technician") == true)
+        #expect(result.lines.last?.hasSuffix(",technician,password") == true)
         // Without nestedGroups, direct membership only (documented): no role.
         let flat = try fixture.config { setKey(&$0, "ldap.nestedGroups", false) }
         let direct = try MIAdmin.as_("fnested", config: flat, ["whoami"], fixture: fixture)

@@ -10,8 +10,9 @@ struct CommandOutputTests {
         let harness = try CommandHarness(user: "lchen")
         try harness.run(["whoami"])
         let record = try #require(harness.output.records.first)
-        #expect(record.columns == ["uid", "dn", "name", "roles"])
+        #expect(record.columns == ["uid", "dn", "name", "roles", "auth"])
         #expect(record.values.first == .string("lchen"))
+        #expect(record.values.last == .string("password"))
         #expect(harness.store.calls.isEmpty)
     }
 

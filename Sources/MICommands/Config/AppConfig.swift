@@ -25,6 +25,8 @@ public struct AppConfig: Sendable {
         public var pageSize: Int
         /// `teams`: where crews come from; nil when the site keeps none.
         public var teams: CrewSettings? = nil
+        /// `kerberos`: ticket logins and the service account's keytab; nil: passwords only.
+        public var kerberos: KerberosSettings? = nil
     }
 
     /// The documented bounds of every number in the file (docs/configuration.md).
@@ -183,6 +185,7 @@ public struct AppConfig: Sendable {
             userPrincipalSuffix: try reader.string("ldap.userPrincipalSuffix").flatMap { $0.isEmpty ? nil : $0 },
             pageSize: try reader.integer("ldap.pageSize", in: Bounds.pageSize, unit: "entries") ?? 500)
         ldap.teams = try Self.teams(reader: &reader, file: path)
+        ldap.kerberos = try Self.kerberos(reader: &reader, file: path, resolve: resolve)
         let busy = try reader.number("store.busyTimeoutSeconds", in: Bounds.busyTimeoutSeconds, unit: "seconds") ?? 5
         var store = try Self.store(reader: &reader, file: path, busy: busy, resolve: resolve)
         try Self.readPostgresOptions(into: &store, reader: &reader, file: path)
@@ -226,8 +229,14 @@ public struct AppConfig: Sendable {
         guard unknown.isEmpty else {
             throw ConfigError(file: path, message: "unknown key\(unknown.count > 1 ? "s" : "") \(unknown.joined(separator: ", ")) (see docs/configuration.md)")
         }
-        if ldap.bindDN != nil && ldap.bindPasswordFile == nil {
-            throw ConfigError(file: path, message: "ldap.bindDN is set, so ldap.bindPasswordFile is required")
+        let keytab = ldap.kerberos?.servesFromKeytab == true
+        if keytab && ldap.bindPasswordFile != nil {
+            throw ConfigError(file: path, message: "ldap.kerberos.serviceKeytab and ldap.bindPasswordFile are both set: the "
+                              + "service account binds either from its keytab or with its password; remove one")
+        }
+        if ldap.bindDN != nil && ldap.bindPasswordFile == nil && !keytab {
+            throw ConfigError(file: path, message: "ldap.bindDN is set, so ldap.bindPasswordFile is required "
+                              + "(or ldap.kerberos.serviceKeytab)")
         }
         return AppConfig(file: path, ldap: ldap, store: store, policy: policy, display: display,
                          import: Import(maxMediaMiB: Int(maxMedia)), delivery: delivery, mail: mail)
@@ -326,11 +335,13 @@ public struct AppConfig: Sendable {
     public func directorySettings(privileged: Bool = false, warn: (String) -> Void = { _ in }) throws -> DirectorySettings {
         // Kept for the session: the service account re-binds.
         let password = try ldap.bindPasswordFile.map { try readSecret("ldap.bindPasswordFile", $0, privileged: privileged, warn: warn) }
-        return DirectorySettings(connection: connectionSettings, baseDN: ldap.baseDN, userBase: ldap.userBase,
-                                 userAttribute: ldap.userAttribute, bindDN: ldap.bindDN, bindPassword: password,
-                                 groups: ldap.groups, roleSource: ldap.roleSource, nestedGroups: ldap.nestedGroups,
-                                 userFilter: ldap.userFilter, userPrincipalSuffix: ldap.userPrincipalSuffix,
-                                 teams: ldap.teams)
+        var settings = DirectorySettings(connection: connectionSettings, baseDN: ldap.baseDN, userBase: ldap.userBase,
+                                         userAttribute: ldap.userAttribute, bindDN: ldap.bindDN, bindPassword: password,
+                                         groups: ldap.groups, roleSource: ldap.roleSource, nestedGroups: ldap.nestedGroups,
+                                         userFilter: ldap.userFilter, userPrincipalSuffix: ldap.userPrincipalSuffix,
+                                         teams: ldap.teams)
+        settings.kerberos = try kerberosSettings(privileged: privileged, warn: warn)
+        return settings
     }
 
     /// The first line of a password file the config names under `key`. `privileged`: the run

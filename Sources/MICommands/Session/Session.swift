@@ -17,6 +17,8 @@ public final class Session {
     public let clock: any StoreClock
     /// `--yes`: destructive commands do not ask.
     public var assumeYes = false
+    /// How the user logged in (`whoami`'s `auth`).
+    public var loginMethod = LoginMethod.password
     /// Asks a person a yes/no question; nil when nobody is there (scripts, pipes, `-c`).
     public var confirmer: ((String) -> Bool)?
     /// How many rows a confirmation lists before asking (a screenful at the prompt); nil: all.
