@@ -6,10 +6,13 @@ import Testing
 @Suite struct GroupMembershipTests {
     @Test func membersAreFoundByTheirNormalizedDNOrUserIDAndNobodyElse() {
         var membership = GroupMembership()
-        membership.dns[.foreman] = [membership.key(DistinguishedName.normalized("uid=mkhan,ou=people,dc=example,dc=com"))]
-        membership.uids[.technician] = [membership.key("jdoe")]
+        let foremen = ["uid=mkhan,ou=people,dc=example,dc=com", "uid=tpatel,ou=people,dc=example,dc=com",
+                       "uid=a,ou=people,dc=example,dc=com", "uid=zz,ou=people,dc=example,dc=com"]
+        membership.dns[.foreman] = .init(foremen.map { membership.key(DistinguishedName.normalized($0)) })
+        membership.uids[.technician] = .init([membership.key("jdoe")])
         #expect(membership.roles(dn: "UID=MKhan, OU=People,DC=Example,DC=com", uid: "mkhan") == [.foreman])
         #expect(membership.roles(dn: "uid=jdoe,ou=people,dc=example,dc=com", uid: "JDoe") == [.technician])
+        for foreman in foremen { #expect(membership.roles(dn: foreman, uid: nil) == [.foreman]) }
         #expect(membership.roles(dn: "uid=mkhan2,ou=people,dc=example,dc=com", uid: "mkhan2").isEmpty)
         #expect(membership.roles(dn: "uid=other,ou=people,dc=example,dc=com", uid: nil).isEmpty)
     }
