@@ -69,6 +69,11 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// commit. SQLite never needs this: it has one writer at a time.
     var isRetryable: Bool { ["40001", "40P01", "23505"].contains(sqlState ?? "") }
 
+    /// Whether a unique index refused the change (PostgreSQL 23505, SQLite's
+    /// SQLITE_CONSTRAINT_UNIQUE): the only conflict an operation may explain as a name taken at
+    /// the same moment.
+    var isUniqueViolation: Bool { sqlState == "23505" || sqliteCode == 2067 }
+
     public var description: String { message }
 }
 
@@ -103,8 +108,13 @@ extension StoreError {
         switch error.sqlState {
         case .uniqueViolation?:
             return StoreError(.conflict, "Someone else changed the store at the same time (\(error.message)).", sqlState: state)
-        case .serializationFailure?, .deadlockDetected?:
-            return StoreError(.conflict, "Another console changed the same forms at the same time.", sqlState: state)
+        case .serializationFailure?:
+            return StoreError(.conflict, "PostgreSQL stopped this change with a serialization failure (SQLSTATE 40001): "
+                              + "another console's transaction read and wrote the same rows, or rows stored beside "
+                              + "them, at the same moment.", sqlState: state)
+        case .deadlockDetected?:
+            return StoreError(.conflict, "PostgreSQL stopped this change as a deadlock (SQLSTATE 40P01): it and another "
+                              + "console's transaction waited for each other.", sqlState: state)
         case .lockNotAvailable?, .queryCanceled?:
             return postgresBusy(sqlState: state, holder: nil)
         default:

@@ -54,6 +54,39 @@ struct PrivilegeTests {
         #expect(storeAfter.inode == storeBefore.inode && storeAfter.mode == 0o660)
     }
 
+    /// The binary is installed stripped; its debug information and symbols sit in
+    /// bin/.debug/miadmin.debug, where gdb finds them by the binary's .gnu_debuglink: a backtrace
+    /// names the Swift functions and their source lines. The same binary without that file
+    /// has neither. Installing the installed binary again keeps the file, still matching.
+    @Test func theBinaryIsInstalledStrippedAndItsDebugFileSymbolisesABacktrace() throws {
+        let debugFile = install.prefix + "/bin/.debug/miadmin.debug"
+        func sections(_ file: String) throws -> String { try Shell.run("/usr/bin/readelf", ["-S", "--wide", file]).stdout }
+        let installed = try sections(install.binary)
+        #expect(installed.contains(" .gnu_debuglink ") && !installed.contains(" .debug_info ") && !installed.contains(" .symtab "))
+        #expect(try sections(debugFile).contains(" .debug_info "))
+        let file = try install.stat(debugFile)
+        #expect(file.uid == 0 && file.mode == 0o644)
+
+        // A breakpoint on write(2) while the binary prints its version: the frames above it are
+        // the binary's own.
+        func backtrace(_ binary: String) throws -> String {
+            try Shell.run("/usr/bin/gdb", ["-batch", "-nx", "-ex", "set debuginfod enabled off", "-ex", "set breakpoint pending on",
+                                           "-ex", "break write",
+                                           "-ex", "run --version >/dev/null", "-ex", "bt", binary], deadline: 300).stdout
+        }
+        let symbolised = try backtrace(install.binary)
+        #expect(symbolised.contains("main.swift:"), "\(symbolised)")
+        let alone = try TempDir.make()
+        defer { try? FileManager.default.removeItem(atPath: alone) }
+        try FileManager.default.copyItem(atPath: install.binary, toPath: alone + "/miadmin")
+        let bare = try backtrace(alone + "/miadmin")
+        #expect(bare.contains("__libc_start_main") && !bare.contains(".swift:"), "\(bare)")
+
+        #expect(try install.runInstall(["--binary", install.binary]).status == 0)
+        #expect(try sections(debugFile).contains(" .debug_info "))
+        #expect(try backtrace(install.binary).contains("main.swift:"))
+    }
+
     // MARK: a technician cannot become a foreman
 
     @Test func aConfigOfTheirOwnIsRefusedBeforeLogin() throws {
@@ -328,6 +361,7 @@ struct PrivilegeTests {
         let removed = try second.runInstall(["--uninstall"])
         #expect(removed.status == 0)
         #expect(!FileManager.default.fileExists(atPath: second.binary))
+        #expect(!FileManager.default.fileExists(atPath: second.prefix + "/bin/.debug/miadmin.debug"))
         #expect(FileManager.default.fileExists(atPath: second.storePath))
         #expect(FileManager.default.fileExists(atPath: second.configPath))
     }

@@ -44,8 +44,11 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
     let options: Options
     /// The pooler mode in force: the configured one, or the one found at connection.
     let pooler: PostgresPooler
-    /// How many times a write transaction that lost a race is run in all.
-    let maximumAttempts = 8
+    /// How many times a write transaction that lost a race is run in all (tests lower it to
+    /// see a race finally lost).
+    var maximumAttempts = 8
+    /// Write transactions run again after a lost race since the engine opened, for tests.
+    private(set) var racesRetried = 0
     var dialect: StoreDialect { .postgres }
 
     private let lock = NSRecursiveLock()
@@ -192,14 +195,7 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
             do {
                 result = try attemptBody(kind, writeId: writeId, body)
             } catch let error as StoreError where kind == .write && error.isRetryable && !connection.lost {
-                guard attempt < maximumAttempts else {
-                    throw StoreError(.conflict, "Other consoles kept changing the same forms; gave up after "
-                                     + "\(maximumAttempts) attempts (\(error.message)). Try again.", sqlState: error.sqlState)
-                }
-                attempt += 1
-                // 2, 4, 8 ... ms and a random share of it, so two losers do not collide again.
-                let base = 0.001 * Double(1 << min(attempt, 7))
-                Thread.sleep(forTimeInterval: base + Double.random(in: 0...base))
+                try retry(after: error, attempt: &attempt)
                 continue
             } catch where connection.lost {
                 // Lost before COMMIT was sent: the server rolled the transaction back.
@@ -213,9 +209,9 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
                 try end(kind)
                 return result
             } catch let error as StoreError where kind == .write && error.isRetryable && !connection.lost {
-                // A serialization failure at COMMIT: nothing was applied; run it again.
-                guard attempt < maximumAttempts else { throw error }
-                attempt += 1
+                // A serialization failure at COMMIT: nothing was applied; run it again, as one
+                // met by a statement.
+                try retry(after: error, attempt: &attempt)
             } catch where connection.lost {
                 // In doubt: COMMIT was sent, its answer lost. Without a write id nothing was written.
                 guard let id = committingId, kind.commits else { return result }
@@ -228,6 +224,33 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// After a write transaction lost a race (rolled back, nothing applied): waits 2, 4, 8 ...
+    /// ms and a random share of it, so two losers do not collide again, before attempt
+    /// `attempt + 1`; after the last attempt throws what the race was.
+    private func retry(after error: StoreError, attempt: inout Int) throws {
+        guard attempt < maximumAttempts else { throw Self.raceLost(error, attempts: attempt) }
+        racesRetried += 1
+        attempt += 1
+        let base = 0.001 * Double(1 << min(attempt, 7))
+        Thread.sleep(forTimeInterval: base + Double.random(in: 0...base))
+    }
+
+    /// The error for a write that lost its race `attempts` times, saying which race it was: a
+    /// serialization failure (this transaction and others read and wrote overlapping rows, or
+    /// index pages near them, in an order no serial run could give), a deadlock, or a unique
+    /// name taken by another console (the operation's own words for it).
+    static func raceLost(_ error: StoreError, attempts: Int) -> StoreError {
+        let message = switch error.sqlState {
+        case "40001": "PostgreSQL stopped this change with a serialization failure (SQLSTATE 40001) \(attempts) times: "
+            + "other consoles' transactions read and wrote the same rows, or rows stored beside them, at the same "
+            + "moment. Nothing was changed; try again."
+        case "40P01": "PostgreSQL stopped this change as a deadlock (SQLSTATE 40P01) \(attempts) times: it and other "
+            + "consoles' transactions waited for each other. Nothing was changed; try again."
+        default: error.message + " Gave up after \(attempts) attempts; nothing was changed."
+        }
+        return StoreError(.conflict, message, sqlState: error.sqlState)
     }
 
     /// The write id of the transaction ``end(_:)`` last tried to commit.

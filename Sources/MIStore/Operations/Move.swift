@@ -105,10 +105,10 @@ extension FormStore {
             let results: [[StoreRow]]
             do {
                 results = try db.batch(statements)
-            } catch let error as StoreError where error.kind == .conflict {
-                // Only the update can conflict (the unique live name). On PostgreSQL the engine runs
-                // the move again (sqlState kept), and it then sees the other form and picks the
-                // next free name.
+            } catch let error as StoreError where error.isUniqueViolation {
+                // Only the update can break a unique index (the live name). On PostgreSQL the
+                // engine runs the move again (sqlState kept), and it then sees the other form and
+                // picks the next free name. A serialization failure passes on as what it is.
                 throw StoreError(.conflict, "\(uid) got a form named '\(newName)' at the same moment; try the move again.",
                                  sqlState: error.sqlState)
             }

@@ -78,7 +78,8 @@ extension FormStore {
                                      expiry_reset_at = ?, \(FormRecord.touched)
                     WHERE id = ?
                     """, [newName, now] + FormRecord.touchedArguments(now) + [form.id])
-            } catch let error as StoreError where error.kind == .conflict {
+            } catch let error as StoreError where error.isUniqueViolation {
+                // The unique live name only: a serialization failure passes on as what it is.
                 throw StoreError(.conflict, "\(form.owner) got a form named '\(newName)' at the same moment; try again.",
                                  sqlState: error.sqlState)
             }
