@@ -324,7 +324,7 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
     /// connection during this, the console started during a failover: all of it is tried again
     /// as a lost connection is, for up to ``Options/reconnectSeconds`` (the migrations run in one
     /// transaction). Other failures (one host that does not answer, a wrong password, a TLS
-    /// failure) are reported at once.
+    /// failure of the only host) are reported at once.
     private static func open(target: PostgresTarget, password: String?, conventions: PostgresConnection.UserConventions,
                              busyTimeout: TimeInterval, options: Options) throws -> (PostgresConnection, PostgresPooler) {
         var backoff = Backoff(seconds: options.reconnectSeconds)
@@ -342,7 +342,10 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
                 }
                 return (connection, pooler)
             } catch let error as PostgresError {
-                let failingOver = error.kind == .noPrimary || (error.kind == .unreachable && target.hostCount > 1)
+                // Several hosts: any of them may be the primary in a moment, whatever kept each
+                // from answering now (down, a listener that is not the store, a certificate).
+                let failingOver = error.kind == .noPrimary
+                    || (target.hostCount > 1 && [.unreachable, .tls].contains(error.kind))
                 guard failingOver, backoff.pause() else { throw StoreError.mapping(error) }
             }
         }
