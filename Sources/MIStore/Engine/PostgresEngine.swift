@@ -337,7 +337,7 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
                 if options.readOnly {
                     try PostgresMigrations.checkKnown(connection)
                 } else {
-                    try PostgresMigrations.migrate(connection)
+                    try PostgresMigrations.migrate(connection, lockWaitSeconds: busyTimeout)
                     try connection.execute("DELETE FROM write_ids WHERE at < extract(epoch FROM now()) - 86400")
                 }
                 return (connection, pooler)
