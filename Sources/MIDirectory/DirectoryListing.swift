@@ -18,8 +18,18 @@ extension Directory {
             filter += "(|(\(attribute)=\(value))(cn=\(value)))"
         }
         if let role, memberOf { filter += memberOfFilter(role) }
+        // Two accounts whose ids normalize alike would be one owner in the store: refused.
+        var seen: [String: String] = [:]
         try ldap.search(base: settings.userBase, scope: .subtree, filter: "(&\(filter))",
                         attributes: try userAttributes(on: ldap)) { entry in
+            if let id = entry.first(attribute) {
+                let key = LookAlikeIds.normalized(id)
+                if let other = seen[key], !LookAlikeIds.sameScalars(other, id),
+                   let lookAlikes = LookAlikeIds.find(in: [other, id]) {
+                    throw DirectoryError(.configuration, lookAlikes.message)
+                }
+                seen[key] = id
+            }
             let roles = try membership?.roles(dn: entry.dn, uid: entry.first(attribute))
                 ?? roles(memberOf: entry.values("memberOf"), on: ldap)
             if let role, !roles.contains(role) { return }
