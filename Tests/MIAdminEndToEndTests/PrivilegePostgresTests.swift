@@ -247,4 +247,31 @@ struct PrivilegePostgresTests {
         }
         return paths
     }
+
+    /// A session of the store role holding the schema-update lock (as a console stopped with
+    /// SIGSTOP in its start-up transaction did) stops no console: the installed binary on a
+    /// current schema starts at once.
+    @Test func aSessionHoldingTheUpdateLockStopsNoConsole() throws {
+        let url = try #require(try configObject.value(at: "store.url") as? String)
+        let first = try install.run(.foreman, ["-c", "store info"])   // the schema is current now
+        try #require(first.status == 0, "\(first.stderr)")
+        let database = String(url.split(separator: "?")[0].split(separator: "/").last!)
+        let key = 0x6D69_6164_6D69_6E
+        let holder = try Shell.start("/usr/bin/psql", [url, "-Xqc", "BEGIN; SELECT pg_advisory_xact_lock(\(key)); SELECT pg_sleep(60)"],
+                                     environment: ["PGPASSWORD": pg.password])
+        defer {
+            kill(holder, SIGKILL)
+            var status: Int32 = 0
+            waitpid(holder, &status, 0)
+        }
+        let deadline = Date().addingTimeInterval(20)
+        while try pg.query("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted", database: database) == "0" {
+            try #require(Date() < deadline, "psql did not take the lock")
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        let started = Date()
+        let run = try install.run(.technician, ["-c", "forms"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(Date().timeIntervalSince(started) < 4, "the console waited for the lock")
+    }
 }
