@@ -3,6 +3,8 @@
 #include "postgres_lazy.h"
 #include "lazy_library.h"
 #include <libpq-fe.h>
+#include <errno.h>
+#include <sys/socket.h>
 
 static miadmin_library pq = { .soname = "libpq.so.5", .purpose = "the PostgreSQL store" };
 
@@ -70,3 +72,43 @@ MIADMIN_LAZY(pq, int, PQsendQueryPrepared,
              (PGconn *conn, const char *stmtName, int nParams, const char *const *paramValues,
               const int *paramLengths, const int *paramFormats, int resultFormat),
              (conn, stmtName, nParams, paramValues, paramLengths, paramFormats, resultFormat))
+// Connecting step by step, so the console sees each authentication request before libpq
+// answers it (PostgresAuthentication.swift).
+MIADMIN_LAZY(pq, PGconn *, PQconnectStartParams,
+             (const char *const *keywords, const char *const *values, int expand_dbname),
+             (keywords, values, expand_dbname))
+MIADMIN_LAZY(pq, PostgresPollingStatusType, PQconnectPoll, (PGconn *conn), (conn))
+MIADMIN_LAZY(pq, int, PQsocket, (const PGconn *conn), (conn))
+MIADMIN_LAZY(pq, void *, PQsslStruct, (PGconn *conn, const char *struct_name), (conn, struct_name))
+
+// OpenSSL's SSL_peek and SSL_get_error, looked up through libpq's handle (dlsym on a handle
+// searches the library's own dependencies: the libssl libpq was built with). Declared here by
+// shape so that miadmin needs no OpenSSL headers.
+typedef int (*miadmin_ssl_peek_fn)(void *ssl, void *buf, int num);
+typedef int (*miadmin_ssl_get_error_fn)(const void *ssl, int ret);
+
+int miadmin_postgres_peek(PGconn *conn, void *buffer, int length) {
+    void *ssl = PQsslStruct(conn, "OpenSSL");
+    if (ssl == NULL) {
+        ssize_t n = recv(PQsocket(conn), buffer, (size_t)length, MSG_PEEK | MSG_DONTWAIT);
+        if (n > 0) return (int)n;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return 0;
+        return -1;
+    }
+    static miadmin_ssl_peek_fn resolved_peek;
+    static miadmin_ssl_get_error_fn resolved_get_error;
+    miadmin_ssl_peek_fn peek = __atomic_load_n(&resolved_peek, __ATOMIC_ACQUIRE);
+    miadmin_ssl_get_error_fn get_error = __atomic_load_n(&resolved_get_error, __ATOMIC_ACQUIRE);
+    if (peek == NULL || get_error == NULL) {
+        get_error = (miadmin_ssl_get_error_fn)miadmin_library_symbol(&pq, "SSL_get_error");
+        peek = (miadmin_ssl_peek_fn)miadmin_library_symbol(&pq, "SSL_peek");
+        __atomic_store_n(&resolved_get_error, get_error, __ATOMIC_RELEASE);
+        __atomic_store_n(&resolved_peek, peek, __ATOMIC_RELEASE);
+    }
+    int n = peek(ssl, buffer, length);
+    if (n > 0) return n;
+    int reason = get_error(ssl, n);
+    // SSL_ERROR_WANT_READ (2) and SSL_ERROR_WANT_WRITE (3): not a whole record yet.
+    if (reason == 2 || reason == 3) return 0;
+    return -1;
+}

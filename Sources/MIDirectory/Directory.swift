@@ -147,6 +147,9 @@ public final class Directory {
                 "cannot look up '\(uid)': the directory hides \(settings.userBase) from anonymous reads; " +
                 "configure a service account (ldap.bindDN, ldap.bindPasswordFile; see docs/security.md)")
         }
+        if let lookAlikes = LookAlikeIds.find(in: candidates.compactMap { $0.first(settings.userAttribute) }) {
+            throw DirectoryError(.authenticationFailed, lookAlikes.message)
+        }
         guard candidates.count == 1, let entry = candidates.first else {
             logger.debug("login lookup for a user id matched \(candidates.count) entries")
             throw refused
@@ -292,9 +295,15 @@ public final class Directory {
 
     private func sendUserSearch(attribute: String, value: String, flavor: DirectoryFlavor,
                                 on ldap: LDAPConnection) throws -> LDAPConnection.SentSearch {
-        try ldap.send(base: settings.userBase, scope: .subtree,
-                      filter: "(&\(userFilter(for: flavor))(\(attribute)=\(FilterEscaping.escape(value))))",
-                      attributes: userAttributes(for: flavor))
+        // Every Unicode spelling of the value (as given, composed, decomposed): a directory that
+        // compares ids byte for byte (Active Directory) then returns look-alike entries too, so
+        // that two accounts whose ids normalize alike are refused rather than merged.
+        let spellings = LookAlikeIds.spellings(of: value)
+        let match = spellings.count == 1 ? "(\(attribute)=\(FilterEscaping.escape(value)))"
+            : "(|" + spellings.map { "(\(attribute)=\(FilterEscaping.escape($0)))" }.joined() + ")"
+        return try ldap.send(base: settings.userBase, scope: .subtree,
+                             filter: "(&\(userFilter(for: flavor))\(match))",
+                             attributes: userAttributes(for: flavor))
     }
 
     private func receiveEntries(_ sent: LDAPConnection.SentSearch, limit: Int, on ldap: LDAPConnection) throws -> [LDAPEntry] {

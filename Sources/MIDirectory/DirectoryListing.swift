@@ -19,8 +19,18 @@ extension Directory {
             filter += "(|(\(attribute)=\(value))(cn=\(value)))"
         }
         if let role, plan.usesMemberOf(role) { filter += memberOfFilter(role) }
+        // Two accounts whose ids normalize alike would be one owner in the store: refused.
+        var seen: [String: String] = [:]
         try ldap.search(base: settings.userBase, scope: .subtree, filter: "(&\(filter))",
                         attributes: try userAttributes(on: ldap)) { entry in
+            if let id = entry.first(attribute) {
+                let key = LookAlikeIds.normalized(id)
+                if let other = seen[key], !LookAlikeIds.sameScalars(other, id),
+                   let lookAlikes = LookAlikeIds.find(in: [other, id]) {
+                    throw DirectoryError(.configuration, lookAlikes.message)
+                }
+                seen[key] = id
+            }
             let roles = try combinedRoles(entry, plan: plan, membership: membership, on: ldap)
             if let role, !roles.contains(role) { return }
             let user = user(from: entry, roles: roles)

@@ -80,13 +80,23 @@ enum Privilege {
     /// The umask the user started miadmin with (saved by ``harden()``).
     private static let userUmask = Mutex<mode_t?>(nil)
 
-    /// Replaces the process environment with `scrubbed(...)`.
+    /// Replaces the process environment with `scrubbed(...)`, and keeps `HOME` out of it until
+    /// ``dropForGood()``: libraries that run while privileged (libpq, OpenSSL) take files from
+    /// `$HOME` (`~/.postgresql/root.crl`, `~/.pgpass`), and the user chooses `$HOME`. Without it
+    /// libpq asks the account database, and every file it would look for there is pinned
+    /// anyway (PostgresConnection).
     static func scrubEnvironment() {
-        let keep = scrubbed(ProcessInfo.processInfo.environment)
-        for name in ProcessInfo.processInfo.environment.keys where keep[name] == nil {
+        let environment = ProcessInfo.processInfo.environment
+        let keep = scrubbed(environment)
+        for name in environment.keys where keep[name] == nil {
             unsetenv(name)
         }
+        userHome.withLock { $0 = environment["HOME"] }
+        unsetenv("HOME")
     }
+
+    /// The user's `$HOME`, put back by ``dropForGood()``.
+    private static let userHome = Mutex<String?>(nil)
 
     /// Gives up the group (and user) the binary was installed with, for good: real, effective
     /// and saved ids all become the invoking user's, so nothing can take them back.
@@ -103,6 +113,7 @@ enum Privilege {
         // history, store copies) and the pager or editor inherits it: the user's umask, not the
         // group's 007 (issue 27: a user with umask 077 got 0660 files).
         if let mask = userUmask.withLock({ $0 }) { umask(mask) }
+        if let home = userHome.withLock({ $0 }) { setenv("HOME", home, 1) }
     }
 
     /// The store's files as a privileged run needs them: the file, its `-wal` and its `-shm`

@@ -174,7 +174,7 @@ extension StoreError {
         return error
     }
 
-    private static func formatSeconds(_ seconds: TimeInterval) -> String {
+    static func formatSeconds(_ seconds: TimeInterval) -> String {
         seconds.rounded() == seconds ? String(Int(seconds)) : String(seconds)
     }
 }

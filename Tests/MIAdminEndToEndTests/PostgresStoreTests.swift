@@ -134,4 +134,24 @@ import Testing
         let twice = try MIAdmin.as_("mkhan", config: both, ["store info"])
         #expect(twice.status == 1 && twice.stderr.contains("store.path and store.url are both set"), "\(twice.stderr)")
     }
+
+    /// PostgreSQL's text holds no NUL and libpq would cut the value at it ("T\u0000x" stored
+    /// as "T"): a form.json with one is refused naming the field, and the rest of the tree is
+    /// imported. (Commands get the same check from the engine: PostgresTextCheckTests.)
+    @Test func textWithANulIsRefusedNamingTheFieldNotCutShort() throws {
+        let (config, url) = try postgresConfig()
+        let tree = try Paths.copyOfSampleTree()
+        let form = tree + "/jdoe/Pump station 4/form.json"
+        let original = try String(contentsOfFile: form, encoding: .utf8)
+        let templateLine = try #require(original.split(separator: "\n").first { $0.contains("\"template\":") })
+        try original.replacingOccurrences(of: String(templateLine), with: "  \"template\": \"T\\u0000x\",")
+            .write(toFile: form, atomically: true, encoding: .utf8)
+        let imported = try MIAdmin.as_("mkhan", config: config, ["import --yes \(shellQuote(tree))"])
+        #expect(imported.stdout.contains("NUL") || imported.stderr.contains("NUL"), "\(imported.stdout) \(imported.stderr)")
+        #expect((imported.stdout + imported.stderr).contains("forms.template"), "\(imported.stdout) \(imported.stderr)")
+        let database = database(of: url)
+        #expect(try pg.query("SELECT count(*) FROM forms WHERE template = 'T'", database: database) == "0")
+        #expect(try pg.query("SELECT count(*) FROM forms WHERE owner = 'jdoe' AND name = 'Pump station 4'", database: database) == "0")
+        #expect(try pg.query("SELECT count(*) FROM forms", database: database) == "4")
+    }
 }

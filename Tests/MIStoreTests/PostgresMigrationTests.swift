@@ -42,6 +42,41 @@ struct PostgresMigrationTests {
         #expect(try first.execute("SELECT count(*) FROM schema_migrations").int64(0, 0) == Int64(Migrations.all.count))
     }
 
+    /// A process of anybody's (a console stopped with SIGSTOP in its start-up transaction, a
+    /// psql of the store role) holding the update lock must not stop the site: a console on a
+    /// current schema reads the version and takes no lock.
+    @Test func aStoreOnACurrentSchemaOpensWhileAnotherSessionHoldsTheUpdateLock() throws {
+        let first = try freshDatabase()
+        try PostgresMigrations.migrate(first)
+        try first.execute("BEGIN")
+        try first.execute("SELECT pg_advisory_xact_lock($1::bigint)", [.int(PostgresMigrations.lockKey)])
+        defer { _ = try? first.execute("ROLLBACK") }
+        let started = Date()
+        let store = try FormStore(postgres: first.target, password: fixture.password, busyTimeout: 2, reconnectSeconds: 0)
+        #expect(Date().timeIntervalSince(started) < 1.5, "the start waited for the lock")
+        #expect(try store.engine.schemaVersion() == Migrations.all.last!.id)
+    }
+
+    /// A store that does need migrating waits for the lock only up to its deadline, then says
+    /// which session holds it (behind a transaction pooler too: the deadline is `SET LOCAL`).
+    @Test func aMigrationWaitsForTheUpdateLockUpToItsDeadlineAndNamesTheHolder() throws {
+        let empty = try freshDatabase()
+        try empty.execute("SET application_name = 'stuck-console'")
+        try empty.execute("BEGIN")
+        try empty.execute("SELECT pg_advisory_xact_lock($1::bigint)", [.int(PostgresMigrations.lockKey)])
+        defer { _ = try? empty.execute("ROLLBACK") }
+        let pid = try empty.execute("SELECT pg_backend_pid()").int64(0, 0)
+        let second = try PostgresConnection(target: empty.target, password: fixture.password)
+        let started = Date()
+        #expect { try PostgresMigrations.migrate(second, lockWaitSeconds: 1) } throws: { error in
+            guard let error = error as? StoreError, error.kind == .busy else { return false }
+            return error.message.contains("server process \(pid!)") && error.message.contains("stuck-console")
+                && error.message.contains("role miadmin")
+        }
+        let waited = Date().timeIntervalSince(started)
+        #expect(waited >= 0.9 && waited < 5, "waited \(waited) s")
+    }
+
     @Test func liveOwnerAndNameAreUniqueButTrashIsNot() throws {
         let connection = try freshDatabase()
         try PostgresMigrations.migrate(connection)

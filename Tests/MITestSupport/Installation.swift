@@ -242,3 +242,17 @@ extension Dictionary where Key == String, Value == Any {
         return node
     }
 }
+
+extension Installation {
+    /// Runs the installed miadmin as `account` under `strace -f -u` (as root, so the setgid bit
+    /// is honoured in the traced process), writing every `open`, `openat`, `execve` and change
+    /// of ids to `output`.
+    public func traced(_ account: Account, _ arguments: [String], output: String) throws -> ProcessResult {
+        let name = accounts[account]!
+        let argv = [binary, "--user", account.directoryUser, "--password-file", try passwordFile(account)] + arguments
+        return try Shell.run("/usr/bin/strace", ["-f", "-qq", "-s", "256", "-o", output,
+                                                 "-e", "trace=execve,open,openat,setresgid,setresuid,setgid,setuid",
+                                                 "-u", name, "--", "/usr/bin/env", "-i", "-C", home(account),
+                                                 "PATH=/usr/bin:/bin", "HOME=\(home(account))", "LANG=C.UTF-8"] + argv)
+    }
+}

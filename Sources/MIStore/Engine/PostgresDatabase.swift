@@ -25,25 +25,32 @@ final class PostgresDatabase: StoreDatabase {
     init(_ connection: PostgresConnection) { self.connection = connection }
 
     func execute(_ sql: String, _ arguments: StoreArguments) throws -> Int {
-        try mapped { try connection.executePrepared(Self.translate(sql), Self.bind(arguments)).affectedRows }
+        try Self.checkText(arguments, sql)
+        return try mapped { try connection.executePrepared(Self.translate(sql), Self.bind(arguments)).affectedRows }
     }
 
     func rows(_ sql: String, _ arguments: StoreArguments) throws -> [StoreRow] {
-        try mapped { Self.rows(of: try connection.executePrepared(Self.translate(sql), Self.bind(arguments))) }
+        try Self.checkText(arguments, sql)
+        return try mapped { Self.rows(of: try connection.executePrepared(Self.translate(sql), Self.bind(arguments))) }
     }
 
     func batch(_ statements: [StoreStatement]) throws -> [[StoreRow]] {
-        try mapped {
+        for statement in statements { try Self.checkText(statement.arguments, statement.sql) }
+        return try mapped {
             try connection.pipeline(statements.map { .init(Self.translate($0.sql), Self.bind($0.arguments)) }).map(Self.rows(of:))
         }
     }
 
     func readAhead(_ statement: StoreStatement) -> StoreRowsAhead {
+        if let refusal = PostgresTextCheck.refusal(statement.arguments, sql: statement.sql) {
+            return StoreRowsAhead { throw refusal }
+        }
         let ahead = connection.sendWithNext(.init(Self.translate(statement.sql), Self.bind(statement.arguments)))
         return StoreRowsAhead { [self] in try mapped { Self.rows(of: try ahead.result()) } }
     }
 
     func forEachRow(_ sql: String, _ arguments: StoreArguments, _ body: (StoreRow) throws -> Void) throws {
+        try Self.checkText(arguments, sql)
         cursorCount += 1
         let cursor = "miadmin_cursor_\(cursorCount)"
         // The DECLARE goes with the first FETCH: one round trip.
@@ -101,6 +108,11 @@ final class PostgresDatabase: StoreDatabase {
     }
 
     // MARK: - Values
+
+    /// Refuses text the server cannot keep (``PostgresTextCheck``) before anything is sent.
+    static func checkText(_ arguments: StoreArguments, _ sql: String) throws {
+        if let refusal = PostgresTextCheck.refusal(arguments, sql: sql) { throw refusal }
+    }
 
     static func bind(_ arguments: StoreArguments) -> [PostgresValue?] {
         arguments.map { argument -> PostgresValue? in

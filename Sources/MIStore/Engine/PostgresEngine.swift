@@ -347,7 +347,7 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
     /// connection during this, the console started during a failover: all of it is tried again
     /// as a lost connection is, for up to ``Options/reconnectSeconds`` (the migrations run in one
     /// transaction). Other failures (one host that does not answer, a wrong password, a TLS
-    /// failure) are reported at once.
+    /// failure of the only host) are reported at once.
     private static func open(target: PostgresTarget, password: String?, conventions: PostgresConnection.UserConventions,
                              busyTimeout: TimeInterval, options: Options) throws -> (PostgresConnection, PostgresPooler) {
         var backoff = Backoff(seconds: options.reconnectSeconds)
@@ -360,12 +360,15 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
                 if options.readOnly {
                     try PostgresMigrations.checkKnown(connection)
                 } else {
-                    try PostgresMigrations.migrate(connection)
+                    try PostgresMigrations.migrate(connection, lockWaitSeconds: busyTimeout)
                     try connection.execute("DELETE FROM write_ids WHERE at < extract(epoch FROM now()) - 86400")
                 }
                 return (connection, pooler)
             } catch let error as PostgresError {
-                let failingOver = error.kind == .noPrimary || (error.kind == .unreachable && target.hostCount > 1)
+                // Several hosts: any of them may be the primary in a moment, whatever kept each
+                // from answering now (down, a listener that is not the store, a certificate).
+                let failingOver = error.kind == .noPrimary
+                    || (target.hostCount > 1 && [.unreachable, .tls].contains(error.kind))
                 guard failingOver, backoff.pause() else { throw StoreError.mapping(error) }
             }
         }

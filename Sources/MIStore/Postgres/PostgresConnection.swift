@@ -9,31 +9,42 @@ import Foundation
 ///
 /// Not `Sendable`: a connection has one owner at a time (libpq's rule for a `PGconn`).
 public final class PostgresConnection {
-    /// libpq's connection (internal: ``pipeline(_:)`` in its own file uses it too).
-    let handle: OpaquePointer
+    /// libpq's connection (internal: ``pipeline(_:)`` in its own file uses it too); replaced by
+    /// ``reset()``.
+    private(set) var handle: OpaquePointer
     /// Where it is connected, for messages (never a password).
     public let target: PostgresTarget
+    /// The keyword/value pairs each of the target's hosts is connected with (the password among
+    /// them), kept for ``reset()`` as libpq keeps them for its own `PQreset`.
+    private let hostPairs: [(name: String, pairs: [(String, String)])]
+    private let timeoutSeconds: Int
 
     /// Whether libpq may use the conventions a user controls: `PG*` environment variables,
     /// `~/.pgpass`, `~/.postgresql/` certificates and service files. An installed, privileged
     /// console must not let its user steer the store's connection, so it passes `.ignored`.
     public enum UserConventions: Sendable { case honoured, ignored }
 
-    /// Connects and checks that the connection really is usable.
+    /// Connects and checks that the connection really is usable. The URL's hosts are tried one
+    /// by one, in order, whatever made one fail (``PostgresTarget/hosts``); only a server that
+    /// asks for the password by SCRAM gets it (``PostgresStartup``).
     ///
     /// - Parameters:
     ///   - password: the store password (first line of `store.passwordFile`), or nil to let libpq
     ///     find one by its own conventions. Passed as a keyword, never inside a URI string.
-    ///   - conventions: `.ignored` pins `passfile`, `sslcert`, `sslkey` and `sslrootcert` to the
-    ///     values the URI names (or to no file at all) and requires `sslrootcert` in the URI when
-    ///     the certificate is verified, so nothing under the invoking user's home is read.
+    ///   - conventions: `.ignored` pins every file libpq would look for in the user's home
+    ///     (`passfile`, `sslcert`, `sslkey`, `sslcrl`, `sslcrldir`) to the values the URI names
+    ///     or to no file at all, requires `sslrootcert` in the URI when the certificate is
+    ///     verified, and turns GSSAPI encryption off unless the URI asks for it (libpq's probe
+    ///     for it reads the user's Kerberos credential cache).
     /// - Throws: ``PostgresError`` of kind `.unreachable`, `.authentication`, `.tls`,
-    ///   `.databaseMissing`, `.permissionDenied` or `.configuration`; the message names the host.
+    ///   `.databaseMissing`, `.permissionDenied` or `.configuration`; the message names the host,
+    ///   or each host and why it failed.
     public init(target: PostgresTarget, password: String? = nil, conventions: UserConventions = .honoured,
                 connectTimeoutSeconds: Int = 10) throws {
         self.target = target  // a PostgresTarget exists only once libpq is open (PostgresLibrary)
         var extra: [String: String] = [:]
         if let password { extra["password"] = password }
+        let timeout = target.options["connect_timeout"].flatMap { Int($0) }.map { $0 > 0 ? $0 : 3600 } ?? connectTimeoutSeconds
         if target.options["connect_timeout"] == nil { extra["connect_timeout"] = String(connectTimeoutSeconds) }
         extra["application_name"] = "miadmin"
         if conventions == .ignored {
@@ -42,34 +53,65 @@ public final class PostgresConnection {
                 throw PostgresError(.configuration,
                                     "store.url must name sslrootcert (the CA file) for an installed console.")
             }
-            // A path that cannot exist: libpq then reads no file from the user's home.
-            let none = "/nonexistent/miadmin-no-file"
-            for key in ["passfile", "sslcert", "sslkey"] where target.options[key] == nil { extra[key] = none }
-            extra["service"] = nil
+            extra.merge(Self.pinnedFiles(target.options)) { _, pinned in pinned }
         }
-        let pairs = target.keywordPairs(adding: extra)
-        let connection: OpaquePointer? = Self.withCStringArrays(pairs) { keywords, values in
-            PQconnectdbParams(keywords, values, 0)
+        hostPairs = target.hosts.map { host in
+            (host.name, host.options.merging(extra) { _, new in new }.sorted { $0.key < $1.key })
         }
-        guard let connection else {
-            throw PostgresError(.unreachable, "Cannot connect to the PostgreSQL store at \(target): out of memory.")
-        }
-        guard PQstatus(connection) == CONNECTION_OK else {
-            let whole = String(cString: PQerrorMessage(connection))
-            PQfinish(connection)
-            let text = Self.firstLine(whole)
-            // libpq says why each host failed, one per line; a standby says "read-only".
-            if whole.contains("session is read-only") || whole.contains("server is in hot standby mode") {
-                throw PostgresError(.noPrimary, "Cannot connect to the PostgreSQL store at \(target): "
-                                    + "no server accepts writes (a standby, not yet promoted?): \(text)")
-            }
-            throw PostgresError(Self.classify(connectionMessage: text),
-                                "Cannot connect to the PostgreSQL store at \(target): \(text)")
-        }
+        timeoutSeconds = timeout
+        handle = try Self.connect(hostPairs, target: target, timeoutSeconds: timeout)
         // libpq prints the server's notices (e.g. "relation ... already exists, skipping") on
         // stderr by default; the store is quiet like the rest of the core.
-        PQsetNoticeProcessor(connection, { _, _ in }, nil)
-        handle = connection
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+    }
+
+    /// What an installed console sets so that libpq opens no file the invoking user chose: each
+    /// file-valued option the URI leaves out points at a path that cannot exist (libpq would
+    /// otherwise look in `$HOME/.postgresql/`, and OpenSSL loads certificates from a CRL file
+    /// too), no service file, and no GSSAPI unless the URI asks for it.
+    static func pinnedFiles(_ options: [String: String]) -> [String: String] {
+        let none = "/nonexistent/miadmin-no-file"
+        var pinned: [String: String] = [:]
+        for key in ["passfile", "sslcert", "sslkey"] where options[key] == nil { pinned[key] = none }
+        // Either CRL option named in the URI turns libpq's default file off by itself.
+        if options["sslcrl"] == nil && options["sslcrldir"] == nil {
+            pinned["sslcrl"] = none
+            pinned["sslcrldir"] = none
+        }
+        if options["gssencmode"] == nil { pinned["gssencmode"] = "disable" }
+        return pinned
+    }
+
+    /// Connects to the first host that completes the start-up; throws naming each host's failure.
+    private static func connect(_ hosts: [(name: String, pairs: [(String, String)])], target: PostgresTarget,
+                                timeoutSeconds: Int) throws -> OpaquePointer {
+        var failures: [(host: String, message: String, kind: PostgresError.Kind)] = []
+        for host in hosts {
+            switch PostgresStartup.connect(host.pairs, timeoutSeconds: timeoutSeconds) {
+            case .success(let connection): return connection
+            case .failure(let failure):
+                let whole = failure.message
+                let text = firstLine(whole)
+                let kind: PostgresError.Kind = failure.refused ? .tls
+                    : whole.contains("session is read-only") || whole.contains("server is in hot standby mode") ? .noPrimary
+                    : classify(connectionMessage: text)
+                failures.append((host.name, text, kind))
+            }
+        }
+        let kinds = Set(failures.map(\.kind))
+        let kind: PostgresError.Kind = kinds.count == 1 ? kinds.first!
+            : [.authentication, .databaseMissing, .permissionDenied, .noPrimary].first { kinds.contains($0) } ?? .unreachable
+        if failures.count == 1, let only = failures.first {
+            if only.kind == .noPrimary {
+                throw PostgresError(.noPrimary, "Cannot connect to the PostgreSQL store at \(target): "
+                                    + "no server accepts writes (a standby, not yet promoted?): \(only.message)")
+            }
+            throw PostgresError(only.kind, "Cannot connect to the PostgreSQL store at \(target): \(only.message)")
+        }
+        let each = failures.map { "\($0.host): \($0.kind == .noPrimary ? "a standby (does not accept writes)" : $0.message)" }
+        throw PostgresError(kind, "Cannot connect to the PostgreSQL store at \(target): "
+                            + (kind == .noPrimary ? "no server accepts writes (a standby, not yet promoted?): " : "")
+                            + "every host failed: " + each.joined(separator: "; "))
     }
 
     deinit { PQfinish(handle) }
@@ -103,18 +145,24 @@ public final class PostgresConnection {
     /// PgBouncer reports one of its own, unlike any server's `pg_backend_pid()`.
     public var reportedBackendPID: Int { Int(PQbackendPID(handle)) }
 
-    /// Connects again with the same parameters (the password too: libpq keeps them), after the
-    /// server closed the connection or failed over: with several hosts and
-    /// `target_session_attrs=read-write`, libpq picks the one that is now the primary.
+    /// Connects again with the same parameters (the password too), after the server closed the
+    /// connection or failed over: the hosts are tried in order as at first, and with
+    /// `target_session_attrs=read-write` the one that is now the primary is kept.
     /// Session state is gone afterwards: statements are prepared again on first use, and the
     /// caller sets again what it had set. Returns whether the connection is up.
     @discardableResult
     public func reset() -> Bool {
-        PQreset(handle)
         prepared = [:]
         waiting = []
-        lost = !isConnected
-        return !lost
+        guard let fresh = try? Self.connect(hostPairs, target: target, timeoutSeconds: timeoutSeconds) else {
+            lost = true
+            return false
+        }
+        PQfinish(handle)
+        handle = fresh
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+        lost = false
+        return true
     }
 
     /// Runs one statement with bound parameters and returns its rows (empty for commands).
@@ -248,28 +296,19 @@ public final class PostgresConnection {
         return .unreachable
     }
 
+    /// The first line of a libpq or server message, made safe to print: libpq's messages carry
+    /// bytes from elsewhere (OpenSSL's reasons, file names, a server's text, in whatever
+    /// encoding), so every control or format character, and every byte that was not UTF-8, is
+    /// shown as `?`.
     static func firstLine(_ text: String) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        return trimmed.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? trimmed
-    }
-
-    /// Calls `body` with NUL-terminated C arrays of keywords and values (libpq's
-    /// `PQconnectdbParams` shape); the strings live only for the call.
-    private static func withCStringArrays<R>(_ pairs: [(String, String)],
-                                             _ body: (UnsafePointer<UnsafePointer<CChar>?>,
-                                                      UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
-        let keys = pairs.map { strdup($0.0) }
-        let values = pairs.map { strdup($0.1) }
-        defer {
-            keys.forEach { free($0) }
-            // Zero the values before freeing them: one of them is the password.
-            for value in values { if let value { memset(value, 0, strlen(value)); free(value) } }
-        }
-        let keyPointers = keys.map { UnsafePointer($0) } + [nil]
-        let valuePointers = values.map { UnsafePointer($0) } + [nil]
-        return keyPointers.withUnsafeBufferPointer { k in
-            valuePointers.withUnsafeBufferPointer { v in body(k.baseAddress!, v.baseAddress!) }
-        }
+        let line = trimmed.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? trimmed
+        return String(String.UnicodeScalarView(line.unicodeScalars.map { scalar in
+            switch scalar.properties.generalCategory {
+            case .control, .format, .surrogate, .privateUse, .unassigned, .lineSeparator, .paragraphSeparator: "?"
+            default: scalar == "\u{FFFD}" ? "?" : scalar
+            }
+        }))
     }
 }
 

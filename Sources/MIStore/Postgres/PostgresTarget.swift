@@ -56,6 +56,34 @@ public struct PostgresTarget: Sendable, Equatable, CustomStringConvertible {
     /// How many hosts the URL names (a primary and its standbys: more than one).
     public var hostCount: Int { (options["host"] ?? options["hostaddr"] ?? "").split(separator: ",").count }
 
+    /// One host of the URL: its options with `host`, `hostaddr` and `port` narrowed to it, and
+    /// its name for messages (`db1:5432`).
+    struct Host {
+        let options: [String: String]
+        let name: String
+    }
+
+    /// The URL's hosts in order, each to be connected to on its own: libpq 15 moves to the next
+    /// host only when a TCP connection fails, not when a host answers with a certificate it
+    /// refuses, closes the connection, or speaks no PostgreSQL.
+    var hosts: [Host] {
+        func list(_ key: String) -> [String] {
+            options[key].map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) } ?? []
+        }
+        let names = list("host"), addresses = list("hostaddr"), ports = list("port")
+        let count = max(names.count, addresses.count, 1)
+        guard count > 1 else { return [Host(options: options, name: description.components(separatedBy: "/")[0])] }
+        return (0..<count).map { index in
+            var narrowed = options
+            func pick(_ values: [String]) -> String? { values.count == count ? values[index] : values.first }
+            narrowed["host"] = pick(names)
+            narrowed["hostaddr"] = pick(addresses)
+            narrowed["port"] = pick(ports)
+            let shown = [narrowed["host"], narrowed["hostaddr"]].compactMap { $0 }.first { !$0.isEmpty } ?? "localhost"
+            return Host(options: narrowed, name: "\(shown):\(narrowed["port"].flatMap { $0.isEmpty ? nil : $0 } ?? "5432")")
+        }
+    }
+
     /// The options as libpq keyword/value pairs, plus `extra` (e.g. a password read from a file).
     func keywordPairs(adding extra: [String: String] = [:]) -> [(String, String)] {
         options.merging(extra) { _, new in new }.sorted { $0.key < $1.key }
