@@ -26,11 +26,13 @@ enum PostgresStartup {
 
     /// Connects with `pairs` (one host), waiting at most `timeoutSeconds` for the whole start-up.
     static func connect(_ pairs: [(String, String)], timeoutSeconds: Int) -> Result<OpaquePointer, Failure> {
+        let allowGSSAPI = AuthenticationRequests.urlAsksForGSSAPI(pairs)
         let started: OpaquePointer? = withCStringArrays(pairs) { keywords, values in
             PQconnectStartParams(keywords, values, 0)
         }
         guard let connection = started else { return .failure(Failure(message: "out of memory", refused: false)) }
-        if let failure = drive(connection, deadline: Date().addingTimeInterval(Double(max(timeoutSeconds, 1)))) {
+        if let failure = drive(connection, allowGSSAPI: allowGSSAPI,
+                               deadline: Date().addingTimeInterval(Double(max(timeoutSeconds, 1)))) {
             PQfinish(connection)
             return .failure(failure)
         }
@@ -38,8 +40,8 @@ enum PostgresStartup {
     }
 
     /// Runs the poll loop until the connection is made or has failed; nil when it is made.
-    private static func drive(_ connection: OpaquePointer, deadline: Date) -> Failure? {
-        var requests = AuthenticationRequests()
+    private static func drive(_ connection: OpaquePointer, allowGSSAPI: Bool, deadline: Date) -> Failure? {
+        var requests = AuthenticationRequests(allowGSSAPI: allowGSSAPI)
         var wants = PGRES_POLLING_WRITING
         while true {
             if PQstatus(connection) == CONNECTION_AWAITING_RESPONSE {
@@ -52,7 +54,7 @@ enum PostgresStartup {
                     if let refusal = requests.read(bytes) { return Failure(message: refusal, refused: true) }
                 }
             } else {
-                requests = AuthenticationRequests()
+                requests = AuthenticationRequests(allowGSSAPI: allowGSSAPI)
                 if let failure = wait(connection, for: wants, deadline: deadline) { return failure }
             }
             wants = PQconnectPoll(connection)
@@ -121,12 +123,23 @@ enum PostgresStartup {
 /// request (`R` message, protocol 3) before libpq sees it: only SCRAM-SHA-256 through SASL
 /// (requests 10, 11, 12) and "authenticated" (0) pass. A cleartext (3) or MD5 (5) password
 /// request, GSSAPI or SSPI (7, 8, 9, which would make libpq read Kerberos files), or anything
-/// unknown is refused.
+/// unknown is refused; GSSAPI (7, 8) passes only where the store URL asks for it (`krbsrvname`,
+/// or a `gssencmode` other than `disable`): a site whose store takes the user's Kerberos ticket.
+/// No password goes out that way.
 struct AuthenticationRequests {
     private var pending: [UInt8] = []
     private(set) var authenticated = false
+    private let allowed: Set<UInt32>
 
-    static let allowed: Set<UInt32> = [0, 10, 11, 12]
+    init(allowGSSAPI: Bool = false) {
+        allowed = allowGSSAPI ? [0, 7, 8, 10, 11, 12] : [0, 10, 11, 12]
+    }
+
+    /// Whether the connection options ask for GSSAPI: a Kerberos service name, or GSSAPI
+    /// encryption other than `disable`.
+    static func urlAsksForGSSAPI(_ pairs: [(String, String)]) -> Bool {
+        pairs.contains { key, value in key == "krbsrvname" || (key == "gssencmode" && value != "disable") }
+    }
 
     /// Reads `bytes` (what follows what was read before); returns why the connection must end,
     /// or nil.
@@ -141,7 +154,7 @@ struct AuthenticationRequests {
                 guard length >= 8 else { return "the server sent a malformed authentication request" }
                 guard pending.count >= 9 else { return nil }
                 let request = UInt32(pending[5]) << 24 | UInt32(pending[6]) << 16 | UInt32(pending[7]) << 8 | UInt32(pending[8])
-                guard Self.allowed.contains(request) else { return Self.refusal(request) }
+                guard allowed.contains(request) else { return Self.refusal(request) }
                 if request == 0 { authenticated = true; return nil }
             }
             guard pending.count >= 1 + length else { return nil }
