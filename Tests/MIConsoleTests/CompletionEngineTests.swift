@@ -46,3 +46,12 @@ struct CompletionEngineTests {
         #expect(try engine().complete(line: "show 'jdoe/Pump st", word: "jdoe/Pump st") == .words(["jdoe/Pump station 4"]))
     }
 }
+
+extension CompletionEngineTests {
+    /// `--format`/`-o`, which every command takes: its values, and it takes no positional's place.
+    @Test func perCommandFormatCompletesItsValues() throws {
+        #expect(try engine().complete(line: "show 12 --format j", word: "j") == .words(["json"]))
+        #expect(try engine().complete(line: "move -o csv 12 as", word: "as") == .words(["asmith"]))
+        #expect(try engine().complete(line: "forms --form", word: "--form") == .words(["--format"]))
+    }
+}

@@ -33,7 +33,7 @@ public struct FormsCommand: ConsoleCommand {
             --count-by prints one row per owner, state or template, or per pair (owner,state), \
             with its number of forms (most first), with the same filters. Counted by owner, the \
             directory's technicians the filter covers who have no such form are listed too, \
-            with 0. Where the site keeps crews, a\
+            with 0. Where the site keeps crews, a \
             foreman sees the forms of the crews he leads (and his own); --team limits to one crew.
             """)
     public static let roles: Set<Role> = Set(Role.allCases)

@@ -53,15 +53,14 @@ final class CommandRunner {
     }
 
     func run(words typed: [String]) throws {
-        var settings = session.display
-        var words: [String] = []
-        for (index, word) in typed.enumerated() {
-            // `-x` after the command name: for this command only (DisplaySettings.perCommandOptions).
-            if index > 0, let option = DisplaySettings.perCommandOptions.first(where: { $0.words.contains(word) }) {
-                option.apply(&settings)
-            } else {
-                words.append(word)
-            }
+        // `-x`, `--format json` after the command name: for this command only
+        // (DisplaySettings.perCommandOptions).
+        let settings: DisplaySettings, words: [String]
+        do {
+            (settings, words) = try session.display.applyingPerCommandOptions(to: typed)
+        } catch let error as CommandError {
+            let name = typed.first ?? ""
+            throw ParseFailure(description: "\(name): \(error.description) (see 'help \(name)')")
         }
         if settings != sinkSettings {
             sink.finish()
