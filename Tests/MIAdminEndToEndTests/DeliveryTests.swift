@@ -296,7 +296,7 @@ struct OutboundSetup {
         #expect(try setup.run(config, "deliver").status == 0)
         let late = try setup.run(config, "reopen \(ids["Pump B"]!) --note 'wrong pump'")
         #expect(late.status == 0, "\(late.stderr)")
-        #expect(late.stderr.contains("was already delivered to the office (2026-11-21T09:00:00Z)"))
+        #expect(late.stderr.contains("was already delivered to the office (2026-11-21 09:00:00+00:00)"))
     }
 
     @Test func deliverWithoutDeliveryConfigOrWithCleartextIsRefused() throws {

@@ -24,8 +24,9 @@ public struct FormsCommand: ConsoleCommand {
             note on stderr says so (with a "did you mean" for a typo). --name takes a glob on the \
             form's name (ASCII letters in either case). --search finds forms with the text (any \
             case) in an answer: a short answer, a table cell, a chosen option, a number as \
-            written, or a technician's comment on a question. --since takes what 'audit --since' \
-            takes (today, yesterday, 30m, 1h, 7d, YYYY-MM-DD, an ISO 8601 time) and compares it \
+            written, or a technician's comment on a question. --since takes a time as every time option \
+            does (2026-11-23T12:00 or 2026-11-23 in display.timeZone, 12:00 today, today, \
+            yesterday, -2h, -3d, ISO 8601 with its offset) and compares it \
             with the form's modified time, which every change made on the device or here moves. \
             The expires column is when an incomplete form expires under the policy in force \
             ('policy show'); completed and submitted forms do not expire.
@@ -47,9 +48,9 @@ public struct FormsCommand: ConsoleCommand {
     public var template: String?
     @Option(name: .customLong("older-than"), help: ArgumentHelp("Only forms created more than this many days ago.", valueName: "days"))
     public var olderThan: Int?
-    @Option(help: ArgumentHelp("Only forms changed since: today, yesterday, 30m, 1h, 7d, YYYY-MM-DD or an ISO 8601 time.",
-                               valueName: "when"))
-    public var since: SinceArgument?
+    @Option(help: ArgumentHelp("Only forms changed at or after this time (2026-11-23T12:00, 12:00, today, -2h, ...).",
+                               valueName: "when"), transform: TimeArgument.init(parsing:))
+    public var since: TimeArgument?
     @Option(help: ArgumentHelp("Only forms whose name matches this glob ('Pump*').", valueName: "pattern"))
     public var name: String?
     @Option(help: ArgumentHelp("Only forms with this text in an answer or a question's comment (any case).",
