@@ -62,6 +62,13 @@ final class CommandRunner {
             let name = typed.first ?? ""
             throw ParseFailure(description: "\(name): \(error.description) (see 'help \(name)')")
         }
+        // A comment or note longer than the site allows is refused before anything runs: stored,
+        // it would slow every `show` and `report` of the form for everyone.
+        let limit = session.config.limits.commentBytes
+        if let long = words.dropFirst().first(where: { $0.utf8.count > limit }) {
+            throw CommandError.failed("\(words[0]): a value of \(long.utf8.count) bytes is longer than the \(limit) bytes "
+                                      + "allowed (limits.commentBytes in the config); nothing was changed")
+        }
         if settings != sinkSettings {
             sink.finish()
             // Leaving JSON closes the run's JSON document; CSV after other output has its header.
