@@ -12,6 +12,7 @@ public enum CommandRegistry {
         FormsCommand.self,
         WorkloadCommand.self,
         ShowCommand.self,
+        FindCommand.self,
         ReportCommand.self,
         MediaCommand.self,
         MoveCommand.self,

@@ -36,6 +36,7 @@ public protocol StoreService: AnyObject {
     func forEachMediaFile(of ref: FormReference, fileName: String?, owner: String?,
                           _ body: (MediaSource, MediaFile, Data) throws -> Void) throws -> MediaSource
     func formReferenceSuggestions(prefix: String, owner: String?, scope: FormStore.SuggestionScope, limit: Int) throws -> [String]
+    func whereabouts(_ query: FormQuery, limit: Int) throws -> [FormWhereabouts]
 
     // MARK: Forms: changes
     func move(_ ref: FormReference, to uid: String, actor: String, actorRole: String, note: String?,
