@@ -77,3 +77,16 @@ import Testing
         #expect(table.stdout.contains("trashedAt: 2026-11-23 13:30:00+01:00"), "\(table.stdout)")
     }
 }
+
+extension TimeOptionTests {
+    /// `-2h` after a time option is its value, not an unknown option.
+    @Test func aSpanBackWithItsMinusIsTheOptionsValue() throws {
+        let config = try berlinStore()
+        let move = try run(config, "move 'jdoe/Pump station 4' asmith", now: "2026-11-23T13:00:00Z")
+        #expect(move.status == 0, "\(move.stderr)")
+        let recent = try rows(run(config, "audit --since -2h --command move"))
+        #expect(recent.count == 1, "\(recent)")
+        #expect(try rows(run(config, "forms --since -30m", now: "2026-11-23T13:10:00Z")).map { $0["name"] as? String }
+                == ["Pump station 4 (3)"])
+    }
+}

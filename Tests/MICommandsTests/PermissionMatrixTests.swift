@@ -18,6 +18,7 @@ struct PermissionMatrixTests {
         (["workload"], [.foreman, .support, .technician]),
         (["show", "1"], [.foreman, .support, .technician]),
         (["find", "1"], [.foreman, .support]),
+        (["today"], [.foreman, .support]),
         (["report", "1", "--pdf", "/nonexistent/r.pdf"], [.foreman, .support, .technician]),
         (["media", "1", "--out", "/nonexistent/media"], [.foreman, .support, .technician]),
         (["notifications"], [.foreman, .support, .technician]),

@@ -45,10 +45,12 @@ struct TimeArgumentTests {
         #expect(try resolved("-3d") == utc("2026-11-22T09:30:00Z"))
         #expect(try resolved("30m") == utc("2026-11-25T09:00:00Z"))
         #expect(try resolved("1w") == utc("2026-11-18T09:30:00Z"))
+        #expect(try resolved("tomorrow") == utc("2026-11-25T23:00:00Z"))
+        #expect(try resolved("+24h") == utc("2026-11-26T09:30:00Z"))
     }
 
     @Test(arguments: ["2026-11-25Tgarbage", "2026-11-25T", "2026-02-30", "2026-13-01", "25:00", "12:60", "12",
-                      "2026-11-23T12:00+25:00", "tomorrow", "-h", "2026/11/23", "", "2026-11-23T12:00 +01:00", "1.5h"])
+                      "2026-11-23T12:00+25:00", "next week", "-h", "+-2h", "2026/11/23", "", "2026-11-23T12:00 +01:00", "1.5h"])
     func anythingElseIsRefusedWithTheAcceptedForms(_ typed: String) {
         #expect(throws: TimeArgument.Refusal(text: typed)) { try TimeArgument(parsing: typed) }
         #expect(TimeArgument(argument: typed) == nil)

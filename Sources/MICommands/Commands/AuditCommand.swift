@@ -25,10 +25,10 @@ public struct AuditCommand: ConsoleCommand {
             """)
     public static let roles: Set<Role> = [.foreman, .support]
 
-    @Option(help: ArgumentHelp("Only changes at or after this time (2026-11-23T12:00, 12:00, today, -2h, ...).", valueName: "when"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only changes at or after this time (2026-11-23T12:00, 12:00, today, -2h, ...).", valueName: "when"),
             transform: TimeArgument.init(parsing:))
     public var since: TimeArgument?
-    @Option(help: ArgumentHelp("Only changes before this time (the same forms as --since).", valueName: "when"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only changes before this time (the same forms as --since).", valueName: "when"),
             transform: TimeArgument.init(parsing:))
     public var until: TimeArgument?
     @Option(help: ArgumentHelp("Only changes made by this user.", valueName: "uid"))

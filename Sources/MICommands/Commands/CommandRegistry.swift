@@ -9,6 +9,7 @@ public enum CommandRegistry {
         WhoamiCommand.self,
         UsersCommand.self,
         TeamsCommand.self,
+        TodayCommand.self,
         FormsCommand.self,
         WorkloadCommand.self,
         ShowCommand.self,

@@ -31,10 +31,10 @@ public struct NotificationsCommand: ConsoleCommand {
 
     @Option(help: ArgumentHelp("Only this technician's reminders.", valueName: "technician"))
     public var user: String?
-    @Option(help: ArgumentHelp("Only reminders firing at or after this time (2026-11-23, 2026-11-23T12:00, today, ...).",
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only reminders firing at or after this time (2026-11-23, 2026-11-23T12:00, today, ...).",
                                valueName: "when"), transform: TimeArgument.init(parsing:))
     public var from: TimeArgument?
-    @Option(help: ArgumentHelp("Only reminders firing before this time (the same forms as --from).", valueName: "when"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only reminders firing before this time (the same forms as --from).", valueName: "when"),
             transform: TimeArgument.init(parsing:))
     public var to: TimeArgument?
     @Flag(help: "Only reminders due now (fired in the last 24 hours, or since --from).")

@@ -11,8 +11,10 @@ import Foundation
 /// - a date or a date and time without offset (`2026-11-23`, `2026-11-23T12:00`,
 ///   `2026-11-23 12:00`, seconds optional): in `display.timeZone`, a date at its midnight;
 /// - a time of today (`12:00`, `07:30:15`) in `display.timeZone`;
-/// - `now`, `today`, `yesterday` (midnight in `display.timeZone`);
-/// - a span back from now: `-2h`, `-3d`, and the same without the sign (`30m`, `1h`, `7d`, `2w`).
+/// - `now`, `today`, `yesterday`, `tomorrow` (midnight in `display.timeZone`);
+/// - a span back from now: `-2h`, `-3d`, and the same without the sign (`30m`, `1h`, `7d`, `2w`);
+///   a span ahead with `+` (`+24h`, for `forms --expires-before`). The options are declared
+///   `parsing: .unconditional`, so `--since -2h` takes `-2h` as its value, not as an option.
 public struct TimeArgument: Sendable, Hashable, ExpressibleByArgument {
     enum Shape: Sendable, Hashable {
         case instant(Date)
@@ -30,7 +32,7 @@ public struct TimeArgument: Sendable, Hashable, ExpressibleByArgument {
     /// The forms a refusal lists.
     public static let acceptedForms = "2026-11-23T12:00:00+01:00 (ISO 8601 with offset), 2026-11-23, "
         + "2026-11-23T12:00 or '2026-11-23 12:00' (in display.timeZone), 12:00 (today), now, today, yesterday, "
-        + "-30m, -2h, -3d, -2w (back from now)"
+        + "tomorrow, -30m, -2h, -3d, -2w (back from now), +24h (ahead)"
 
     /// Why a typed time was refused: the accepted forms.
     public struct Refusal: Error, CustomStringConvertible, Equatable {
@@ -83,6 +85,7 @@ public struct TimeArgument: Sendable, Hashable, ExpressibleByArgument {
         case "now": return .secondsBack(0)
         case "today": return .daysBack(0)
         case "yesterday": return .daysBack(1)
+        case "tomorrow": return .daysBack(-1)
         default: break
         }
         if let span = span(text) { return .secondsBack(span) }
@@ -110,9 +113,10 @@ public struct TimeArgument: Sendable, Hashable, ExpressibleByArgument {
         return .instant(utc.addingTimeInterval(-Double(offset)))
     }
 
-    /// `30m`, `-2h`, `7d`, `-2w`: seconds back from now.
+    /// `30m`, `-2h`, `7d`, `-2w`: seconds back from now; `+24h`: ahead (negative).
     private static func span(_ text: String) -> Double? {
-        let body = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+        let ahead = text.hasPrefix("+")
+        let body = text.hasPrefix("-") || ahead ? text.dropFirst() : Substring(text)
         guard let unit = body.last, body.count >= 2, body.dropLast().allSatisfy(\.isASCII),
               let count = Int(body.dropLast()), count >= 0 else { return nil }
         let seconds: Double? = switch unit {
@@ -123,7 +127,7 @@ public struct TimeArgument: Sendable, Hashable, ExpressibleByArgument {
         case "w": 7 * 86_400
         default: nil
         }
-        return seconds.map { Double(count) * $0 }
+        return seconds.map { Double(count) * $0 * (ahead ? -1 : 1) }
     }
 
     private static func daysIn(_ month: Int, of year: Int) -> Int {

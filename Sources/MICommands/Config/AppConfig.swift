@@ -106,6 +106,8 @@ public struct AppConfig: Sendable {
     public struct Display: Sendable {
         /// The site's zone: tables show times in it, JSON and CSV give ISO 8601 with its offset.
         public var timeZone: TimeZone
+        /// More incomplete forms than this makes a technician overloaded in `today`.
+        public var workloadLimit = 25
     }
 
     /// `limits.*`: bounds on what a user may type.
@@ -213,7 +215,7 @@ public struct AppConfig: Sendable {
             // The rules `policy set` enforces (a reminder that would never fire, duplicates, …).
             throw ConfigError(file: path, message: "keys policy.*: \(problem)")
         }
-        let display: Display
+        var display: Display
         if let zone = try reader.string("display.timeZone"), !zone.isEmpty {
             guard let timeZone = TimeZone(identifier: zone) else {
                 throw ConfigError(file: path, message: "key display.timeZone must be an IANA time zone name such as Europe/Berlin, not '\(zone)'")
@@ -221,6 +223,13 @@ public struct AppConfig: Sendable {
             display = Display(timeZone: timeZone)
         } else {
             display = Display(timeZone: .autoupdatingCurrent)
+        }
+
+        if let limit = try reader.number("display.workloadLimit") {
+            guard limit >= 1, limit <= 100_000, limit == limit.rounded() else {
+                throw ConfigError(file: path, message: "key display.workloadLimit must be a whole number of forms from 1 to 100000")
+            }
+            display.workloadLimit = Int(limit)
         }
 
         let maxMedia = try reader.number("import.maxMediaMiB") ?? Double(ImportLimits.defaults.mediaBytes >> 20)
