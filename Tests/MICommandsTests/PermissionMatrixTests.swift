@@ -52,7 +52,7 @@ struct PermissionMatrixTests {
         (["deliver"], [.foreman]),
         (["deliveries"], [.foreman, .support]),
         (["deliveries", "list"], [.foreman, .support]),
-        (["deliveries", "retry", "--held"], [.foreman]),
+        (["deliveries", "retry", "--held"], [.foreman, .support]),
         (["remind", "--dry-run"], [.foreman]),
     ]
 
