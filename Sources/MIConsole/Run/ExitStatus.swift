@@ -22,6 +22,15 @@ public enum ExitStatus: Int32, Sendable {
     case interrupted = 130
 }
 
+extension ExitStatus {
+    /// A script that went on past its failures (`--on-error continue`): 2 when every failure
+    /// was transient (the store busy, the directory, store or office unreachable), so a timer
+    /// can tell "try later" from a script to fix; 3 for any other failure among them.
+    static func ofContinuedScript(_ failures: [ExitStatus]) -> ExitStatus {
+        !failures.isEmpty && failures.allSatisfy { $0 == .unreachable } ? .unreachable : .scriptStopped
+    }
+}
+
 /// Turns any error into the message to print and the exit status it means.
 public enum ErrorReport {
     public static func status(for error: Error) -> ExitStatus {
