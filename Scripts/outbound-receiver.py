@@ -8,7 +8,8 @@ HTTPS receivers (http.server + ssl, HTTP/1.1 keep-alive), one thread each:
   - a "wrong" one whose certificate comes from another CA: a client that verifies gets nothing.
 What a POST gets is chosen by its path:
   /ok                          200
-  /status/CODE                 CODE (429 and 503 carry Retry-After: 120)
+  /status/CODE                 CODE (429 and 503 carry Retry-After: 120; 301, 302, 307 and 308 a
+                               Location; 413 nginx's HTML page)
   /seq/A,B,C/TAG               the n-th request with TAG gets the n-th answer (the last repeats);
                                an answer is a status code, "slow" (no answer for 30 s) or "drop"
                                (the connection is closed without an answer)
@@ -128,11 +129,20 @@ def make_handler(log_path, count_only):
             status = int(answer)
             text = {200: "stored", 409: "conflict: another version of this form is being processed",
                     422: "unprocessable: template T-17 is unknown to the office"}.get(status, "answer %d" % status)
+            content_type = "text/plain"
+            if status == 413:
+                # What nginx in front of the office answers when client_max_body_size is exceeded.
+                text = ("<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>\r\n"
+                        "<center><h1>413 Request Entity Too Large</h1></center>\r\n<hr><center>nginx/1.22.1</center>\r\n"
+                        "</body>\r\n</html>")
+                content_type = "text/html"
             data = (text + "\n").encode()
             self.send_response(status)
             if status in (429, 503):
                 self.send_header("Retry-After", "120")
-            self.send_header("Content-Type", "text/plain")
+            if status in (301, 302, 307, 308):
+                self.send_header("Location", "https://office.example/mi/v2/forms")
+            self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)

@@ -32,6 +32,22 @@ public struct HTTPResponse: Sendable, Equatable {
     public let retryAfter: TimeInterval?
     /// The start of the body (at most 1 KiB), the office's reason for a refusal.
     public let body: String
+    /// The status line's reason phrase (`Payload Too Large`); empty when there was none (HTTP/2).
+    public var reasonPhrase = ""
+    /// `Location`, which a redirect (3xx) names and which is never followed.
+    public var location: String?
+    /// How many bytes the request's body carried: what a proxy's size limit refused (413).
+    public var sentBytes: Int?
+
+    public init(status: Int, retryAfter: TimeInterval?, body: String, reasonPhrase: String = "", location: String? = nil,
+                sentBytes: Int? = nil) {
+        self.status = status
+        self.retryAfter = retryAfter
+        self.body = body
+        self.reasonPhrase = reasonPhrase
+        self.location = location
+        self.sentBytes = sentBytes
+    }
 }
 
 /// Posts `multipart/form-data` over HTTPS with libcurl, one handle for its lifetime so that
@@ -121,7 +137,14 @@ public final class HTTPSClient {
             throw error
         }
         let body = String(decoding: collected.value.body, as: UTF8.self)
-        return HTTPResponse(status: handle.responseCode, retryAfter: collected.value.retryAfter, body: body)
+        let sent = parts.reduce(0) { total, part in
+            switch part.content {
+            case .bytes(let data): total + data.count
+            case .stream(let size, _): total + size
+            }
+        }
+        return HTTPResponse(status: handle.responseCode, retryAfter: collected.value.retryAfter, body: body,
+                            reasonPhrase: collected.value.reasonPhrase, location: collected.value.location, sentBytes: sent)
     }
 
     /// `host:port` of a URL, for messages (never its user part or query).
@@ -146,6 +169,8 @@ public final class HTTPSClient {
 /// What the header and write callbacks keep of an answer.
 struct Collected {
     var retryAfter: TimeInterval?
+    var reasonPhrase = ""
+    var location: String?
     var body: [UInt8] = []
     static let bodyLimit = 1024
 }
@@ -196,12 +221,16 @@ private let collectHeader: @convention(c) (UnsafeMutablePointer<CChar>?, Int, In
     let length = size * count
     let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
     if line.hasPrefix("HTTP/") {
-        // A new answer (after an interim 1xx): forget the previous one's fields.
+        // A new answer (after an interim 1xx): forget the previous one's fields. The status
+        // line is `HTTP/1.1 413 Request Entity Too Large`: its third word on is the phrase.
         box.value = Collected()
-    } else if let colon = line.firstIndex(of: ":"),
-              line[..<colon].trimmingCharacters(in: .whitespaces).lowercased() == "retry-after" {
+        let words = line.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ", maxSplits: 2)
+        if words.count == 3 { box.value.reasonPhrase = String(words[2].prefix(100)) }
+    } else if let colon = line.firstIndex(of: ":") {
+        let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
         let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
-        box.value.retryAfter = HTTPSClient.retryAfter(value)
+        if name == "retry-after" { box.value.retryAfter = HTTPSClient.retryAfter(value) }
+        if name == "location" { box.value.location = String(value.prefix(500)) }
     }
     return length
 }

@@ -26,25 +26,46 @@ public struct AuditEntry: Sendable, Hashable, Identifiable {
 public struct AuditFilter: Sendable, Hashable {
     /// Only rows at or after this time.
     public var since: Date?
+    /// Only rows before this time.
+    public var until: Date?
     /// Only rows by this actor.
     public var actor: String?
     /// Only rows about this form, followed by its id through renames, moves and the trash: an
     /// `owner/name` reference is resolved to an id once (the live form of that name, else a
     /// trashed one, else the form that last carried that name in the audit trail).
     public var form: FormReference?
-    /// Only rows of this operation (`move`); a family name takes its members (`import` takes
-    /// `import.insert` and `import.update`).
-    public var command: String?
+    /// Only rows of these operations (`move`, `expire`); a family name takes its members
+    /// (`import` takes `import.insert` and `import.update`). Empty: every operation.
+    public var commands: [String]
     /// Only the newest this many rows (still listed oldest first).
     public var newest: Int?
 
-    public init(since: Date? = nil, actor: String? = nil, form: FormReference? = nil, command: String? = nil,
-                newest: Int? = nil) {
+    public init(since: Date? = nil, until: Date? = nil, actor: String? = nil, form: FormReference? = nil,
+                command: String? = nil, commands: [String] = [], newest: Int? = nil) {
         self.since = since
+        self.until = until
         self.actor = actor
         self.form = form
-        self.command = command
+        self.commands = commands + (command.map { [$0] } ?? [])
         self.newest = newest
+    }
+
+    /// The operations the store writes audit rows for, by the names the rows carry. A filter
+    /// naming anything else could match nothing (``isKnownCommand(_:)``).
+    public static let knownCommands = [
+        "comment", "deliveries.retry", "expire", "import.insert", "import.notices", "import.update", "move",
+        "notices.read", "policy.set", "purge", "reopen", "restore", "store.copy", "submit",
+    ]
+
+    /// Whether `name` matches rows: a known operation, or a family of them (`import`, `policy`).
+    public static func isKnownCommand(_ name: String) -> Bool {
+        knownCommands.contains { $0 == name || $0.hasPrefix(name + ".") }
+    }
+
+    /// Every name a filter may give: the operations and their families, sorted.
+    public static var commandNames: [String] {
+        Set(knownCommands + knownCommands.compactMap { $0.split(separator: ".").count > 1 ? String($0.prefix { $0 != "." }) : nil })
+            .sorted()
     }
 }
 
@@ -104,6 +125,10 @@ extension FormStore {
                 conditions.append("at >= ?")
                 arguments += [since.timeIntervalSince1970]
             }
+            if let until = filter.until {
+                conditions.append("at < ?")
+                arguments += [until.timeIntervalSince1970]
+            }
             if let actor = filter.actor {
                 conditions.append("actor = ?")
                 arguments += [actor.nfc]
@@ -123,11 +148,15 @@ extension FormStore {
                 addScope("owner", to: &owned, &arguments)
                 conditions.append("(form_id IS NULL OR form_id IN (SELECT id FROM forms WHERE \(owned.joined())))")
             }
-            if let command = filter.command {
+            if !filter.commands.isEmpty {
                 // "policy" also matches "policy.set": the range of names starting "policy."
                 // ('/' is the character after '.'), which reads the same on both engines.
-                conditions.append("(command = ? OR (command >= ? AND command < ?))")
-                arguments += [command, command + ".", command + "/"]
+                var matches: [String] = []
+                for command in filter.commands {
+                    matches.append("command = ? OR (command >= ? AND command < ?)")
+                    arguments += [command, command + ".", command + "/"]
+                }
+                conditions.append("(" + matches.joined(separator: " OR ") + ")")
             }
             let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
             let columns = "id, at, actor, command, form_id, object, before, after, note"

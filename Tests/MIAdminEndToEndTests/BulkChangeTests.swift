@@ -48,9 +48,11 @@ import Testing
         let preview = asked.components(separatedBy: "jdoe on sick leave'")[1].components(separatedBy: "move 2 form(s) matching")[0]
         #expect(preview.contains("Pump station 4 (3)"), "\(asked)")
         #expect(preview.contains("Valve check – north"))
+        #expect(preview.contains("note: preview: nothing is changed until you answer"), "titled as a preview: \(asked)")
         #expect(try forms(config) == start, "nothing moves before the answer")
         try term.enter("y")
         try waitFor(term, "(2 rows)", times: 2)
+        try term.waitFor("move: done for 2 form(s)")
         let moved = try forms(config)
         #expect(moved.contains("asmith/Pump station 4 (3) incomplete"), "\(moved)")
         #expect(moved.contains("asmith/Valve check – north incomplete"))

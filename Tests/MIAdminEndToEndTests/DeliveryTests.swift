@@ -179,10 +179,12 @@ struct OutboundSetup {
         let ids = try setup.importForms(config, completed: ["Pump A", "Pump B"])
         #expect(try setup.run(config, "submit \(ids["Pump A"]!) --yes", "submit \(ids["Pump B"]!) --yes").status == 0)
         let refused = try setup.run(config, "deliver")
-        #expect(refused.status == 0, "a refusal is done work, not an outage: \(refused.stderr)")
+        #expect(refused.status == 5, "newly held deliveries need a person, with their own status: \(refused.stderr)")
+        #expect(refused.stderr.contains("error: 2 delivery(ies) newly held: the office did not take them"), "\(refused.stderr)")
         let held = try setup.deliveries(config, "--state held")
         #expect(held.count == 2)
-        #expect(held.allSatisfy { ($0["lastError"] as? String) == "HTTP 422: unprocessable: template T-17 is unknown to the office" })
+        #expect(held.allSatisfy { ($0["lastError"] as? String)
+                    == "HTTP 422 Unprocessable Entity: unprocessable: template T-17 is unknown to the office" }, "\(held)")
         #expect(try setup.deliveries(config, "--form \(ids["Pump B"]!)").map { $0["state"] as! String } == ["held"])
         #expect(try setup.run(config, "deliver --now").stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]",
                 "held ones are not tried again")
@@ -193,7 +195,7 @@ struct OutboundSetup {
         _ = try setup.run(conflict, "submit \(other["Pump C"]!) --yes")
         _ = try setup.run(conflict, "deliver")
         #expect(try setup.deliveries(conflict).first?["lastError"] as? String
-                == "HTTP 409: conflict: another version of this form is being processed")
+                == "HTTP 409 Conflict: conflict: another version of this form is being processed")
 
         // The office fixed its side: one retried by id, then the rest with --held.
         let notHeld = try setup.run(config, "deliveries retry 999")
@@ -296,7 +298,7 @@ struct OutboundSetup {
         #expect(try setup.run(config, "deliver").status == 0)
         let late = try setup.run(config, "reopen \(ids["Pump B"]!) --note 'wrong pump'")
         #expect(late.status == 0, "\(late.stderr)")
-        #expect(late.stderr.contains("was already delivered to the office (2026-11-21T09:00:00Z)"))
+        #expect(late.stderr.contains("was already delivered to the office (2026-11-21 09:00:00+00:00)"))
     }
 
     @Test func deliverWithoutDeliveryConfigOrWithCleartextIsRefused() throws {
@@ -310,5 +312,31 @@ struct OutboundSetup {
         #expect(atomic.status != 0 && atomic.stderr.contains("which no rollback can undo"), "\(atomic.stderr)")
         let technician = try setup.run(try setup.config(.sqlite), as: "jdoe", "deliver")
         #expect(technician.status == 1 && technician.stderr.contains("'deliver' needs the foreman role"))
+    }
+
+    /// nginx in front of the office: a 413 names the body's size and the limit, a redirect where
+    /// to and the setting; support may put the held ones back.
+    @Test func aProxysRefusalsSayWhatToChangeAndSupportMayRetry() throws {
+        let engine = OutboundEngine.allCases[0]
+        let large = try setup.config(engine) { setKey(&$0, "delivery.url", outbound["HTTPS_URL"] + "/status/413") }
+        let big = try setup.importForms(large, completed: ["Pump L"], mediaBytes: 2 << 20)
+        #expect(try setup.run(large, "submit \(big["Pump L"]!) --yes").status == 0)
+        let refused = try setup.run(large, "deliver")
+        #expect(refused.status == 5, "\(refused.stderr)")
+        let reason = try #require(try setup.deliveries(large).first?["lastError"] as? String)
+        #expect(reason.hasPrefix("HTTP 413 Request Entity Too Large: the body of ") && reason.contains(" MiB (")
+                && reason.contains("bytes) (the form and its media) is larger than the receiver takes"), "\(reason)")
+        #expect(!reason.contains("<"), "no markup: \(reason)")
+
+        let moved = try setup.config(engine) { setKey(&$0, "delivery.url", outbound["HTTPS_URL"] + "/status/308") }
+        let form = try setup.importForms(moved, completed: ["Pump R"], mediaBytes: 10)
+        _ = try setup.run(moved, "submit \(form["Pump R"]!) --yes")
+        #expect(try setup.run(moved, "deliver").status == 5)
+        #expect(try setup.deliveries(moved).first?["lastError"] as? String
+                == "HTTP 308 Permanent Redirect → https://office.example/mi/v2/forms: not followed; update delivery.url")
+
+        let support = try setup.run(moved, as: "lchen", "deliveries retry --held")
+        #expect(support.status == 0, "\(support.stderr)")
+        #expect(try setup.deliveries(moved).first?["state"] as? String == "queued")
     }
 }

@@ -21,6 +21,18 @@ import Testing
         let slapd = try #require(Int32(String(contentsOfFile: demo + "/slapd.pid", encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)))
         let store = try inode(demo + "/store.sqlite")
+        #expect(try terminals.screen("a").contains("Kolonne Nord (foreman mkhan"))
+        let receiver = try #require(Int32(String(contentsOfFile: demo + "/outbound/receiver.pid", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+
+        // The demo site has crews, an office receiver and a mail catcher: a form submitted and
+        // delivered lands in the file the demo named.
+        try terminals.enter("a", "submit 'jdoe/Generator monthly' --yes")
+        try terminals.waitFor("a", "submitted")
+        try terminals.enter("a", "deliver")
+        try terminals.waitFor("a", "(1 row)")
+        let received = try String(contentsOfFile: demo + "/outbound/received.jsonl", encoding: .utf8)
+        #expect(received.contains("Generator monthly"), "\(received)")
 
         // A second console joins the running servers.
         try terminals.start("b", "lchen")
@@ -32,14 +44,15 @@ import Testing
         // The first ends: the second's directory and store are still there.
         try terminals.press("a", "C-d")
         try terminals.waitFor("a", "[exited 0]")
-        try terminals.enter("b", "users --role foreman")
-        try terminals.waitFor("b", "(2 rows)")
+        try terminals.enter("b", "teams")
+        try terminals.waitFor("b", "(3 rows)")
         #expect(kill(slapd, 0) == 0, "slapd runs while a demo console does")
 
         // The last ends: the servers stop.
         try terminals.press("b", "C-d")
         try terminals.waitFor("b", "[exited 0]")
         try waitUntil("slapd has stopped") { kill(slapd, 0) != 0 }
+        try waitUntil("the receiver has stopped") { kill(receiver, 0) != 0 }
 
         // Again: the store is the same file, not imported anew.
         try terminals.start("c", "mkhan")

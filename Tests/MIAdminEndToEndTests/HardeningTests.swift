@@ -120,7 +120,7 @@ import Testing
         for (command, value) in [("move jdoe asmith", "'jdoe' is invalid for '<form>'"),
                                  ("audit --since someday", "'someday' is invalid for '--since <when>'"),
                                  ("audit --form /x", "'/x' is invalid for '--form <form>'"),
-                                 ("notifications --from 2026-13-45", "'2026-13-45' is invalid for '--from <date>'")] {
+                                 ("notifications --from 2026-13-45", "'2026-13-45' is invalid for '--from <when>'")] {
             let result = try MIAdmin.as_("mkhan", ["\(command)"])
             #expect(result.status == 1, "\(command)")
             #expect(result.stderr.contains(value), "\(command): \(result.stderr)")

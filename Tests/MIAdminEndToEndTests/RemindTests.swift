@@ -89,7 +89,7 @@ private let directoryWithoutMail: String = {
         let mail = try #require(try mails(mentioning: tag).first)
         #expect(try mails(mentioning: tag).count == 1, "one mail for jdoe's two forms")
         #expect(mail.to == ["jdoe@example.com"] && mail.tls && mail.login, "STARTTLS and the login were used")
-        #expect(mail.text.contains("'Pump \(tag)' (form \(jdoe["Pump \(tag)"]!), Monthly pump inspection), created 2026-11-16T08:15:00Z, expires 2026-11-23T08:15:00Z"))
+        #expect(mail.text.contains("'Pump \(tag)' (form \(jdoe["Pump \(tag)"]!), Monthly pump inspection), created 2026-11-16 08:15:00+00:00, expires 2026-11-23 08:15:00+00:00"))
         #expect(mail.text.contains("'Valve \(tag)'") && !mail.text.contains("Expired \(tag)"))
         #expect(mail.calendar.hasPrefix("BEGIN:VCALENDAR\r\n") && mail.calendar.hasSuffix("END:VCALENDAR\r\n"))
         #expect(mail.calendar.components(separatedBy: "BEGIN:VEVENT").count - 1 == 1)

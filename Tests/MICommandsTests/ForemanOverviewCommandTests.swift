@@ -79,13 +79,17 @@ struct ForemanOverviewCommandTests {
     @Test func workloadHasARowPerTechnicianWithNoneIncluded() throws {
         let harness = try CommandHarness(user: "lchen")
         try harness.run(["workload"])
-        #expect(harness.output.columns == ["uid", "name", "incomplete", "completed", "oldest", "nextExpiry"])
+        // crew: null where the site keeps no crews.
+        #expect(harness.output.columns == ["uid", "name", "incomplete", "completed", "oldest", "nextExpiry", "crew"])
         #expect(harness.output.rows == [
-            [.string("asmith"), .string("Anna Smith"), .int(0), .int(0), .null, .null],
+            [.string("asmith"), .string("Anna Smith"), .int(0), .int(0), .null, .null, .null],
             [.string("jdoe"), .string("John Doe"), .int(1), .int(1), .time(Self.created),
-             .time(Self.created.addingTimeInterval(7 * 86_400))],
-            [.string("tpatel"), .string("Tara Patel"), .int(0), .int(0), .null, .null],
+             .time(Self.created.addingTimeInterval(7 * 86_400)), .null],
+            [.string("tpatel"), .string("Tara Patel"), .int(0), .int(0), .null, .null, .null],
         ])
+        let busy = try CommandHarness(user: "lchen")
+        try busy.run(["workload", "--nonzero"])
+        #expect(busy.output.rows.map { $0.first } == [.string("jdoe")])
     }
 
     @Test func workloadKeepsOwnersTheDirectoryDoesNotList() throws {

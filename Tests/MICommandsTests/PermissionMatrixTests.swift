@@ -18,6 +18,8 @@ struct PermissionMatrixTests {
         (["forms"], [.foreman, .support, .technician]),
         (["workload"], [.foreman, .support, .technician]),
         (["show", "1"], [.foreman, .support, .technician]),
+        (["find", "1"], [.foreman, .support]),
+        (["today"], [.foreman, .support]),
         (["report", "1", "--pdf", "/nonexistent/r.pdf"], [.foreman, .support, .technician]),
         (["media", "1", "--out", "/nonexistent/media"], [.foreman, .support, .technician]),
         (["notifications"], [.foreman, .support, .technician]),
@@ -51,7 +53,7 @@ struct PermissionMatrixTests {
         (["deliver"], [.foreman]),
         (["deliveries"], [.foreman, .support]),
         (["deliveries", "list"], [.foreman, .support]),
-        (["deliveries", "retry", "--held"], [.foreman]),
+        (["deliveries", "retry", "--held"], [.foreman, .support]),
         (["remind", "--dry-run"], [.foreman]),
     ]
 

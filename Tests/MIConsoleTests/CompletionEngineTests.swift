@@ -74,3 +74,12 @@ extension CompletionEngine.Result {
         return []
     }
 }
+
+extension CompletionEngineTests {
+    /// `--format`/`-o`, which every command takes: its values, and it takes no positional's place.
+    @Test func perCommandFormatCompletesItsValues() throws {
+        #expect(try engine().complete(line: "show 12 --format j", word: "j") == .words(["json"]))
+        #expect(try engine().complete(line: "move -o csv 12 as", word: "as") == .words(["asmith"]))
+        #expect(try engine().complete(line: "forms --form", word: "--form") == .words(["--format"]))
+    }
+}

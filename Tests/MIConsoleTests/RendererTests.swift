@@ -1,4 +1,5 @@
 import Foundation
+import MICommands
 @testable import MIConsole
 import Testing
 

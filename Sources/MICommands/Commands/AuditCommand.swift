@@ -9,27 +9,35 @@ public struct AuditCommand: ConsoleCommand {
         commandName: "audit",
         abstract: "List the audit trail of changes.",
         discussion: """
-            Oldest first. --since takes today, yesterday, a span back from now (30m, 1h, 7d) or a \
-            date (YYYY-MM-DD, midnight in display.timeZone) or ISO 8601 time. --form follows one \
+            Oldest first. --since and --until take a time as every time option does: \
+            2026-11-23T12:00 or '2026-11-23 12:00' or 2026-11-23 (in display.timeZone), 12:00 \
+            (today), today, yesterday, -2h, -3d, or ISO 8601 with its offset. --command takes \
+            operation names, comma-separated; a family (import) takes its members. --form follows one \
             form by its id through renames, moves and the trash: 'jdoe/Pump station 4' finds the \
             form that had that name, then lists all its rows. In JSON, before and after are objects.
 
             Examples:
               audit --last 20
               audit --since today --command move
+              audit --since '2026-11-23T12:00' --until 14:00 --command move,expire
               audit --since 7d --user lchen
               audit --form 'jdoe/Pump station 4'
             """)
     public static let roles: Set<Role> = [.foreman, .support]
 
-    @Option(help: ArgumentHelp("Only changes since: today, yesterday, 30m, 1h, 7d, YYYY-MM-DD or an ISO 8601 time.", valueName: "when"))
-    public var since: SinceArgument?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only changes at or after this time (2026-11-23T12:00, 12:00, today, -2h, ...).", valueName: "when"),
+            transform: TimeArgument.init(parsing:))
+    public var since: TimeArgument?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only changes before this time (the same forms as --since).", valueName: "when"),
+            transform: TimeArgument.init(parsing:))
+    public var until: TimeArgument?
     @Option(help: ArgumentHelp("Only changes made by this user.", valueName: "uid"))
     public var user: String?
     @Option(help: ArgumentHelp("Only changes to this form (id or owner/name, followed by id).", valueName: "form"))
     public var form: FormReference?
-    @Option(help: ArgumentHelp("Only this operation: move, submit, reopen, import, expire, restore, purge, ...", valueName: "name"))
-    public var command: String?
+    @Option(help: ArgumentHelp("Only these operations, comma-separated: move, submit, reopen, import, expire, restore, purge, ...",
+                               valueName: "names"), transform: AuditCommandList.init(parsing:))
+    public var command: AuditCommandList?
     @Option(help: ArgumentHelp("Only the newest N changes.", valueName: "n"))
     public var last: Int?
 
@@ -40,8 +48,10 @@ public struct AuditCommand: ConsoleCommand {
     }
 
     public func run(in session: Session, output: OutputSink) throws {
-        var filter = AuditFilter(actor: user, command: command, newest: last)
-        filter.since = since?.date(now: session.clock.now(), zone: session.display.timeZone)
+        var filter = AuditFilter(actor: user, commands: command?.names ?? [], newest: last)
+        let now = session.clock.now(), zone = session.display.timeZone
+        filter.since = since?.date(now: now, zone: zone)
+        filter.until = until?.date(now: now, zone: zone)
         filter.form = form
         output.beginRows([Column("id"), Column("at"), Column("user"), Column("command"), Column("form"),
                           Column("object"), Column("before"), Column("after"), Column("note")])
@@ -54,11 +64,25 @@ public struct AuditCommand: ConsoleCommand {
         output.endRows()
     }
 
-    /// The JSON text of a before/after column as an object value (JSON output nests it).
+    /// The JSON text of a before/after column as an object value (JSON output nests it). The
+    /// store writes its times there in UTC (`trashedAt`, `modified`); they become times, which
+    /// every output shows in `display.timeZone` with the offset, as the `at` column.
     static func fields(_ text: String?) -> Value {
         guard let text else { return .null }
         guard let json = try? JSONValue.parse(Data(text.utf8)) else { return .string(text) }
-        return Value(json: json)
+        return withTimes(Value(json: json))
+    }
+
+    private static func withTimes(_ value: Value) -> Value {
+        switch value {
+        case .string(let text):
+            guard text.count >= 20, text.first?.isNumber == true, let time = try? TimeArgument(parsing: text),
+                  case .instant(let date) = time.shape else { return value }
+            return .time(date)
+        case .list(let items): return .list(items.map(withTimes))
+        case .object(let fields): return .object(fields.map { Value.Field($0.key, withTimes($0.value)) })
+        default: return value
+        }
     }
 }
 
@@ -77,41 +101,23 @@ extension Value {
     }
 }
 
-/// Dates typed on the command line.
-public enum DateArgument {
-    /// `YYYY-MM-DD` (midnight UTC) or a full ISO 8601 time.
-    public static func parse(_ text: String) -> Date? { parse(text, zone: TimeZone(identifier: "UTC")!) }
+/// `audit --command move,expire`: the operations the store writes audit rows for, or their
+/// families (`import`); a name that could match no row is refused with the list.
+public struct AuditCommandList: Sendable, Hashable {
+    public let names: [String]
 
-    /// `YYYY-MM-DD` (midnight in `zone`) or a full ISO 8601 time.
-    public static func parse(_ text: String, zone: TimeZone) -> Date? {
-        let full = ISO8601DateFormatter()
-        if let date = full.date(from: text) { return date }
-        let day = ISO8601DateFormatter()
-        day.formatOptions = [.withFullDate]
-        day.timeZone = zone
-        return day.date(from: text)
+    public struct Unknown: Error, CustomStringConvertible {
+        public let name: String
+        public var description: String {
+            var text = "no operation '\(name)' is audited"
+            if let guess = Spelling.closest(to: name, among: AuditFilter.commandNames) { text += " (did you mean '\(guess)'?)" }
+            return text + "; known: " + AuditFilter.commandNames.joined(separator: ", ")
+        }
     }
 
-    /// A start time as people say it: `today` and `yesterday` (midnight in `zone`), a span back
-    /// from `now` (`30m`, `1h`, `7d`, `2w`), or what ``parse(_:zone:)`` reads.
-    public static func since(_ text: String, now: Date, zone: TimeZone) -> Date? {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        switch text.lowercased() {
-        case "today": return calendar.startOfDay(for: now)
-        case "yesterday": return calendar.date(byAdding: .day, value: -1, to: calendar.startOfDay(for: now))
-        default: break
-        }
-        if let unit = text.last, let count = Int(text.dropLast()), count >= 0 {
-            let seconds: Double? = switch unit {
-            case "m": 60
-            case "h": 3_600
-            case "d": 86_400
-            case "w": 7 * 86_400
-            default: nil
-            }
-            if let seconds { return now.addingTimeInterval(-Double(count) * seconds) }
-        }
-        return parse(text, zone: zone)
+    public init(parsing text: String) throws {
+        let names = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        for name in names where !AuditFilter.isKnownCommand(name) { throw Unknown(name: name) }
+        self.names = names
     }
 }

@@ -68,6 +68,8 @@ struct BatchRemoval<Item> {
     static func preview(total: Int, limit: Int?, columns: [Column], output: OutputSink,
                         _ rows: (_ emit: ([Value]) -> Void) throws -> Void) throws {
         var shown = 0
+        // Titled, so a preview is not taken for the result.
+        output.note("preview: nothing is changed until you answer")
         output.beginRows(columns)
         try rows { values in
             if let limit, shown >= limit { return }

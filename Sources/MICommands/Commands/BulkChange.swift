@@ -44,18 +44,25 @@ struct BulkChange<Outcome> {
             output.message(DryRun.message)
             return []
         }
+        var previewed = false
         if try session.needsPreview(yes, question: question(forms.count)) {
             let rows = try preview(forms, store: store)
             try BatchRemoval<Void>.preview(total: forms.count, limit: session.previewRows, columns: columns,
                                            output: output) { emit in rows.forEach(emit) }
             try session.confirm(question(forms.count), yes: false)
+            previewed = true
         }
+        let outcomes: [Outcome]
         if atomic {
-            return try store.withSessionTransaction(end: .commit) {
+            outcomes = try store.withSessionTransaction(end: .commit) {
                 try perform(forms, in: session, output: output, made: { _, _ in })
             }.map { made($0.form, $0.outcome); return $0.outcome }
+        } else {
+            outcomes = try perform(forms, in: session, output: output, made: made).map(\.outcome)
         }
-        return try perform(forms, in: session, output: output, made: made).map(\.outcome)
+        // After a preview the result looks like it: a line says it was done this time.
+        if previewed { output.message("\(verb): done for \(outcomes.count) form(s)") }
+        return outcomes
     }
 
     /// Every change made in a transaction that is rolled back: the rows the real run would give.

@@ -15,7 +15,7 @@ public struct CheckCommand: ConsoleCommand {
             is wrong.
 
             Example:
-              check --format csv > findings.csv
+              miadmin --format csv -c check > findings.csv
             """)
     public static let roles: Set<Role> = [.foreman, .support]
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// Every console command, in the order `help` lists them. Parsing, `help`, completion and the
 /// permission check all read this one list.
@@ -9,9 +10,11 @@ public enum CommandRegistry {
         UsersCommand.self,
         TeamsCommand.self,
         RefreshCommand.self,
+        TodayCommand.self,
         FormsCommand.self,
         WorkloadCommand.self,
         ShowCommand.self,
+        FindCommand.self,
         ReportCommand.self,
         MediaCommand.self,
         MoveCommand.self,
@@ -79,8 +82,17 @@ public enum CommandRegistry {
         guard let root = words.first.flatMap(command(named:)), let type = command(path: words) else { return nil }
         var text = root.helpMessage(for: type)
         while text.hasSuffix("\n") { text.removeLast() }
-        return text + "\n\nROLES: " + type.roles.sorted().map(\.rawValue).joined(separator: ", ")
+        return text + "\n\n" + displayOptionsHelp + "\n\nROLES: " + type.roles.sorted().map(\.rawValue).joined(separator: ", ")
     }
+
+    /// The display options every command takes (``DisplaySettings/perCommandOptions``), listed
+    /// in each command's help as its own options are.
+    static let displayOptionsHelp: String = {
+        let options = DisplaySettings.perCommandOptions
+        let width = options.map(\.usage.count).max() ?? 0
+        let lines = options.map { "  " + $0.usage.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.help }
+        return (["DISPLAY OPTIONS (any command, for this command only):"] + lines).joined(separator: "\n")
+    }()
 
     /// What an unknown command word gets, at the prompt and after `help`: a "did you mean" for a
     /// typo of a command or a builtin (`mvoe` → `move`).

@@ -61,7 +61,7 @@ public struct DeliverCommand: ConsoleCommand {
                         d.state == .queued ? .time(d.nextTry) : .null, .optional(d.lastError)])
         }
         var stopped: DeliveryStopped?
-        var later = 0
+        var later = 0, held = 0
         if !due.isEmpty {
             let token = try settings.tokenFile.map { file in
                 String(decoding: try session.config.readSecret("delivery.tokenFile", file, privileged: false,
@@ -73,6 +73,7 @@ public struct DeliverCommand: ConsoleCommand {
                     let report = try sender.send(delivery)
                     row(report)
                     if case .retry = report.outcome { later += 1 }
+                    if case .held = report.outcome { held += 1 }
                 } catch let error as DeliveryStopped {
                     row(error.report)
                     stopped = error
@@ -83,6 +84,10 @@ public struct DeliverCommand: ConsoleCommand {
         output.endRows()
         if othersTried > 0 {
             output.note("and \(othersTried) delivery(ies) of other crews' forms (deliver sends the whole queue)")
+        }
+        // Held needs a person (the office refused, or the tries ran out): said before "later".
+        if held > 0 {
+            throw DeliveriesHeld(count: held, alsoUnsent: stopped != nil || later > 0)
         }
         if let stopped {
             let left = due.count - (due.firstIndex { $0.id == stopped.report.delivery.id } ?? 0)
@@ -103,6 +108,19 @@ extension ConsoleCommand {
         guard store.isInSessionTransaction else { return }
         throw CommandError.failed("'\(name)' sends mail or posts to the office, which no rollback can undo: "
                                   + "run it without --atomic or --dry-run (remind has its own --dry-run)")
+    }
+}
+
+/// `deliver` held deliveries in this run: the office refused them (4xx, a redirect) or their
+/// tries ran out. They wait for a person and `deliveries retry` (its own exit status, 5, so a
+/// timer does not look green).
+public struct DeliveriesHeld: Error, Sendable, CustomStringConvertible {
+    public let count: Int
+    /// Others were not sent this time either (the office unreachable, or "later").
+    public let alsoUnsent: Bool
+    public var description: String {
+        "\(count) delivery(ies) newly held: the office did not take them ('deliveries --state held' says why; "
+            + "'deliveries retry' once it is fixed)" + (alsoUnsent ? "; others stay queued for their next try" : "")
     }
 }
 

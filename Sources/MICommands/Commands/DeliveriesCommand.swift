@@ -87,7 +87,8 @@ public struct DeliveriesRetryCommand: ConsoleCommand {
               deliveries retry 7 --note 'office fixed the template mapping'
               deliveries retry --held
             """)
-    public static let roles: Set<Role> = [.foreman]
+    /// Support fixes stuck forms anywhere: a delivery the office held once its cause is fixed too.
+    public static let roles: Set<Role> = [.foreman, .support]
 
     @Argument(help: ArgumentHelp("The delivery's id (from 'deliveries').", valueName: "id"))
     public var id: Int64?

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import MIDirectory
 import MIStore
 
@@ -18,22 +19,29 @@ public struct FormsCommand: ConsoleCommand {
               forms --count-by owner,state
               forms --owner 'u0000*'
               forms --team 'Kolonne Nord' --state completed
+              forms --sort expires --expires-before tomorrow    # overdue and due today
+              forms --sort modified --since -2h
 
             --owner takes a user id or a glob, as 'users' does (* any run of characters, ? one, \\ \
             makes the next literal). When no form in the store belongs to the owner named, a \
             note on stderr says so (with a "did you mean" for a typo). --name takes a glob on the \
             form's name (ASCII letters in either case). --search finds forms with the text (any \
             case) in an answer: a short answer, a table cell, a chosen option, a number as \
-            written, or a technician's comment on a question. --since takes what 'audit --since' \
-            takes (today, yesterday, 30m, 1h, 7d, YYYY-MM-DD, an ISO 8601 time) and compares it \
+            written, or a technician's comment on a question. --since takes a time as every time option \
+            does (2026-11-23T12:00 or 2026-11-23 in display.timeZone, 12:00 today, today, \
+            yesterday, -2h, -3d, ISO 8601 with its offset) and compares it \
             with the form's modified time, which every change made on the device or here moves. \
             The expires column is when an incomplete form expires under the policy in force \
-            ('policy show'); completed and submitted forms do not expire.
+            ('policy show'); completed and submitted forms do not expire. --expires-before keeps \
+            the forms that expire before the time given (an expires in the past is overdue). \
+            --sort orders the listing by expires (soonest first, forms that do not expire last), \
+            modified (newest first) or owner (then name, the default); a sorted listing is \
+            written once it is read whole.
 
             --count-by prints one row per owner, state or template, or per pair (owner,state), \
             with its number of forms (most first), with the same filters. Counted by owner, the \
             directory's technicians the filter covers who have no such form are listed too, \
-            with 0. Where the site keeps crews, a\
+            with 0. Where the site keeps crews, a \
             foreman sees the forms of the crews he leads (and his own); --team limits to one crew.
             """)
     public static let roles: Set<Role> = Set(Role.allCases)
@@ -47,9 +55,9 @@ public struct FormsCommand: ConsoleCommand {
     public var template: String?
     @Option(name: .customLong("older-than"), help: ArgumentHelp("Only forms created more than this many days ago.", valueName: "days"))
     public var olderThan: Int?
-    @Option(help: ArgumentHelp("Only forms changed since: today, yesterday, 30m, 1h, 7d, YYYY-MM-DD or an ISO 8601 time.",
-                               valueName: "when"))
-    public var since: SinceArgument?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only forms changed at or after this time (2026-11-23T12:00, 12:00, today, -2h, ...).",
+                               valueName: "when"), transform: TimeArgument.init(parsing:))
+    public var since: TimeArgument?
     @Option(help: ArgumentHelp("Only forms whose name matches this glob ('Pump*').", valueName: "pattern"))
     public var name: String?
     @Option(help: ArgumentHelp("Only forms with this text in an answer or a question's comment (any case).",
@@ -58,6 +66,16 @@ public struct FormsCommand: ConsoleCommand {
 
     @Option(help: ArgumentHelp("Only forms of this crew's technicians (see 'teams').", valueName: "team"))
     public var team: String?
+
+    @Option(help: ArgumentHelp("Order by expires (soonest first), modified (newest first) or owner (the default).",
+                               valueName: "order"))
+    public var sort: FormOrder?
+
+    @Option(name: .customLong("expires-before"),
+            parsing: .unconditional, help: ArgumentHelp("Only incomplete forms that expire before this time (tomorrow, +24h, 2026-11-26T12:00, ...).",
+                               valueName: "when"),
+            transform: TimeArgument.init(parsing:))
+    public var expiresBefore: TimeArgument?
 
     @Option(name: .customLong("count-by"),
             help: ArgumentHelp("Count the forms per owner, state, template or team (crew), or per two of them "
@@ -69,6 +87,9 @@ public struct FormsCommand: ConsoleCommand {
     public func validate() throws {
         if let olderThan, olderThan < 0 { throw ValidationError("--older-than takes a number of days, 0 or more") }
         if let search, search.isEmpty { throw ValidationError("--search takes a text, not an empty one") }
+        if countBy != nil, sort != nil || expiresBefore != nil {
+            throw ValidationError("--sort and --expires-before order and choose forms to list; --count-by counts them")
+        }
     }
 
     public func run(in session: Session, output: OutputSink) throws {
@@ -119,15 +140,30 @@ public struct FormsCommand: ConsoleCommand {
             output.endRows()
         } else {
             let policies = try session.ownerPolicies()
+            let cutoff = expiresBefore?.date(now: session.clock.now(), zone: session.display.timeZone)
             output.beginRows(FormColumns.listingColumns)
+            // Streamed in the store's order; a sort or an expiry cutoff needs each form's expiry
+            // under its owner's policy, which only this side knows, so those are read whole first.
+            var held: [(form: FormSummary, expires: Date?)] = []
             for owner in owners {
                 filter.owner = owner
                 try store.forEachForm(filter) {
                     try session.checkpointRow()
-                    session.recall.saw($0)
-                    output.row(FormColumns.listingValues($0, policies: policies))
-                    found += 1
+                    guard sort != nil || cutoff != nil else {
+                        session.recall.saw($0)
+                        output.row(FormColumns.listingValues($0, policies: policies))
+                        found += 1
+                        return
+                    }
+                    let expires = policies.expires($0)
+                    if let cutoff, !(expires.map { $0 < cutoff } ?? false) { return }
+                    held.append(($0, expires))
                 }
+            }
+            for entry in (sort ?? .owner).sorted(held) {
+                session.recall.saw(entry.form)
+                output.row(FormColumns.listingValues(entry.form, policies: policies))
+                found += 1
             }
             output.endRows()
         }
@@ -190,5 +226,33 @@ public struct FormFieldList: Sendable, Hashable, ExpressibleByArgument {
 
     public static var allValueStrings: [String] {
         FormField.allCases.map(\.rawValue) + ["team", "owner,state", "owner,template", "state,template", "team,state"]
+    }
+}
+
+/// `forms --sort`: the orders a foreman's morning asks for.
+public enum FormOrder: String, CaseIterable, Sendable, ExpressibleByArgument {
+    case expires, modified, owner
+
+    /// Soonest expiry first (forms that do not expire last); newest change first; by owner and
+    /// name. Ties keep the store's order (owner, name, id).
+    func sorted(_ forms: [(form: FormSummary, expires: Date?)]) -> [(form: FormSummary, expires: Date?)] {
+        switch self {
+        case .owner:
+            return forms
+        case .modified:
+            return forms.enumerated().sorted { a, b in
+                a.element.form.modified.date != b.element.form.modified.date
+                    ? a.element.form.modified.date > b.element.form.modified.date : a.offset < b.offset
+            }.map(\.element)
+        case .expires:
+            return forms.enumerated().sorted { a, b in
+                switch (a.element.expires, b.element.expires) {
+                case let (x?, y?) where x != y: return x < y
+                case (_?, nil): return true
+                case (nil, _?): return false
+                default: return a.offset < b.offset
+                }
+            }.map(\.element)
+        }
     }
 }

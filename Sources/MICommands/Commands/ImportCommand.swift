@@ -57,6 +57,12 @@ public struct ImportCommand: ConsoleCommand {
             for form in preview.inserted { output.row(row(form, "would insert")) }
             for form in preview.updated { output.row(row(form, "would update")) }
             output.endRows()
+            // A pre-check in a script must fail where the real run would.
+            let problems = preview.errors.count + preview.collisions.count
+            if problems > 0 {
+                throw CommandError.failed("\(problems) form(s) could not be imported (see the warnings above); "
+                                          + "dry run: nothing was saved")
+            }
             return
         }
         var ownersWarned = false
@@ -69,8 +75,12 @@ public struct ImportCommand: ConsoleCommand {
                 output.message("nothing to import from \(dir): the store already has all of it")
                 return
             }
+            // What will fail is said before the question, not after the answer.
+            let problems = preview.errors + preview.collisions
+            for issue in problems { output.warning(issue.description) }
             let question = "import \(preview.inserted.count) new and \(preview.updated.count) updated form(s), "
-                + "\(preview.noticesAdded) notice(s) from \(dir)?"
+                + "\(preview.noticesAdded) notice(s) from \(dir)"
+                + (problems.isEmpty ? "?" : " (\(problems.count) form(s) cannot be imported, see the warnings)?")
             // What will come in, then the question (new forms get their ids when imported).
             try BatchRemoval<ImportedForm>.preview(total: preview.inserted.count + preview.updated.count,
                                                    limit: session.previewRows, columns: Self.columns,

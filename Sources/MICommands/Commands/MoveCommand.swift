@@ -19,7 +19,10 @@ public struct MoveCommand: ConsoleCommand {
             A pattern ('jdoe/*', 'jdoe/Pump*': * any run of characters, ? one) moves every \
             incomplete form it matches: at the prompt it first lists what will happen (the names \
             after renames) and asks once; a script needs --yes. --dry-run lists it and changes \
-            nothing. 'undo' takes the last move back. When the form was moved by somebody else \
+            nothing. Several technicians, comma-separated ('move jdoe/* zangstrom,u00010'), share \
+            a pattern's forms: in turn, or with --balance each form to the one with the fewest \
+            incomplete forms at that point; one preview, one question, and one 'undo' takes the \
+            whole handover back. 'undo' takes the last move back. When the form was moved by somebody else \
             since this session last showed it ('forms', 'show'), the move says so.
 
             Examples:
@@ -27,18 +30,37 @@ public struct MoveCommand: ConsoleCommand {
               move 'jdoe/Pump station 4' asmith --note 'jdoe on leave'
               move 'jdoe/*' asmith --note 'jdoe on sick leave'
               move 'jdoe/Pump*' asmith --dry-run
+              move 'jdoe/*' zangstrom,u00010 --balance --note 'jdoe on sick leave'
             """)
     public static let roles: Set<Role> = [.foreman, .support]
 
     @Argument(help: ArgumentHelp("The form: its id, owner/name, or a pattern such as 'jdoe/*' or 'jdoe/Pump*'.",
                                  valueName: "form"))
     public var form: FormPattern
-    @Argument(help: ArgumentHelp("The technician who gets the form.", valueName: "technician"))
+    @Argument(help: ArgumentHelp("The technician who gets the form; for a pattern, several (comma-separated) share them.",
+                                 valueName: "technician"))
     public var uid: String
+    @Flag(help: "With several technicians: each form to the one with the fewest incomplete forms, not in turn.")
+    public var balance = false
     @OptionGroup public var note: NoteOption
     @OptionGroup public var batch: BatchOptions
 
     public init() {}
+
+    /// The technicians named, in the order given (`zangstrom,u00010`).
+    var targets: [String] { uid.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+
+    public func validate() throws {
+        let targets = self.targets
+        guard !targets.isEmpty, !targets.contains(where: \.isEmpty) else {
+            throw ValidationError("give a technician, or several separated by commas ('zangstrom,u00010')")
+        }
+        guard Set(targets.map { $0.lowercased() }).count == targets.count else { throw ValidationError("a technician is named twice") }
+        if targets.count > 1, case .form = form {
+            throw ValidationError("one form goes to one technician; several share the forms of a pattern ('jdoe/*')")
+        }
+        if balance, targets.count < 2 { throw ValidationError("--balance spreads forms over several technicians: name two or more") }
+    }
 
     static let columns = [Column("id"), Column("from"), Column("to"), Column("name"), Column("renamed"), Column("moved"),
                           Column("expires")]
@@ -48,8 +70,9 @@ public struct MoveCommand: ConsoleCommand {
     public func run(in session: Session, output: OutputSink) throws {
         // Both ends inside the foreman's crews (issue 22): the target is refused before the store
         // is asked; the store checks the form's owner, and the target again, in the move's transaction.
-        try session.requireInCrews(uid)
-        let technician = try session.technician(uid)
+        for target in targets { try session.requireInCrews(target) }
+        let technicians = try targets.map { try session.technician($0) }
+        let technician = technicians[0]
         let store = try session.store()
         let role = session.actingRole(Self.roles).rawValue
         let policy = session.config.policy.expiryPolicy
@@ -66,20 +89,46 @@ public struct MoveCommand: ConsoleCommand {
         }
         // A pattern: its incomplete forms (the only ones a move takes), previewed and confirmed.
         let forms = try FormSelection(patterns: [form]).forms(in: session, eligible: .incomplete)
+        let receiver = try Self.receivers(of: forms, among: technicians.map(\.uid), balance: balance, in: session)
+        let receivers = technicians.map(\.uid).joined(separator: ", ")
         var moved: [MoveResult] = []
         defer { if !moved.isEmpty { Self.remember(moved, in: session, output: output) } }
         try BulkChange(
             verb: "move", columns: Self.bulkColumns,
             change: { form in
-                try store.move(.id(form.id), to: technician.uid, actor: session.user.uid, actorRole: role, note: note.note,
-                               expectedVersion: form.version, policyDefaults: policy)
+                try store.move(.id(form.id), to: receiver[form.id] ?? technician.uid, actor: session.user.uid, actorRole: role,
+                               note: note.note, expectedVersion: form.version, policyDefaults: policy)
             },
             row: { _, result in
                 [.int(result.formId), .string(result.fromOwner), .string(result.toOwner), .string(result.oldName),
                  .string(result.newName), .bool(result.renamed), Value.time(result.expires)]
             },
-            question: { "move \($0) form(s) matching '\(form)' to \(technician.uid)?" }
+            question: { "move \($0) form(s) matching '\(form)' to \(receivers)?" }
         ).run(forms, in: session, output: output, dryRun: batch.dryRun, yes: batch.yes) { _, result in moved.append(result) }
+    }
+
+    /// Who gets which form of a handover to several: in turn, in the order the forms are listed;
+    /// with `balance`, each to the one with the fewest incomplete forms so far (those they hold,
+    /// plus what this handover gave them; ties to the one named first).
+    static func receivers(of forms: [SelectedForm], among targets: [String], balance: Bool,
+                          in session: Session) throws -> [Int64: String] {
+        guard targets.count > 1 else { return [:] }
+        var load = Dictionary(uniqueKeysWithValues: targets.map { ($0, 0) })
+        if balance {
+            var filter = FormFilter(state: .incomplete)
+            filter.owners = Set(targets)
+            for row in try session.store().workload(filter, expiryDays: session.config.policy.expiryDays)
+            where load[row.owner] != nil {
+                load[row.owner] = row.incomplete
+            }
+        }
+        var receiver: [Int64: String] = [:]
+        for (index, form) in forms.enumerated() {
+            let target = balance ? targets.min { load[$0]! < load[$1]! }! : targets[index % targets.count]
+            receiver[form.id] = target
+            load[target]! += 1
+        }
+        return receiver
     }
 
     /// After moves were saved: `undo` may take them back, and each form moved since this session

@@ -31,10 +31,12 @@ public struct NotificationsCommand: ConsoleCommand {
 
     @Option(help: ArgumentHelp("Only this technician's reminders.", valueName: "technician"))
     public var user: String?
-    @Option(help: ArgumentHelp("Only reminders firing at or after this date or time.", valueName: "date"))
-    public var from: DateValue?
-    @Option(help: ArgumentHelp("Only reminders firing before this date or time.", valueName: "date"))
-    public var to: DateValue?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only reminders firing at or after this time (2026-11-23, 2026-11-23T12:00, today, ...).",
+                               valueName: "when"), transform: TimeArgument.init(parsing:))
+    public var from: TimeArgument?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only reminders firing before this time (the same forms as --from).", valueName: "when"),
+            transform: TimeArgument.init(parsing:))
+    public var to: TimeArgument?
     @Flag(help: "Only reminders due now (fired in the last 24 hours, or since --from).")
     public var due = false
     @Option(help: ArgumentHelp("Write the reminders to this iCalendar (.ics) file.", valueName: "file"), completion: .file())
@@ -45,8 +47,8 @@ public struct NotificationsCommand: ConsoleCommand {
     public func run(in session: Session, output: OutputSink) throws {
         let owner = try session.visibleOwner(asked: user)
         var filter = ReminderFilter(owner: owner, due: due)
-        filter.from = from?.date
-        filter.to = to?.date
+        filter.from = from?.date(now: session.clock.now(), zone: session.display.timeZone)
+        filter.to = to?.date(now: session.clock.now(), zone: session.display.timeZone)
         let policies = try session.ownerPolicies()
         let policy = policies.site
         filter.ownerPolicies = policies.differing
@@ -54,10 +56,11 @@ public struct NotificationsCommand: ConsoleCommand {
 
         if let ics {
             let writer = try ICalendarWriter(path: ics, now: session.clock.now())
+            let times = TimeText(zone: session.display.timeZone)
             var dropped = 0
             try store.forEachReminder(policy: policy, filter: filter) { reminder in
                 if reminder.dropped { dropped += 1 }
-                try writer.add(Self.event(reminder))
+                try writer.add(Self.event(reminder, times: times))
             }
             try writer.finish()
             output.record([Column("file"), Column("events"), Column("dropped")],
@@ -75,11 +78,12 @@ public struct NotificationsCommand: ConsoleCommand {
         output.endRows()
     }
 
-    static func event(_ reminder: Reminder) -> ICalendarWriter.Event {
+    /// One reminder as a calendar event; the description's times in the site's zone (`times`).
+    static func event(_ reminder: Reminder, times: TimeText) -> ICalendarWriter.Event {
         let form = reminder.form
         var summary = "MI reminder for \(form.owner): finish '\(form.name)'"
-        var description = "Form \(form.id) '\(form.name)' of \(form.owner) (\(form.template)), created \(form.created.text): "
-            + "reminder of day \(reminder.day). The form expires at \(reminder.expiresAt.iso8601)."
+        var description = "Form \(form.id) '\(form.name)' of \(form.owner) (\(form.template)), created \(times.table(form.created.date)): "
+            + "reminder of day \(reminder.day). The form expires at \(times.table(reminder.expiresAt))."
         if reminder.dropped {
             summary = "[dropped] " + summary
             description += " Dropped: \(form.owner)'s device already holds 64 earlier pending notifications."

@@ -14,7 +14,7 @@ public struct OrphansCommand: ConsoleCommand {
 
             Example:
               orphans
-              orphans --format csv > orphans.csv
+              miadmin --format csv -c orphans > orphans.csv
             """)
     public static let roles: Set<Role> = [.foreman, .support]
 

@@ -95,7 +95,8 @@ public struct RemindCommand: ConsoleCommand {
                 row(address, "would send", nil)
                 continue
             }
-            let message = Self.message(to: user, address: address, recipient, from: settings.from, now: now)
+            let message = Self.message(to: user, address: address, recipient, from: settings.from, now: now,
+                                       zone: session.display.timeZone)
             do {
                 if client == nil { client = try Self.client(settings, session: session, output: output) }
                 try client!.send(message.bytes, from: settings.from, to: address)
@@ -133,14 +134,17 @@ public struct RemindCommand: ConsoleCommand {
     }
 
     /// The mail: the due forms (each once, with its expiry), and the remaining plan as a calendar.
-    static func message(to user: DirectoryUser, address: String, _ recipient: Recipient, from: String, now: Date) -> MailMessage {
+    /// Times are in the site's zone with their offset, as the console shows them.
+    static func message(to user: DirectoryUser, address: String, _ recipient: Recipient, from: String, now: Date,
+                        zone: TimeZone) -> MailMessage {
+        let times = TimeText(zone: zone)
         var seen = Set<Int64>()
         var lines: [String] = []
         for reminder in recipient.due.sorted(by: { ($0.expiresAt, $0.form.id) < ($1.expiresAt, $1.form.id) })
         where seen.insert(reminder.form.id).inserted {
             let form = reminder.form
-            lines.append("  - '\(form.name)' (form \(form.id), \(form.template)), created \(form.created.date.formatted(.iso8601)), "
-                         + "expires \(reminder.expiresAt.formatted(.iso8601))")
+            lines.append("  - '\(form.name)' (form \(form.id), \(form.template)), created \(times.table(form.created.date)), "
+                         + "expires \(times.table(reminder.expiresAt))")
         }
         let body = """
             Hello \(user.name.isEmpty ? user.uid : user.name),
@@ -154,7 +158,7 @@ public struct RemindCommand: ConsoleCommand {
 
             -- miadmin
             """
-        let events = recipient.remaining.map(NotificationsCommand.event)
+        let events = recipient.remaining.map { NotificationsCommand.event($0, times: times) }
         return MailMessage(from: from, to: address, subject: "MI reminder: \(seen.count) form(s) to finish", body: body,
                            attachment: .init(fileName: "reminders.ics", contentType: "text/calendar; method=PUBLISH",
                                              data: ICalendarWriter.calendar(events, now: now)),

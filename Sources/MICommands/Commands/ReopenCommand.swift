@@ -34,7 +34,7 @@ public struct ReopenCommand: ConsoleCommand {
         }
         if let sentAt = result.sentAt {
             output.warning("form \(result.formId) '\(result.name)' was already delivered to the office "
-                           + "(\(sentAt.formatted(.iso8601))); reopening does not recall the office's copy")
+                           + "(\(TimeText(zone: session.display.timeZone).table(sentAt))); reopening does not recall the office's copy")
         }
         if result.withdrawnDeliveries > 0 {
             output.warning("form \(result.formId) '\(result.name)' had not gone to the office yet; its delivery is now held")

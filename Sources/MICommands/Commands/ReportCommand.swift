@@ -14,8 +14,10 @@ public struct ReportCommand: ConsoleCommand {
         discussion: """
             One form: 'report FORM --pdf FILE'. Many: 'report --state completed [--owner UID] \
             --dir DIR' writes one PDF per form, named 'owner - form name.pdf', with a progress \
-            bar on a terminal. Each file is written to a temporary file in its folder and \
-            renamed into place; an existing file is replaced only with --force. Times are \
+            bar on a terminal; DIR is created if missing. Each file is written to a temporary \
+            file in its folder and renamed into place; an existing file is replaced only with \
+            --force, and left alone without a word with --skip-existing (a nightly job that \
+            writes only the new reports). Warnings come after the progress bar. Times are \
             shown in the site's time zone (display.timeZone; docs/review.md).
 
             Examples:
@@ -23,6 +25,7 @@ public struct ReportCommand: ConsoleCommand {
               report 'jdoe/Pump station 4' --pdf pump.pdf --force
               report --state completed --dir /srv/reports
               report --state completed --owner jdoe --dir ./jdoe
+              report --state completed --dir /srv/reports --skip-existing
             """)
     public static let roles: Set<Role> = ShowCommand.roles
 
@@ -38,6 +41,8 @@ public struct ReportCommand: ConsoleCommand {
     public var dir: String?
     @Flag(help: "Replace files that exist.")
     public var force = false
+    @Flag(name: .customLong("skip-existing"), help: "With --dir: leave files that exist as they are, and write the others.")
+    public var skipExisting = false
 
     public init() {}
 
@@ -52,6 +57,10 @@ public struct ReportCommand: ConsoleCommand {
             guard state != nil, dir != nil else {
                 throw ValidationError("give FORM --pdf FILE, or --state STATE --dir DIR for many forms")
             }
+        }
+        if skipExisting {
+            guard dir != nil else { throw ValidationError("--skip-existing is for --dir (many forms)") }
+            guard !force else { throw ValidationError("--force replaces existing files, --skip-existing leaves them: give one") }
         }
     }
 
@@ -71,15 +80,23 @@ public struct ReportCommand: ConsoleCommand {
 
     private func many(state: FormState, dir: String, session: Session, output: OutputSink) throws {
         let owner = try session.visibleOwner(asked: self.owner)
-        // Opened once: every report is created through this descriptor (docs/security.md).
+        // Opened once, made if missing (as `media --out`): every report is created through this
+        // descriptor (docs/security.md).
         let folder: Folder
-        do { folder = try Folder(path: dir) } catch { throw CommandError.failed("'\(dir)' is not a folder (\(error.reason))") }
+        do {
+            folder = try Folder.creatingIfMissing(dir)
+        } catch {
+            throw CommandError.failed(error.code == ENOTDIR ? "cannot write into '\(dir)': it is a file, not a folder"
+                                      : "cannot write into '\(dir)': \(error.reason)")
+        }
         let store = try session.store()
         // Ids only: the forms are then read, laid out and written one at a time.
         var forms: [(id: Int64, owner: String, name: String)] = []
         try store.forEachForm(FormFilter(owner: owner, state: state)) { forms.append(($0.id, $0.owner, $0.name)) }
         var usedNames = Set<String>()
-        var failures = 0
+        var failures = 0, skipped = 0
+        // Said after the progress bar, which a warning in its middle would break.
+        var warnings: [String] = []
         output.beginRows([Column("id"), Column("owner"), Column("name"), Column("file"), Column("pages")])
         for (done, form) in forms.enumerated() {
             try session.checkpoint("\(done - failures) of \(forms.count) report(s) written to \(dir); the rest were not started")
@@ -87,6 +104,10 @@ public struct ReportCommand: ConsoleCommand {
             var fileName = Self.fileName(owner: form.owner, name: form.name)
             if usedNames.contains(fileName) { fileName = Self.fileName(owner: form.owner, name: "\(form.name) (\(form.id))") }
             usedNames.insert(fileName)
+            if skipExisting, folder.kind(of: fileName) != .missing {
+                skipped += 1
+                continue
+            }
             do {
                 let review = try store.review(.id(form.id))
                 let pages = try write(review, to: .named(fileName, in: folder), session: session)
@@ -94,14 +115,16 @@ public struct ReportCommand: ConsoleCommand {
                             .int(Int64(pages))])
             } catch let error as ReportError {
                 failures += 1
-                output.warning("form \(form.id) \(form.owner)/\(form.name): \(error)")
+                warnings.append("form \(form.id) \(form.owner)/\(form.name): \(error)")
             } catch let error as StoreError where error.kind == .invalidInput {
                 failures += 1
-                output.warning(error.message)
+                warnings.append(error.message)
             }
         }
         output.progress("report", done: forms.count, total: forms.count)
         output.endRows()
+        warnings.forEach(output.warning)
+        if skipped > 0 { output.note("\(skipped) of \(forms.count) report(s) existed and were left as they are (--skip-existing)") }
         if failures > 0 {
             throw CommandError.failed("\(failures) of \(forms.count) report(s) could not be written (see the warnings above)")
         }

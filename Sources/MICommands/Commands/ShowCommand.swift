@@ -62,7 +62,16 @@ public struct ShowCommand: ConsoleCommand {
     /// `show` and `report` ("every role that may show the form").
     static func review(_ target: FormArgument, in session: Session) throws -> FormReview {
         // Looked up as the user may see it: another's form is "no such form", as a missing one.
-        try session.store().review(target.form, owner: session.visibleOwner())
+        do {
+            return try session.store().review(target.form, owner: session.visibleOwner())
+        } catch let error as StoreError where error.kind == .notFound {
+            // Those who may run `find` are told where the form went (moved, trashed, purged).
+            guard FindCommand.roles.contains(where: session.user.has),
+                  let hint = FindCommand.whereItWent(target.form, in: session) else { throw error }
+            var message = error.message
+            if message.hasSuffix(".") { message.removeLast() }
+            throw StoreError(.notFound, message + "; " + hint + ".")
+        }
     }
 
     /// A typed answer as output: JSON gets a string, a number (its literal), a boolean, an array

@@ -13,14 +13,18 @@ public struct WorkloadCommand: ConsoleCommand {
             included, plus any other owner of live forms (a technician who left still holds \
             work). incomplete and completed count live forms; oldest is when the oldest \
             incomplete form was created; nextExpiry is when the first incomplete form expires \
-            under the policy in force ('policy show'). Technicians see their own row; where the site \
-            keeps crews, a foreman sees his crews' technicians.
+            under the policy in force ('policy show'); a nextExpiry already past is an overdue \
+            form ('forms --sort expires' lists them). Technicians see their own row; where the site \
+            keeps crews, a foreman sees his crews' technicians, and the crew column names the \
+            crews (of those you see) each one works in. --nonzero leaves out technicians with no \
+            incomplete or completed form.
 
             Examples:
               workload
               workload --owner 'u0000*'
               workload --team 'Kolonne Nord'
               workload --format csv
+              workload --nonzero
             """)
     public static let roles: Set<Role> = Set(Role.allCases)
 
@@ -28,6 +32,8 @@ public struct WorkloadCommand: ConsoleCommand {
     public var owner: String?
     @Option(help: ArgumentHelp("Only this crew's technicians (see 'teams').", valueName: "team"))
     public var team: String?
+    @Flag(help: "Only technicians with forms to do or to review (incomplete or completed).")
+    public var nonzero = false
 
     public init() {}
 
@@ -47,11 +53,23 @@ public struct WorkloadCommand: ConsoleCommand {
         if let team { filter.owners = Set(try session.directory.memberIDs(of: session.visibleCrew(team))) }
         let rows = try session.workloads(of: try selection.technicians(session.directory, among: filter.owners), filter,
                                          ownerMatches: { glob?.matches($0) ?? true })
-        output.beginRows(Self.columns)
-        for row in rows {
+        let crews = try Self.crewsOfMembers(in: session)
+        output.beginRows(Self.columns + [Column("crew")])
+        for row in rows where !nonzero || row.workload.incomplete + row.workload.completed > 0 {
             try session.checkpointRow()
-            output.row(Self.values(row))
+            output.row(Self.values(row) + [crews.map { .string(($0[row.uid.lowercased()] ?? []).joined(separator: ", ")) } ?? .null])
         }
         output.endRows()
+    }
+
+    /// Each technician's crews among those the user sees (lower-cased uid -> crew names, in
+    /// order); nil where the site keeps no crews.
+    static func crewsOfMembers(in session: Session) throws -> [String: [String]]? {
+        guard session.directory.teamSettings != nil else { return nil }
+        var crews: [String: [String]] = [:]
+        try session.forEachVisibleCrew { crew in
+            for uid in try session.directory.memberIDs(of: crew) { crews[uid.lowercased(), default: []].append(crew.name) }
+        }
+        return crews.mapValues { $0.sorted() }
     }
 }

@@ -108,6 +108,16 @@ public struct AppConfig: Sendable {
     public struct Display: Sendable {
         /// The site's zone: tables show times in it, JSON and CSV give ISO 8601 with its offset.
         public var timeZone: TimeZone
+        /// More incomplete forms than this makes a technician overloaded in `today`.
+        public var workloadLimit = 25
+    }
+
+    /// `limits.*`: bounds on what a user may type.
+    public struct Limits: Sendable {
+        /// The longest value a command line may carry (a comment, a `--note`), in bytes: a 20 MB
+        /// comment was accepted, then made `show` take 7.6 s and `report` 17 s for everyone.
+        public var commentBytes: Int
+        public static let defaults = Limits(commentBytes: 64 << 10)
     }
 
     public var file: String
@@ -116,6 +126,7 @@ public struct AppConfig: Sendable {
     public var policy: Policy
     public var display = Display(timeZone: .autoupdatingCurrent)
     public var `import` = Import(maxMediaMiB: ImportLimits.defaults.mediaBytes >> 20)
+    public var limits = Limits.defaults
     /// `delivery` and `mail` (AppConfig+Outbound.swift); nil when the config has none.
     public var delivery: Delivery?
     public var mail: Mail?
@@ -207,7 +218,7 @@ public struct AppConfig: Sendable {
             // The rules `policy set` enforces (a reminder that would never fire, duplicates, …).
             throw ConfigError(file: path, message: "keys policy.*: \(problem)")
         }
-        let display: Display
+        var display: Display
         if let zone = try reader.string("display.timeZone"), !zone.isEmpty {
             guard let timeZone = TimeZone(identifier: zone) else {
                 throw ConfigError(file: path, message: "key display.timeZone must be an IANA time zone name such as Europe/Berlin, not '\(zone)'")
@@ -217,9 +228,21 @@ public struct AppConfig: Sendable {
             display = Display(timeZone: .autoupdatingCurrent)
         }
 
+        if let limit = try reader.number("display.workloadLimit") {
+            guard limit >= 1, limit <= 100_000, limit == limit.rounded() else {
+                throw ConfigError(file: path, message: "key display.workloadLimit must be a whole number of forms from 1 to 100000")
+            }
+            display.workloadLimit = Int(limit)
+        }
+
         let maxMedia = try reader.number("import.maxMediaMiB") ?? Double(ImportLimits.defaults.mediaBytes >> 20)
         guard maxMedia >= 1, maxMedia <= 4096, maxMedia == maxMedia.rounded() else {
             throw ConfigError(file: path, message: "key import.maxMediaMiB must be a whole number of MiB from 1 to 4096")
+        }
+
+        let commentBytes = try reader.number("limits.commentBytes") ?? Double(Limits.defaults.commentBytes)
+        guard commentBytes >= 1_024, commentBytes <= Double(16 << 20), commentBytes == commentBytes.rounded() else {
+            throw ConfigError(file: path, message: "key limits.commentBytes must be a whole number of bytes from 1024 to 16777216")
         }
 
         let delivery = try Self.delivery(reader: &reader, file: path, resolve: resolve)
@@ -239,7 +262,8 @@ public struct AppConfig: Sendable {
                               + "(or ldap.kerberos.serviceKeytab)")
         }
         return AppConfig(file: path, ldap: ldap, store: store, policy: policy, display: display,
-                         import: Import(maxMediaMiB: Int(maxMedia)), delivery: delivery, mail: mail)
+                         import: Import(maxMediaMiB: Int(maxMedia)), limits: Limits(commentBytes: Int(commentBytes)),
+                         delivery: delivery, mail: mail)
     }
 
     /// `store.path` or `store.url` (exactly one), `store.passwordFile` and `store.allowCleartext`.

@@ -76,9 +76,9 @@ final class FormDelivery {
         case 200..<300:
             return try record(delivery, status: response.status, .sent)
         case 408, 429, 500..<600:
-            return try record(delivery, status: response.status, failure: Self.reason(response), retryAfter: response.retryAfter)
+            return try record(delivery, status: response.status, failure: DeliveryReason.text(response), retryAfter: response.retryAfter)
         default:
-            return try record(delivery, status: response.status, .held(error: Self.reason(response)))
+            return try record(delivery, status: response.status, .held(error: DeliveryReason.text(response)))
         }
     }
 
@@ -93,14 +93,6 @@ final class FormDelivery {
     private func record(_ delivery: Delivery, status: Int?, _ outcome: DeliveryOutcome) throws -> DeliveryReport {
         let after = try store.recordDeliveryTry(delivery.id, outcome: outcome)
         return DeliveryReport(delivery: after, status: status, outcome: outcome)
-    }
-
-    /// "HTTP 422: the office's words", the body cut to one line of at most 200 characters.
-    static func reason(_ response: HTTPResponse) -> String {
-        let text = response.body.split(whereSeparator: \.isNewline).joined(separator: " ")
-            .trimmingCharacters(in: .whitespaces)
-        let short = text.count > 200 ? String(text.prefix(200)) + "…" : text
-        return "HTTP \(response.status)" + (short.isEmpty ? "" : ": " + short)
     }
 }
 

@@ -88,8 +88,13 @@ struct CompletionEngine: @unchecked Sendable {
         // which positional comes next.
         var positionalIndex = 0
         var pendingOption: CommandCatalog.Argument?
+        var pendingDisplayValues: [String]?
         for token in typed {
-            if pendingOption != nil { pendingOption = nil; continue }
+            if pendingOption != nil || pendingDisplayValues != nil { pendingOption = nil; pendingDisplayValues = nil; continue }
+            if let display = DisplaySettings.perCommandOptions.first(where: { $0.words.contains(token) }) {
+                pendingDisplayValues = display.values
+                continue
+            }
             if token.hasPrefix("-"), let option = command.arguments.first(where: { $0.names.contains(token) }) {
                 if option.kind == .option { pendingOption = option }
                 continue
@@ -97,6 +102,7 @@ struct CompletionEngine: @unchecked Sendable {
             positionalIndex += 1
         }
         if let pendingOption { return values(for: pendingOption, word: word) }
+        if let pendingDisplayValues { return .words(pendingDisplayValues.filter { $0.hasPrefix(word) }) }
         if word.hasPrefix("-") {
             let used = Set(before)
             let names = command.arguments.filter { $0.kind != .positional }

@@ -64,9 +64,14 @@ struct HistoryFile {
 
     /// Words that mark a line as carrying a secret (like redis-cli's AUTH): a line is run but
     /// never stored when any of its words contains one, in any case (`--bind-password=x`,
-    /// `API_TOKEN=x`, `comment 1 my password is hunter2`): docs/security.md promises "mentioning",
-    /// and a secret typed into free text is as secret as one after an option.
-    static let secretMarkers = ["password", "passwd", "secret", "token", "credential"]
+    /// `API_TOKEN=x`, `comment 1 my password is hunter2`, `Kennwort: …`): docs/security.md
+    /// promises "mentioning", and a secret typed into free text is as secret as one after an
+    /// option. The sites speak German too.
+    static let secretMarkers = ["password", "passwd", "secret", "token", "credential", "passwort", "kennwort", "geheimnis"]
+
+    /// Short words that mark a secret only as a word of their own (`PIN 1234`, `pw: x`), not
+    /// inside another (`spinning`, `pwm`).
+    static let secretWords: Set<String> = ["pin", "pw", "pwd"]
 
     static func shouldRecord(_ line: String) -> Bool {
         if line.hasPrefix(" ") || line.trimmingCharacters(in: .whitespaces).isEmpty { return false }
@@ -74,7 +79,25 @@ struct HistoryFile {
     }
 
     static func mentionsSecret(_ line: String) -> Bool {
-        let lowered = line.lowercased()
-        return secretMarkers.contains { lowered.contains($0) }
+        // Invisible format characters (a soft hyphen in `pass\u{AD}word`, a zero-width space)
+        // would hide a word from the check while the line reads the same: they are left out.
+        let visible = String(String.UnicodeScalarView(line.unicodeScalars.filter { $0.properties.generalCategory != .format }))
+        let lowered = visible.lowercased()
+        if secretMarkers.contains(where: { lowered.contains($0) }) { return true }
+        let words = lowered.split { !$0.isLetter }
+        if words.contains(where: { secretWords.contains(String($0)) }) { return true }
+        return hasURIWithPassword(visible)
+    }
+
+    /// `postgresql://mi:hunter2@db/mi`, `ldaps://cn=x:pw@host`: a URI whose user part carries a
+    /// password (a colon before the `@` of its authority).
+    static func hasURIWithPassword(_ line: String) -> Bool {
+        var rest = Substring(line)
+        while let scheme = rest.range(of: "://") {
+            let authority = rest[scheme.upperBound...].prefix { !"/?#".contains($0) && !$0.isWhitespace && $0 != "'" && $0 != "\"" }
+            if let at = authority.lastIndex(of: "@"), authority[..<at].contains(":") { return true }
+            rest = rest[scheme.upperBound...]
+        }
+        return false
     }
 }

@@ -115,15 +115,21 @@ final class CommandRunner {
     /// false while `\watch` runs it again and again. The result's row count is in the tap.
     @discardableResult
     func run(words typed: [String], captures: Bool = false, paging: Bool = true) throws -> ResultTap {
-        var settings = session.display
-        var words: [String] = []
-        for (index, word) in typed.enumerated() {
-            // `-x` after the command name: for this command only (DisplaySettings.perCommandOptions).
-            if index > 0, let option = DisplaySettings.perCommandOptions.first(where: { $0.words.contains(word) }) {
-                option.apply(&settings)
-            } else {
-                words.append(word)
-            }
+        // `-x`, `--format json` after the command name: for this command only
+        // (DisplaySettings.perCommandOptions).
+        let settings: DisplaySettings, words: [String]
+        do {
+            (settings, words) = try session.display.applyingPerCommandOptions(to: typed)
+        } catch let error as CommandError {
+            let name = typed.first ?? ""
+            throw ParseFailure(description: "\(name): \(error.description) (see 'help \(name)')")
+        }
+        // A comment or note longer than the site allows is refused before anything runs: stored,
+        // it would slow every `show` and `report` of the form for everyone.
+        let limit = session.config.limits.commentBytes
+        if let long = words.dropFirst().first(where: { $0.utf8.count > limit }) {
+            throw CommandError.failed("\(words[0]): a value of \(long.utf8.count) bytes is longer than the \(limit) bytes "
+                                      + "allowed (limits.commentBytes in the config); nothing was changed")
         }
         if settings != sinkSettings {
             sink.finish()

@@ -139,12 +139,12 @@ public enum Console {
         // The JSON document is closed however the run ends: a failing line, quit, Ctrl-C.
         defer { runner.runEnded() }
         guard run.atomic || run.dryRun else {
-            return status(of: loop.run(source, name: name), commandLine: name == "-c")
+            return status(of: loop.run(source, name: name), commandLine: name == "-c", failures: loop.failureStatuses)
         }
         runner.unsavedRun = run.dryRun
         return runInSessionTransaction(run, session: session, runner: runner) {
             loop.run(source, name: name)
-        }.map { status(of: $0, commandLine: name == "-c") } ?? .unreachable
+        }.map { status(of: $0, commandLine: name == "-c", failures: loop.failureStatuses) } ?? .unreachable
     }
 
     private struct AbortAtomicRun: Error {}
@@ -269,11 +269,12 @@ public enum Console {
     }
 
     /// `-c` exits with the failed command's own status; a script that stopped exits 3
-    /// (2 when what stopped it was an unreachable directory or store).
-    static func status(of outcome: RunLoop.Outcome, commandLine: Bool) -> ExitStatus {
+    /// (2 when what stopped it was an unreachable directory or store); one that went on past
+    /// failures exits as ``ExitStatus/ofContinuedScript(_:)`` says.
+    static func status(of outcome: RunLoop.Outcome, commandLine: Bool, failures: [ExitStatus] = []) -> ExitStatus {
         switch outcome {
         case .quit(failures: 0), .finished(failures: 0): return .success
-        case .quit, .finished: return .scriptStopped
+        case .quit, .finished: return .ofContinuedScript(failures)
         case .stopped(let status):
             if status == .unreachable || status == .interrupted || commandLine { return status }
             return .scriptStopped

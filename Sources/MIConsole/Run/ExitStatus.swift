@@ -16,8 +16,19 @@ public enum ExitStatus: Int32, Sendable {
     case scriptStopped = 3
     /// Authentication failed: wrong or empty password, unknown user, or no role.
     case authenticationFailed = 4
+    /// `deliver` held deliveries in this run: a person must look ('deliveries --state held').
+    case deliveriesHeld = 5
     /// Ctrl-C (SIGINT) ended a script: 128 + 2, as shells report it.
     case interrupted = 130
+}
+
+extension ExitStatus {
+    /// A script that went on past its failures (`--on-error continue`): 2 when every failure
+    /// was transient (the store busy, the directory, store or office unreachable), so a timer
+    /// can tell "try later" from a script to fix; 3 for any other failure among them.
+    static func ofContinuedScript(_ failures: [ExitStatus]) -> ExitStatus {
+        !failures.isEmpty && failures.allSatisfy { $0 == .unreachable } ? .unreachable : .scriptStopped
+    }
 }
 
 /// Turns any error into the message to print and the exit status it means.
@@ -41,6 +52,8 @@ public enum ErrorReport {
             case .authentication: return .authenticationFailed
             default: return .failure
             }
+        case is DeliveriesHeld:
+            return .deliveriesHeld
         case is OutboundFailure:
             // deliver / remind: the office or the mail server could not be reached (or said "later").
             return .unreachable
@@ -62,6 +75,7 @@ public enum ErrorReport {
             return error.description + " The setting is store.busyTimeoutSeconds in the config file."
         case let error as StoreError: return error.description
         case let error as OutboundFailure: return error.description
+        case let error as DeliveriesHeld: return error.description
         case let error as OutboundError: return error.description
         case let error as Tokenizer.UnterminatedQuote: return error.description
         case let error as StreamLineSource.CannotRead: return error.description

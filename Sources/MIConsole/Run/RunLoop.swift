@@ -33,6 +33,9 @@ final class RunLoop {
     var lastCommand: [String]?
     /// `\timing`: each command's wall time after its result.
     var timing = false
+    /// The status of each failure a non-interactive run went on past (`--on-error continue`):
+    /// its exit status keeps their kind (``ExitStatus/ofContinuedScript(_:)``).
+    private(set) var failureStatuses: [ExitStatus] = []
 
     init(runner: CommandRunner, err: OutputStream, stopOnError: Bool, variables: ScriptVariables = ScriptVariables()) {
         self.runner = runner
@@ -70,6 +73,7 @@ final class RunLoop {
             case .failed(let status):
                 if source.isInteractive { continue }  // a person saw the error; Ctrl-D still exits 0
                 failures += 1
+                failureStatuses.append(status)
                 if stopOnError || status == .interrupted { return .stopped(status) }
             case .nestedStopped(let status):
                 // At the prompt a failing `source` was reported by its file and line; the person
@@ -77,6 +81,7 @@ final class RunLoop {
                 if source.isInteractive { continue }
                 if stopOnError || status == .interrupted { return .stopped(status) }
                 failures += 1
+                failureStatuses.append(status)
             }
         }
         // Ctrl-C also ends a pipe's writer, and with it the input.

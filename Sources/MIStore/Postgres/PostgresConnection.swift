@@ -285,6 +285,14 @@ public final class PostgresConnection {
             || lower.contains("authentication failed") || lower.contains("password is required") {
             return .authentication
         }
+        // The server refused the client's certificate (missing, from a CA it does not trust,
+        // expired, revoked): the login's fault, not the channel's, as psql's own exit says.
+        // During the handshake the server says so with a TLS alert it sends the client.
+        if lower.contains("client certificate") || lower.contains("alert certificate required")
+            || lower.contains("alert unknown ca") || lower.contains("alert bad certificate")
+            || lower.contains("alert certificate expired") || lower.contains("alert certificate revoked") {
+            return .authentication
+        }
         if lower.contains("database") && lower.contains("does not exist") { return .databaseMissing }
         if lower.contains("permission denied") { return .permissionDenied }
         // A server that went away during the TLS handshake (a crash, a failover) is not a TLS fault.

@@ -133,6 +133,10 @@ final class FakeStore: StoreService {
         throw reached("formReferenceSuggestions")
     }
 
+    func whereabouts(_ query: FormQuery, limit: Int) throws -> [FormWhereabouts] {
+        throw reached("whereabouts")
+    }
+
     func comment(_ ref: FormReference, text: String, author: String, note: String?, expectedVersion: Int?) throws -> ForemanComment {
         throw reached("comment")
     }

@@ -1,19 +1,19 @@
 import Foundation
 
-/// Times as the console writes them, in the site's zone (`display.timeZone`) with its offset:
+/// Times as the console writes them (tables, CSV, JSON, and the mails and calendars it sends), in the site's zone (`display.timeZone`) with its offset:
 /// `2026-11-21 10:00:00+01:00` in tables, `2026-11-21T10:00:00+01:00` in JSON and CSV (with
 /// `Z` for a zero offset there, as the store's own ISO 8601 times have always been written).
 ///
 /// Hand-made from `gmtime_r` on the shifted instant rather than a `DateFormatter`: listings
 /// write two times per row, and a formatter per zone and call is slow.
-struct TimeText {
+public struct TimeText {
     let zone: TimeZone
     private let offsets = OffsetCache()
 
     /// Nothing is asked of the zone until a time is written: the machine's zone
     /// (`TimeZone.autoupdatingCurrent`, the default) is only looked up then, and most sessions
     /// write no time at all (the look-up was half a millisecond of every start).
-    init(zone: TimeZone) {
+    public init(zone: TimeZone) {
         self.zone = zone
     }
 
@@ -46,11 +46,11 @@ struct TimeText {
         return offset
     }
 
-    func table(_ date: Date) -> String { text(date, separator: UInt8(ascii: " "), zulu: false) }
-    func iso8601(_ date: Date) -> String { text(date, separator: UInt8(ascii: "T"), zulu: true) }
+    public func table(_ date: Date) -> String { text(date, separator: UInt8(ascii: " "), zulu: false) }
+    public func iso8601(_ date: Date) -> String { text(date, separator: UInt8(ascii: "T"), zulu: true) }
 
     /// `iso8601(date)` appended to `bytes` (CSV and JSON listings: two times per row).
-    func appendISO8601(_ date: Date, to bytes: inout [UInt8]) {
+    public func appendISO8601(_ date: Date, to bytes: inout [UInt8]) {
         append(date, separator: UInt8(ascii: "T"), zulu: true, to: &bytes)
     }
 

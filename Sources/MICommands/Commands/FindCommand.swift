@@ -1,0 +1,120 @@
+import ArgumentParser
+import Foundation
+import MIDirectory
+import MIStore
+
+/// `find FORM`: "my form vanished" in one answer: where the form is now (live with its owner,
+/// in the trash, purged) and how it got there, from its audit rows, and what became of its
+/// delivery.
+public struct FindCommand: ConsoleCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "find",
+        abstract: "Where a form is now and how it got there (moves, trash, purge, delivery).",
+        discussion: """
+            FORM is an id, owner/name, or a name alone, which finds every form of that name, \
+            whoever holds it now. owner/name also finds a form by a name it had: moved to \
+            another technician (and renamed there), it is found under its old owner and name. \
+            Each form found is one row: where it is now, its owner and name there, its state, \
+            since when it is in the trash, its history (each audit row: when, what, who, from \
+            and to) and its delivery to the office.
+
+            Examples:
+              find 12
+              find 'jdoe/Pump station 4'
+              find 'Pump station 4'
+            """)
+    public static let roles: Set<Role> = [.foreman, .support]
+
+    @Argument(help: ArgumentHelp("An id, owner/name, or a form name alone.", valueName: "form"))
+    public var form: String
+
+    public init() {}
+
+    public func validate() throws {
+        if form.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("find takes a form: an id, owner/name or a name") }
+    }
+
+    public func run(in session: Session, output: OutputSink) throws {
+        let store = try session.store()
+        let found = try store.whereabouts(FormQuery(form), limit: 20)
+        guard !found.isEmpty else {
+            throw CommandError.failed("no form '\(form)' now, in the trash or in the audit trail")
+        }
+        let times = TimeText(zone: session.display.timeZone)
+        output.beginRows([Column("id"), Column("now"), Column("owner"), Column("name"), Column("state"),
+                          Column("trashed"), Column("history"), Column("delivery"), Column("next")])
+        for place in found {
+            var history: [Value] = []
+            try store.forEachAuditEntry(AuditFilter(form: .id(place.formId))) { entry in
+                history.append(.string(Self.step(entry, times: times)))
+            }
+            var latest: Delivery?
+            try store.forEachDelivery(DeliveryFilter(formId: place.formId)) { latest = $0 }
+            output.row([.int(place.formId), .string(Self.now(place)), .string(place.owner), .string(place.name),
+                        .optional(place.state), place.trashedAt.map(Value.time) ?? .null, .list(history),
+                        latest.map { .string(Self.delivery($0, times: times)) } ?? .null, .optional(Self.next(place))])
+        }
+        output.endRows()
+    }
+
+    static func now(_ place: FormWhereabouts) -> String {
+        switch place.place {
+        case .live: "with \(place.owner)"
+        case .trash: "in the trash"
+        case .purged: "purged"
+        }
+    }
+
+    /// What to type next for a form that is not where its owner looks.
+    static func next(_ place: FormWhereabouts) -> String? {
+        switch place.place {
+        case .live: "show \(place.formId)"
+        case .trash: "restore \(place.formId)"
+        case .purged: nil
+        }
+    }
+
+    /// One audit row as a line: `2026-11-24 06:38:00+01:00 move by mkhan: jdoe/'Pump station 4' -> zangstrom/'Pump station 4 (2)'`.
+    static func step(_ entry: AuditEntry, times: TimeText) -> String {
+        func place(_ text: String?) -> String? {
+            guard let text, case .object(let object)? = try? JSONValue.parse(Data(text.utf8)),
+                  case .string(let owner)? = object["owner"], case .string(let name)? = object["name"] else { return nil }
+            return "\(owner)/'\(name)'"
+        }
+        var line = "\(times.table(entry.at)) \(entry.command) by \(entry.actor)"
+        switch (place(entry.before), place(entry.after)) {
+        case (let from?, let to?) where from != to: line += ": \(from) -> \(to)"
+        case (let from?, nil): line += ": \(from)"
+        case (nil, let to?): line += ": \(to)"
+        default: break
+        }
+        if let note = entry.note, !note.isEmpty { line += " (\(note))" }
+        return line
+    }
+
+    static func delivery(_ delivery: Delivery, times: TimeText) -> String {
+        switch delivery.state {
+        case .sent: "sent to the office " + (delivery.sentAt.map(times.table) ?? "")
+        case .queued: "queued, next try \(times.table(delivery.nextTry))"
+        case .held: "held: " + (delivery.lastError ?? "see 'deliveries'")
+        }
+    }
+
+    /// The hint a lookup that missed adds: where the form it named went, if it went somewhere
+    /// (`it was moved to zangstrom as 'Pump station 4 (2)' on …; see 'find 10'`); nil when the
+    /// audit trail knows nothing of it, or the form is where it was asked for.
+    static func whereItWent(_ reference: FormReference, in session: Session) -> String? {
+        guard let store = try? session.store(),
+              let place = (try? store.whereabouts(.reference(reference), limit: 1))?.first else { return nil }
+        let times = TimeText(zone: session.display.timeZone)
+        switch place.place {
+        case .trash:
+            return "it is in the trash since \(place.trashedAt.map(times.table) ?? "?") ('restore \(place.formId)'); see 'find \(place.formId)'"
+        case .purged:
+            return "it was purged from the trash; see 'find \(place.formId)'"
+        case .live:
+            if case .path(let owner, let name) = reference, owner == place.owner, name == place.name { return nil }
+            return "it is now \(place.owner)'s, as '\(place.name)'; see 'find \(place.formId)'"
+        }
+    }
+}

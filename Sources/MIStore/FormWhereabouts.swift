@@ -1,0 +1,93 @@
+import Foundation
+
+/// Where a form is now, for "my form vanished" (`find`, and the hint of a lookup that missed):
+/// live with its owner, in the trash, or purged, with the owner and name it has (or last had).
+/// How it got there is its audit trail (``FormStore/forEachAuditEntry(_:_:)`` by its id).
+public struct FormWhereabouts: Sendable, Equatable {
+    public enum Place: String, Sendable {
+        case live, trash, purged
+    }
+
+    public let formId: Int64
+    public let place: Place
+    /// The owner and name it has now (live, trash) or had last (purged, from the audit trail).
+    public let owner: String
+    public let name: String
+    /// Its state (`incomplete`, `completed`, `submitted`); nil once purged.
+    public let state: String?
+    /// Since when it is in the trash.
+    public let trashedAt: Date?
+}
+
+/// What `find` looks for: a form reference (`12`, `jdoe/Pump station 4`), or a bare name
+/// (`Pump station 4`) anywhere: any owner's form of that name, now or in the audit trail.
+public enum FormQuery: Sendable, Hashable {
+    case reference(FormReference)
+    case name(String)
+
+    public init(_ text: String) {
+        if let reference = try? FormReference(parsing: text) {
+            self = .reference(reference)
+        } else {
+            self = .name(text.nfc)
+        }
+    }
+}
+
+extension FormStore {
+    /// The forms `query` names, most recently changed first (at most `limit`), where they are
+    /// now. A reference names one form: the live form of that owner and name, else a trashed
+    /// one, else the form whose audit rows last gave it that name (so a moved or renamed form is
+    /// found by the name it had). A bare name finds every such form. Forms outside the session's
+    /// crews are left out; a reference to one is refused by name.
+    public func whereabouts(_ query: FormQuery, limit: Int = 20) throws -> [FormWhereabouts] {
+        try read { db in
+            var ids: [Int64] = []
+            switch query {
+            case .reference(let reference):
+                do {
+                    ids = [try Audit.formId(reference, in: db)]
+                } catch let error as StoreError where error.kind == .notFound {
+                    return []
+                }
+            case .name(let name):
+                let after = db.dialect.jsonText("after", "name"), before = db.dialect.jsonText("before", "name")
+                ids = try db.values(Int64.self, "SELECT id FROM forms WHERE name = ? ORDER BY modified DESC", [name])
+                for id in try db.values(Int64.self, """
+                    SELECT form_id FROM audit WHERE form_id IS NOT NULL AND (\(after) = ?1 OR \(before) = ?1)
+                    GROUP BY form_id ORDER BY MAX(at) DESC
+                    """, [name]) where !ids.contains(id) {
+                    ids.append(id)
+                }
+            }
+            var found: [FormWhereabouts] = []
+            for id in ids where found.count < limit {
+                guard let place = try Self.whereabouts(of: id, in: db) else { continue }
+                if case .reference = query {
+                    try ownerScope.check(place.owner)
+                } else if !ownerScope.allows(place.owner) {
+                    continue
+                }
+                found.append(place)
+            }
+            return found
+        }
+    }
+
+    /// One form's place: its row, or (purged) the owner and name its last audit row gave it.
+    static func whereabouts(of id: Int64, in db: any StoreDatabase) throws -> FormWhereabouts? {
+        if let row = try db.rows("SELECT owner, name, state, trashed_at FROM forms WHERE id = ?", [id]).first {
+            let trashed: Double? = row["trashed_at"]
+            return FormWhereabouts(formId: id, place: trashed == nil ? .live : .trash, owner: row["owner"], name: row["name"],
+                                   state: row["state"], trashedAt: trashed.map(Date.init(timeIntervalSince1970:)))
+        }
+        let owner = db.dialect.jsonText("before", "owner"), name = db.dialect.jsonText("before", "name")
+        guard let last = try db.rows("""
+            SELECT \(owner) AS owner, \(name) AS name FROM audit WHERE form_id = ? AND before IS NOT NULL
+            ORDER BY at DESC, id DESC LIMIT 1
+            """, [id]).first else { return nil }
+        let lastOwner: String? = last["owner"], lastName: String? = last["name"]
+        guard let lastOwner, let lastName else { return nil }
+        return FormWhereabouts(formId: id, place: .purged, owner: lastOwner, name: lastName, state: nil, trashedAt: nil)
+    }
+}

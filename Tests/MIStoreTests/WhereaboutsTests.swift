@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+@testable import MIStore
+
+/// Where a form is now (`find`): live, in the trash, purged; by id, by an owner/name it had,
+/// by a name alone; on both engines.
+@Suite("Form whereabouts")
+struct WhereaboutsTests {
+    @Test(arguments: TestEngine.allCases) func aMovedTrashedAndPurgedFormIsFound(engine: TestEngine) throws {
+        let dir = try TempDir()
+        let clock = TestClock()
+        let store = try MoveTests.store(dir, engine: engine, ["jdoe/Pump", "asmith/Pump", "asmith/Valve"], clock: clock)
+        let moved = try store.move(ref("jdoe/Pump"), to: "asmith", actor: "mkhan")
+        #expect(moved.newName == "Pump (2)")
+
+        let byOldName = try store.whereabouts(.reference(ref("jdoe/Pump")))
+        #expect(byOldName.map(\.formId) == [moved.formId])
+        #expect(byOldName.first?.place == .live && byOldName.first?.owner == "asmith" && byOldName.first?.name == "Pump (2)")
+        #expect(try store.whereabouts(FormQuery("\(moved.formId)")).first?.name == "Pump (2)")
+
+        // Everything incomplete expires into the trash; then the trash is purged but for nothing.
+        clock.advance(days: 30)
+        _ = try store.expire(try store.expiryCutoff(days: 7), actor: "mkhan")
+        let trashed = try #require(try store.whereabouts(.reference(ref("asmith/Valve"))).first)
+        #expect(trashed.place == .trash && trashed.trashedAt == clock.now())
+        clock.advance(days: 100)
+        _ = try store.purge(try store.purgeCutoff(days: 30), actor: "mkhan")
+        let purged = try #require(try store.whereabouts(.reference(ref("asmith/Valve"))).first)
+        #expect(purged.place == .purged && purged.owner == "asmith" && purged.name == "Valve" && purged.state == nil)
+
+        // A name alone: every form that has or had it.
+        #expect(Set(try store.whereabouts(.name("Pump")).map(\.formId)).count == 2)
+        #expect(try store.whereabouts(.name("Nothing")).isEmpty)
+        #expect(try store.whereabouts(.reference(ref("nobody/Nothing"))).isEmpty)
+    }
+}
