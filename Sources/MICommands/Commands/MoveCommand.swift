@@ -117,7 +117,7 @@ public struct MoveCommand: ConsoleCommand {
         if balance {
             var filter = FormFilter(state: .incomplete)
             filter.owners = Set(targets)
-            for row in try session.store().workload(filter, expiryDays: session.config.policy.expiryDays)
+            for row in try session.store().workload(filter, policies: try session.ownerPolicies())
             where load[row.owner] != nil {
                 load[row.owner] = row.incomplete
             }

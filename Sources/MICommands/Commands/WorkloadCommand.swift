@@ -65,7 +65,7 @@ public struct WorkloadCommand: ConsoleCommand {
     /// Each technician's crews among those the user sees (lower-cased uid -> crew names, in
     /// order); nil where the site keeps no crews.
     static func crewsOfMembers(in session: Session) throws -> [String: [String]]? {
-        guard session.directory.teamSettings != nil else { return nil }
+        guard session.directory.crewSettings != nil else { return nil }
         var crews: [String: [String]] = [:]
         try session.forEachVisibleCrew { crew in
             for uid in try session.directory.memberIDs(of: crew) { crews[uid.lowercased(), default: []].append(crew.name) }
