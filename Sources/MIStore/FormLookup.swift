@@ -4,14 +4,14 @@ extension FormStore {
     /// The live form `ref` names, with its media list (no bytes) and foreman comments.
     /// With `owner`, only a form of that owner is found (another's is `.notFound`, as a missing one).
     public func form(_ ref: FormReference, owner: String? = nil) throws -> Form {
-        try read { db in try Self.loadForm(findInScope(ref, owner: owner, in: db), in: db) }
+        try read { db in try Self.loadForm(formQuery().find(ref, owner: owner, in: db), in: db) }
     }
 
     /// The bytes of one media file of a form.
     public func mediaData(_ ref: FormReference, fileName: String) throws -> Data {
         try read { db in
-            let record = try findInScope(ref, in: db)
-            guard let data = try db.value(Data.self, "SELECT data FROM media WHERE form_id = ? AND file_name = ?", [record.id, fileName]) else {
+            let record = try formQuery().find(ref, in: db)
+            guard let data = try db.value(Data.self, literal: "SELECT data FROM media WHERE form_id = \(record.id) AND file_name = \(fileName)") else {
                 throw StoreError(.notFound, "Form \(record.id) '\(record.name)' has no media file '\(fileName)'.")
             }
             return data

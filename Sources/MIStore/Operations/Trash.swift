@@ -39,17 +39,14 @@ extension FormStore {
     /// Calls `body` with each trashed form (of `owner`, when given), oldest in the trash first;
     /// streamed from an index.
     public func forEachTrashedForm(owner: String? = nil, _ body: (TrashedForm) throws -> Void) throws {
+        var query = formQuery()
+        query.add("forms.trashed_at IS NOT NULL")
+        if let owner { query.add("forms.owner = \(owner.nfc)") }
         try read { db in
-            var sql = "SELECT \(SummarySQL.columns), forms.trashed_at FROM forms WHERE forms.trashed_at IS NOT NULL"
-            var arguments: StoreArguments = []
-            if let owner {
-                sql += " AND forms.owner = ?"
-                arguments += [owner.nfc]
-            }
-            var scoped: [String] = []
-            addScope("forms.owner", to: &scoped, &arguments)
-            sql += scoped.map { " AND " + $0 }.joined()
-            try db.forEachRow(sql + " ORDER BY forms.trashed_at, forms.id", arguments) { row in
+            try db.forEachRow(literal: """
+                SELECT \(verbatim: SummarySQL.columns), forms.trashed_at FROM forms
+                WHERE \(query.condition) ORDER BY forms.trashed_at, forms.id
+                """) { row in
                 try body(TrashedForm(form: try Self.summary(row), trashedAt: Date(timeIntervalSince1970: row["trashed_at"])))
             }
         }
