@@ -4,8 +4,8 @@ import Synchronization
 /// Whose forms a process may see and change through this store: everybody's, or those of a set
 /// of owners — the technicians of the crews a foreman leads (issue 22, docs/security.md).
 ///
-/// The console sets it after login, with its crews (``FormStore/reach``); from then on every listing
-/// adds it to its `WHERE` clause and every change checks the form's owner (and a move's target)
+/// The console sets it after login, with its crews (``FormStore/reach``); from then on every form
+/// query begins with its condition (``FormQuery``) and every change checks the form's owner (and a move's target)
 /// inside the change's own transaction, so a form moved out of the crew between a look and a
 /// change is refused, not changed. A refusal changes nothing and names the crews.
 public struct OwnerScope: Sendable, Equatable {
@@ -127,6 +127,14 @@ struct FormQuery {
     /// reach has its owner; `.forbidden` (naming the crews) if not.
     func find(_ ref: FormReference, owner: String? = nil, in db: any StoreDatabase) throws -> FormRecord {
         let record = try FormRecord.find(ref, owner: owner, in: db)
+        try scope.check(record.owner)
+        return record
+    }
+
+    /// The trashed form `ref` names (``FormStore/findTrashed(_:in:)``), if the reach has its
+    /// owner; `.forbidden` (naming the crews) if not.
+    func findTrashed(_ ref: FormReference, in db: any StoreDatabase) throws -> FormRecord {
+        let record = try FormStore.findTrashed(ref, in: db)
         try scope.check(record.owner)
         return record
     }

@@ -129,4 +129,29 @@ import Testing
         store.reach = Reach(scope: OwnerScope(owners: [], crews: []))
         #expect(try owners(store.formQuery()).isEmpty)
     }
+
+    /// Completion and export, both built on ``FormQuery``, offer and write the reach's forms only.
+    @Test(arguments: TestEngine.allCases) func completionAndExportKeepToTheReach(engine: TestEngine) throws {
+        let dir = try TempDir()
+        let store = try ExpiryTests.store(dir, engine: engine, [
+            ("jdoe/A", "2026-11-01T09:00:00Z"), ("jdoe/Alpha", "2026-11-01T09:00:00Z"),
+            ("asmith/B", "2026-11-01T09:00:00Z"), ("sobrien/C", "2026-11-01T09:00:00Z"),
+        ])
+        #expect(try store.formReferenceSuggestions(prefix: "") == ["asmith/", "jdoe/", "sobrien/"])
+        #expect(try store.formReferenceSuggestions(prefix: "jdoe/A") == ["jdoe/A", "jdoe/Alpha"])
+        #expect(try store.formReferenceSuggestions(prefix: "s", owner: "sobrien") == ["sobrien/"])
+        #expect(try store.formReferenceSuggestions(prefix: "", scope: .trashed).isEmpty)
+
+        store.reach = Reach(scope: OwnerScope(owners: ["jdoe", "asmith", "tnobody"], crews: ["Kolonne Nord"]))
+        #expect(try store.formReferenceSuggestions(prefix: "") == ["asmith/", "jdoe/"])
+        #expect(try store.formReferenceSuggestions(prefix: "jdoe/Al") == ["jdoe/Alpha"])
+        #expect(try store.formReferenceSuggestions(prefix: "sobrien/").isEmpty)
+        #expect(try store.formReferenceSuggestions(prefix: "s", owner: "sobrien").isEmpty)
+
+        let report = try store.exportTree(to: dir.sub("export"))
+        #expect(report.incompleteForms == 3)
+        let written = try FileManager.default.contentsOfDirectory(atPath: dir.sub("export").path).filter { !$0.hasPrefix(".") }
+        #expect(!written.contains("sobrien"))
+        #expect(written.contains("jdoe") && written.contains("asmith"))
+    }
 }

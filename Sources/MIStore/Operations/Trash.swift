@@ -65,8 +65,7 @@ extension FormStore {
     public func restore(_ ref: FormReference, actor: String, note: String? = nil) throws -> RestoreResult {
         let actor = try Validate.name(actor, what: "actor")
         let result: RestoreResult = try write { db in
-            let form = try Self.findTrashed(ref, in: db)
-            try ownerScope.check(form.owner)
+            let form = try formQuery().findTrashed(ref, in: db)
             let newName = try FormNames.freeName(for: form.name, owner: form.owner, in: db)
             let now = nowSeconds()
             do {
