@@ -26,16 +26,16 @@ extension FormStore {
     }
 
     static func media(formId: Int64, in db: any StoreDatabase) throws -> [MediaFile] {
-        try db.rows("""
-            SELECT file_name, question, number, ext, size, sha256 FROM media WHERE form_id = ? ORDER BY question, number, file_name
-            """, [formId]).map { row in
+        try db.rows(literal: """
+            SELECT file_name, question, number, ext, size, sha256 FROM media WHERE form_id = \(formId) ORDER BY question, number, file_name
+            """).map { row in
             MediaFile(fileName: row["file_name"], question: row["question"], number: row["number"], ext: row["ext"],
                       size: row["size"], sha256: row["sha256"])
         }
     }
 
     static func foremanComments(formId: Int64, in db: any StoreDatabase) throws -> [ForemanComment] {
-        try db.rows("SELECT id, form_id, author, at, text FROM foreman_comments WHERE form_id = ? ORDER BY id", [formId]).map { row in
+        try db.rows(literal: "SELECT id, form_id, author, at, text FROM foreman_comments WHERE form_id = \(formId) ORDER BY id").map { row in
             ForemanComment(id: row["id"], formId: row["form_id"], author: row["author"],
                            at: Date(timeIntervalSince1970: row["at"]), text: row["text"])
         }

@@ -100,7 +100,9 @@ extension FormStore {
     static func findTrashed(_ ref: FormReference, in db: any StoreDatabase) throws -> FormRecord {
         switch ref {
         case .id(let id):
-            guard let row = try db.row("SELECT \(FormRecord.columns), forms.trashed_at FROM forms WHERE id = ?", [id]) else {
+            guard let row = try db.row(literal: """
+                SELECT \(verbatim: FormRecord.columns), forms.trashed_at FROM forms WHERE id = \(id)
+                """) else {
                 throw StoreError.noSuchForm(ref)
             }
             guard row["trashed_at"] as Double? != nil else {
@@ -109,10 +111,10 @@ extension FormStore {
             }
             return try FormRecord(row: row)
         case .path(let owner, let name):
-            guard let row = try db.row("""
-                SELECT \(FormRecord.columns) FROM forms WHERE owner = ? AND name = ? AND trashed_at IS NOT NULL
+            guard let row = try db.row(literal: """
+                SELECT \(verbatim: FormRecord.columns) FROM forms WHERE owner = \(owner) AND name = \(name) AND trashed_at IS NOT NULL
                 ORDER BY trashed_at DESC, id DESC LIMIT 1
-                """, [owner, name]) else {
+                """) else {
                 throw StoreError(.notFound, "\(owner) has no form named '\(name)' in the trash.")
             }
             return try FormRecord(row: row)
