@@ -119,54 +119,48 @@ extension FormStore {
     /// The rows come from one consistent snapshot; `body` may call the store (see ``forEachForm(_:_:)``).
     public func forEachAuditEntry(_ filter: AuditFilter = AuditFilter(), _ body: (AuditEntry) throws -> Void) throws {
         try readListing { db in
-            var conditions: [String] = []
-            var arguments: StoreArguments = []
+            var conditions: [StoreSQL] = []
             if let since = filter.since {
-                conditions.append("at >= ?")
-                arguments += [since.timeIntervalSince1970]
+                conditions.append("at >= \(since.timeIntervalSince1970)")
             }
             if let until = filter.until {
-                conditions.append("at < ?")
-                arguments += [until.timeIntervalSince1970]
+                conditions.append("at < \(until.timeIntervalSince1970)")
             }
             if let actor = filter.actor {
-                conditions.append("actor = ?")
-                arguments += [actor.nfc]
+                conditions.append("actor = \(actor.nfc)")
             }
+            let reached = formQuery(ownerColumn: "owner")
             if let ref = filter.form {
                 let id = try Audit.formId(ref, in: db)
                 // A form of another crew is refused by name, not answered with an empty trail.
-                if let owner = try db.value(String.self, "SELECT owner FROM forms WHERE id = ?", [id]) {
-                    try ownerScope.check(owner)
+                if let owner = try db.value(String.self, literal: "SELECT owner FROM forms WHERE id = \(id)") {
+                    try reached.scope.check(owner)
                 }
-                conditions.append("form_id = ?")
-                arguments += [id]
+                conditions.append("form_id = \(id)")
             }
-            if !ownerScope.isEveryone {
+            if !reached.scope.isEveryone {
                 // A foreman reads the history of his crews' forms, and the site-wide rows (policy).
-                var owned: [String] = []
-                addScope("owner", to: &owned, &arguments)
-                conditions.append("(form_id IS NULL OR form_id IN (SELECT id FROM forms WHERE \(owned.joined())))")
+                conditions.append("(form_id IS NULL OR form_id IN (SELECT id FROM forms WHERE \(reached.condition)))")
             }
             if !filter.commands.isEmpty {
                 // "policy" also matches "policy.set": the range of names starting "policy."
                 // ('/' is the character after '.'), which reads the same on both engines.
-                var matches: [String] = []
+                var matches: [StoreSQL] = []
                 for command in filter.commands {
-                    matches.append("command = ? OR (command >= ? AND command < ?)")
-                    arguments += [command, command + ".", command + "/"]
+                    matches.append("command = \(command) OR (command >= \(command + ".") AND command < \(command + "/"))")
                 }
-                conditions.append("(" + matches.joined(separator: " OR ") + ")")
+                conditions.append("(\(matches.joined(separator: " OR ")))")
             }
-            let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+            let whereClause: StoreSQL = conditions.isEmpty ? "" : "WHERE \(conditions.joined(separator: " AND "))"
             let columns = "id, at, actor, command, form_id, object, before, after, note"
-            var sql = "SELECT \(columns) FROM audit \(whereClause) ORDER BY at, id"
+            var sql: StoreSQL = "SELECT \(verbatim: columns) FROM audit \(whereClause) ORDER BY at, id"
             if let newest = filter.newest {
-                sql = "SELECT * FROM (SELECT \(columns) FROM audit \(whereClause) ORDER BY at DESC, id DESC LIMIT ?) AS newest "
-                    + "ORDER BY at, id"
-                arguments += [max(0, newest)]
+                sql = """
+                    SELECT * FROM (SELECT \(verbatim: columns) FROM audit \(whereClause) ORDER BY at DESC, id DESC \
+                    LIMIT \(max(0, newest))) AS newest ORDER BY at, id
+                    """
             }
-            try db.forEachRow(sql, arguments) { row in
+            try db.forEachRow(literal: sql) { row in
                 try body(AuditEntry(id: row["id"], at: Date(timeIntervalSince1970: row["at"]), actor: row["actor"],
                                     command: row["command"], formId: row["form_id"], object: row["object"],
                                     before: row["before"], after: row["after"], note: row["note"]))

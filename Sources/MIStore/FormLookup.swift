@@ -4,14 +4,14 @@ extension FormStore {
     /// The live form `ref` names, with its media list (no bytes) and foreman comments.
     /// With `owner`, only a form of that owner is found (another's is `.notFound`, as a missing one).
     public func form(_ ref: FormReference, owner: String? = nil) throws -> Form {
-        try read { db in try Self.loadForm(findInScope(ref, owner: owner, in: db), in: db) }
+        try read { db in try Self.loadForm(formQuery().find(ref, owner: owner, in: db), in: db) }
     }
 
     /// The bytes of one media file of a form.
     public func mediaData(_ ref: FormReference, fileName: String) throws -> Data {
         try read { db in
-            let record = try findInScope(ref, in: db)
-            guard let data = try db.value(Data.self, "SELECT data FROM media WHERE form_id = ? AND file_name = ?", [record.id, fileName]) else {
+            let record = try formQuery().find(ref, in: db)
+            guard let data = try db.value(Data.self, literal: "SELECT data FROM media WHERE form_id = \(record.id) AND file_name = \(fileName)") else {
                 throw StoreError(.notFound, "Form \(record.id) '\(record.name)' has no media file '\(fileName)'.")
             }
             return data
@@ -26,16 +26,16 @@ extension FormStore {
     }
 
     static func media(formId: Int64, in db: any StoreDatabase) throws -> [MediaFile] {
-        try db.rows("""
-            SELECT file_name, question, number, ext, size, sha256 FROM media WHERE form_id = ? ORDER BY question, number, file_name
-            """, [formId]).map { row in
+        try db.rows(literal: """
+            SELECT file_name, question, number, ext, size, sha256 FROM media WHERE form_id = \(formId) ORDER BY question, number, file_name
+            """).map { row in
             MediaFile(fileName: row["file_name"], question: row["question"], number: row["number"], ext: row["ext"],
                       size: row["size"], sha256: row["sha256"])
         }
     }
 
     static func foremanComments(formId: Int64, in db: any StoreDatabase) throws -> [ForemanComment] {
-        try db.rows("SELECT id, form_id, author, at, text FROM foreman_comments WHERE form_id = ? ORDER BY id", [formId]).map { row in
+        try db.rows(literal: "SELECT id, form_id, author, at, text FROM foreman_comments WHERE form_id = \(formId) ORDER BY id").map { row in
             ForemanComment(id: row["id"], formId: row["form_id"], author: row["author"],
                            at: Date(timeIntervalSince1970: row["at"]), text: row["text"])
         }

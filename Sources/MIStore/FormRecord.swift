@@ -51,15 +51,15 @@ struct FormRecord: Sendable {
         var row: StoreRow?
         switch ref {
         case .id(let id):
-            row = try db.row("SELECT \(columns), forms.trashed_at FROM forms WHERE id = ?", [id])
+            row = try db.row(literal: "SELECT \(verbatim: columns), forms.trashed_at FROM forms WHERE id = \(id)")
             if let found = row, let owner, found["owner"] as String != owner { row = nil }
             if let row, row["trashed_at"] as Double? != nil {
                 throw StoreError(.notFound, "Form \(id) is in the trash.")
             }
         case .path(let owner, let name):
-            row = try db.row("""
-                SELECT \(columns) FROM forms WHERE owner = ? AND name = ? AND trashed_at IS NULL
-                """, [owner, name])
+            row = try db.row(literal: """
+                SELECT \(verbatim: columns) FROM forms WHERE owner = \(owner) AND name = \(name) AND trashed_at IS NULL
+                """)
         }
         if let found = row, let owner, found["owner"] as String != owner { row = nil }
         guard let row else { throw StoreError.noSuchForm(ref) }

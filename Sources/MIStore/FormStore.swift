@@ -26,7 +26,7 @@ public final class FormStore: Sendable {
     let clock: any StoreClock
     let logger: Logger
     /// ``reach``'s value: set after login and whenever the session reads its crews again, read
-    /// by every listing and change.
+    /// by every form query and change.
     let reachState = Mutex(Reach.everyone)
 
     /// A logger that drops everything, the default when the caller passes none.

@@ -18,32 +18,37 @@ extension FormStore {
     public func formReferenceSuggestions(prefix: String, owner: String? = nil, scope: SuggestionScope = .live,
                                          limit: Int = 200) throws -> [String] {
         let prefix = prefix.nfc
-        let inScope = scope == .live ? "trashed_at IS NULL" : "trashed_at IS NOT NULL"
+        // Every statement below has the session's reach in its condition; the crew branch
+        // walks the reach's owners only to seek each one on the index.
+        let query = formQuery(ownerColumn: "owner")
+            .adding(scope == .live ? "trashed_at IS NULL" : "trashed_at IS NOT NULL")
         return try read { db in
+            func holdsForms(_ uid: String) throws -> Bool {
+                try db.value(Bool.self, literal: "SELECT EXISTS (SELECT 1 FROM forms WHERE \(query.condition) AND owner = \(uid))") == true
+            }
             if let slash = prefix.firstIndex(of: "/") {
                 let who = String(prefix[..<slash])
                 let namePrefix = String(prefix[prefix.index(after: slash)...])
                 if let owner, owner != who { return [] }
-                guard ownerScope.allows(who) else { return [] }
-                let names = try db.values(String.self, """
-                    SELECT DISTINCT name FROM forms WHERE \(inScope) AND owner = ? AND name >= ? AND name < ?
-                    ORDER BY name LIMIT ?
-                    """, [who, namePrefix, namePrefix + "\u{10FFFF}", limit])
+                guard query.scope.allows(who) else { return [] }
+                let names = try db.rows(literal: """
+                    SELECT DISTINCT name FROM forms
+                    WHERE \(query.condition) AND owner = \(who) AND name >= \(namePrefix) AND name < \(namePrefix + "\u{10FFFF}")
+                    ORDER BY name LIMIT \(limit)
+                    """).map { $0["name"] as String }
                 return names.map { "\(who)/\($0)" }
             }
-            if let crew = ownerScope.owners {
+            if let crew = query.scope.owners {
                 // A foreman's crews: their members who hold forms, not a walk over every owner.
                 var found: [String] = []
                 for uid in crew.filter({ $0.hasPrefix(prefix) && (owner == nil || $0 == owner) }).sorted()
                 where found.count < limit {
-                    if try db.value(Bool.self, "SELECT EXISTS (SELECT 1 FROM forms WHERE \(inScope) AND owner = ?)", [uid]) == true {
-                        found.append(uid + "/")
-                    }
+                    if try holdsForms(uid) { found.append(uid + "/") }
                 }
                 return found
             }
             if let owner {
-                guard owner.hasPrefix(prefix), try db.value(Bool.self, "SELECT EXISTS (SELECT 1 FROM forms WHERE \(inScope) AND owner = ?)", [owner]) == true else { return [] }
+                guard owner.hasPrefix(prefix), try holdsForms(owner) else { return [] }
                 return [owner + "/"]
             }
             // Distinct owners by skipping through the index: one seek per owner, each strictly
@@ -52,16 +57,11 @@ extension FormStore {
             var owners: [String] = []
             var last: String?
             while owners.count < limit {
-                let found: String?
-                if let last {
-                    found = try db.value(String.self, """
-                        SELECT owner FROM forms WHERE \(inScope) AND owner > ? AND owner < ? ORDER BY owner LIMIT 1
-                        """, [last, prefix + "\u{10FFFF}"])
-                } else {
-                    found = try db.value(String.self, """
-                        SELECT owner FROM forms WHERE \(inScope) AND owner >= ? AND owner < ? ORDER BY owner LIMIT 1
-                        """, [prefix, prefix + "\u{10FFFF}"])
-                }
+                let after: StoreSQL = last.map { "owner > \($0)" as StoreSQL } ?? "owner >= \(prefix)"
+                let found = try db.value(String.self, literal: """
+                    SELECT owner FROM forms WHERE \(query.condition) AND \(after) AND owner < \(prefix + "\u{10FFFF}")
+                    ORDER BY owner LIMIT 1
+                    """)
                 guard let found else { break }
                 owners.append(found + "/")
                 last = found

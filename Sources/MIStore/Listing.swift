@@ -10,13 +10,13 @@ extension FormStore {
     /// reads each candidate's questions and decodes them (``AnswerSearch``); the plain listing
     /// never reads that column.
     public func forEachForm(_ filter: FormFilter = FormFilter(), _ body: (FormSummary) throws -> Void) throws {
-        let (whereClause, arguments) = sqlCondition(filter)
+        let condition = sqlCondition(filter)
         let search = filter.answerText
         try readListing { db in
-            try db.forEachRow("""
-                SELECT \(SummarySQL.columns)\(search == nil ? "" : ", forms.questions") FROM forms WHERE \(whereClause)
-                ORDER BY owner, name, id
-                """, arguments) { row in
+            try db.forEachRow(literal: """
+                SELECT \(verbatim: SummarySQL.columns)\(verbatim: search == nil ? "" : ", forms.questions") FROM forms \
+                WHERE \(condition) ORDER BY owner, name, id
+                """) { row in
                 if let search, !AnswerSearch.matches(search, questionsJSON: row[SummarySQL.names.count]) { return }
                 try body(try Self.summary(row))
             }
@@ -37,24 +37,30 @@ extension FormStore {
     /// and `state`: one row per owner and state that has forms), most first, then by the values
     /// in the order of `fields`. No fields: one row, the total (0 included).
     public func countForms(by fields: [FormField], _ filter: FormFilter = FormFilter()) throws -> [FormCount] {
-        let (whereClause, arguments) = sqlCondition(filter)
+        let condition = sqlCondition(filter)
         // Fixed column names, never user text.
         let columns = fields.enumerated().map { "\($0.element.rawValue) AS v\($0.offset)" }
         let groups = fields.map(\.rawValue).joined(separator: ", ")
         let counts: [FormCount] = try readListing { db in
             guard let search = filter.answerText else {
-                let sql = fields.isEmpty
-                    ? "SELECT COUNT(*) AS count FROM forms WHERE \(whereClause)"
-                    : "SELECT \(columns.joined(separator: ", ")), COUNT(*) AS count FROM forms WHERE \(whereClause) GROUP BY \(groups)"
-                return try db.rows(sql, arguments).map { row in
+                let sql: StoreSQL
+                if fields.isEmpty {
+                    sql = "SELECT COUNT(*) AS count FROM forms WHERE \(condition)"
+                } else {
+                    sql = """
+                        SELECT \(verbatim: columns.joined(separator: ", ")), COUNT(*) AS count FROM forms \
+                        WHERE \(condition) GROUP BY \(verbatim: groups)
+                        """
+                }
+                return try db.rows(literal: sql).map { row in
                     FormCount(values: fields.indices.map { row["v\($0)"] }, count: row["count"])
                 }
             }
             // The answers are decoded in Swift: the groups are counted here too.
             var counted: [[String]: Int] = [:]
-            try db.forEachRow("""
-                SELECT \((columns + ["questions"]).joined(separator: ", ")) FROM forms WHERE \(whereClause)
-                """, arguments) { row in
+            try db.forEachRow(literal: """
+                SELECT \(verbatim: (columns + ["questions"]).joined(separator: ", ")) FROM forms WHERE \(condition)
+                """) { row in
                 guard AnswerSearch.matches(search, questionsJSON: row["questions"]) else { return }
                 counted[fields.indices.map { row["v\($0)"] }, default: 0] += 1
             }
@@ -64,44 +70,36 @@ extension FormStore {
         return counts.sorted(by: FormCount.mostFirst)
     }
 
-    /// The `WHERE` clause of a listing: live forms matching `filter`, within ``ownerScope``.
-    func sqlCondition(_ filter: FormFilter) -> (String, StoreArguments) {
+    /// The `WHERE` clause of a listing: live forms matching `filter`, within the session's reach.
+    func sqlCondition(_ filter: FormFilter) -> StoreSQL {
         let now = clock.now()
-        var conditions = ["trashed_at IS NULL"]
-        var arguments: StoreArguments = []
-        addScope("owner", to: &conditions, &arguments)
+        var query = formQuery(ownerColumn: "owner")
+        query.add("trashed_at IS NULL")
         if let owners = filter.owners {
-            add(OwnerScope(owners: owners, crews: []), on: "owner", to: &conditions, &arguments)
+            query.add(OwnerSelection.only(owners))
         }
         if let owner = filter.owner {
-            conditions.append("owner = ?")
-            arguments += [owner.nfc]
+            query.add("owner = \(owner.nfc)")
         }
         if let state = filter.state {
-            conditions.append("state = ?")
-            arguments += [state.rawValue]
+            query.add("state = \(state.rawValue)")
         }
         if let template = filter.template {
-            conditions.append("template = ?")
-            arguments += [template]
+            query.add("template = \(template)")
         }
         if let days = filter.olderThanDays {
-            conditions.append("created_utc < ?")
-            arguments += [Expiry.cutoff(days, before: now).timeIntervalSince1970]
+            query.add("created_utc < \(Expiry.cutoff(days, before: now).timeIntervalSince1970)")
         }
         if let since = filter.modifiedSince {
-            conditions.append("modified_utc >= ?")
-            arguments += [since.timeIntervalSince1970]
+            query.add("modified_utc >= \(since.timeIntervalSince1970)")
         }
         if let pattern = filter.namePattern {
-            conditions.append("lower(name) LIKE ? ESCAPE '\\'")
-            arguments += [LikePattern.glob(pattern.nfc)]
+            query.add("lower(name) LIKE \(LikePattern.glob(pattern.nfc)) ESCAPE '\\'")
         }
         if let text = filter.answerText, let like = AnswerSearch.likePrefilter(text) {
-            conditions.append("lower(questions) LIKE ? ESCAPE '\\'")
-            arguments += [like]
+            query.add("lower(questions) LIKE \(like) ESCAPE '\\'")
         }
-        return (conditions.joined(separator: " AND "), arguments)
+        return query.condition
     }
 
     /// The form of a row whose first columns are ``SummarySQL/columns``, read by position: a

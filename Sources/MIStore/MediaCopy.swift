@@ -26,7 +26,9 @@ extension FormStore {
             let trashed: Bool
             switch ref {
             case .id(let id):
-                guard let row = try db.row("SELECT \(FormRecord.columns), forms.trashed_at FROM forms WHERE id = ?", [id]) else {
+                guard let row = try db.row(literal: """
+                    SELECT \(verbatim: FormRecord.columns), forms.trashed_at FROM forms WHERE id = \(id)
+                    """) else {
                     throw StoreError.noSuchForm(ref)
                 }
                 record = try FormRecord(row: row)
@@ -55,7 +57,9 @@ extension FormStore {
                 throw StoreError(.notFound, "Form \(record.id) '\(record.name)' has no media file '\(fileName)'.")
             }
             for file in files {
-                guard let data = try db.value(Data.self, "SELECT data FROM media WHERE form_id = ? AND file_name = ?", [record.id, file.fileName]) else { continue }
+                guard let data = try db.value(Data.self, literal: """
+                    SELECT data FROM media WHERE form_id = \(record.id) AND file_name = \(file.fileName)
+                    """) else { continue }
                 try body(source, file, data)
             }
             return source

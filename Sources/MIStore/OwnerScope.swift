@@ -4,8 +4,8 @@ import Synchronization
 /// Whose forms a process may see and change through this store: everybody's, or those of a set
 /// of owners — the technicians of the crews a foreman leads (issue 22, docs/security.md).
 ///
-/// The console sets it after login, with its crews (``FormStore/reach``); from then on every listing
-/// adds it to its `WHERE` clause and every change checks the form's owner (and a move's target)
+/// The console sets it after login, with its crews (``FormStore/reach``); from then on every form
+/// query begins with its condition (``FormQuery``) and every change checks the form's owner (and a move's target)
 /// inside the change's own transaction, so a form moved out of the crew between a look and a
 /// change is refused, not changed. A refusal changes nothing and names the crews.
 public struct OwnerScope: Sendable, Equatable {
@@ -55,21 +55,17 @@ public struct OwnerScope: Sendable, Equatable {
     static let placeholderLimit = 5_000
 
     /// `column IN (...)` for the scope, or nil for everyone. The owners are arguments, never SQL.
-    /// `firstNumber`: number the placeholders from it (`?5, ?6`), for a statement that numbers its own.
-    func sqlCondition(_ column: String, engine: StoreDialect.Engine, firstNumber: Int? = nil) -> (String, StoreArguments)? {
+    /// Every form query has it through ``FormQuery``.
+    func condition(_ column: String) -> StoreSQL? {
         guard let owners else { return nil }
-        guard !owners.isEmpty else { return ("1 = 0", []) }
+        guard !owners.isEmpty else { return "1 = 0" }
         let sorted = owners.sorted()
         if sorted.count <= Self.placeholderLimit {
-            let marks = sorted.indices.map { index in firstNumber.map { "?\($0 + index)" } ?? "?" }.joined(separator: ", ")
-            return ("\(column) IN (\(marks))", sorted.map { $0 as any StoreValueConvertible })
+            return "\(verbatim: column) IN (\(sorted.map { "\($0)" as StoreSQL }.joined(separator: ", ")))"
         }
         let array = JSONWriter.compact(.array(sorted.map(JSONValue.string)))
-        let mark = firstNumber.map { "?\($0)" } ?? "?"
-        switch engine {
-        case .sqlite: return ("\(column) IN (SELECT value FROM json_each(\(mark)))", [array])
-        case .postgres: return ("\(column) IN (SELECT json_array_elements_text(\(mark)::json))", [array])
-        }
+        return StoreSQL(sqlite: "\(verbatim: column) IN (SELECT value FROM json_each(\(array)))",
+                        postgres: "\(verbatim: column) IN (SELECT json_array_elements_text(\(array)::json))")
     }
 }
 
@@ -78,41 +74,76 @@ extension StoreError.Kind {
     public static let forbidden = StoreError.Kind(rawValue: "forbidden")
 }
 
-extension FormStore {
-    /// The live form `ref` names, found as ``FormRecord/find(_:owner:in:)`` finds it, and in scope.
-    func findInScope(_ ref: FormReference, owner: String? = nil, in db: any StoreDatabase) throws -> FormRecord {
+/// The forms a session reaches, as the `WHERE` clause of a form query: the one way a listing,
+/// a count, a lookup by id or name, the candidates of expire and purge, export or reminders
+/// select forms. It cannot be made without the session's ``Reach`` (``FormStore/formQuery(ownerColumn:)``),
+/// and it begins with the reach's condition, so an operation written with it sees only the
+/// forms of the owners the session reaches, and one that adds conditions cannot drop it.
+struct FormQuery {
+    /// Whose forms: the reach's scope, checked again on a form found by reference.
+    let scope: OwnerScope
+    /// The owner column as the statement names it (`forms.owner`, or `owner` in a statement on
+    /// `forms` alone).
+    let ownerColumn: String
+    private var conditions: [StoreSQL]
+
+    init(_ reach: Reach, ownerColumn: String = "forms.owner") {
+        scope = reach.scope
+        self.ownerColumn = ownerColumn
+        conditions = reach.scope.condition(ownerColumn).map { [$0] } ?? []
+    }
+
+    /// Narrows the query by `condition`.
+    mutating func add(_ condition: StoreSQL) {
+        conditions.append(condition)
+    }
+
+    /// Narrows the query to the owners `selection` names (nothing for nil, or all but none).
+    mutating func add(_ selection: OwnerSelection?) {
+        if let condition = selection?.condition(ownerColumn) { conditions.append(condition) }
+    }
+
+    /// This query narrowed by `condition`.
+    func adding(_ condition: StoreSQL) -> FormQuery {
+        var query = self
+        query.add(condition)
+        return query
+    }
+
+    /// This query narrowed to `selection`'s owners.
+    func adding(_ selection: OwnerSelection?) -> FormQuery {
+        var query = self
+        query.add(selection)
+        return query
+    }
+
+    /// Every condition joined with `AND`, for after `WHERE` (`1 = 1` when the reach is everyone
+    /// and nothing was added).
+    var condition: StoreSQL {
+        conditions.isEmpty ? "1 = 1" : conditions.map { "(\($0))" as StoreSQL }.joined(separator: " AND ")
+    }
+
+    /// The live form `ref` names, found as ``FormRecord/find(_:owner:in:)`` finds it, if the
+    /// reach has its owner; `.forbidden` (naming the crews) if not.
+    func find(_ ref: FormReference, owner: String? = nil, in db: any StoreDatabase) throws -> FormRecord {
         let record = try FormRecord.find(ref, owner: owner, in: db)
-        try ownerScope.check(record.owner)
+        try scope.check(record.owner)
         return record
     }
 
-    /// ``ownerScope``'s condition on `column` appended to `conditions`/`arguments` (nothing for everyone).
-    func addScope(_ column: String, to conditions: inout [String], _ arguments: inout StoreArguments) {
-        add(ownerScope, on: column, to: &conditions, &arguments)
+    /// The trashed form `ref` names (``FormStore/findTrashed(_:in:)``), if the reach has its
+    /// owner; `.forbidden` (naming the crews) if not.
+    func findTrashed(_ ref: FormReference, in db: any StoreDatabase) throws -> FormRecord {
+        let record = try FormStore.findTrashed(ref, in: db)
+        try scope.check(record.owner)
+        return record
     }
+}
 
-    /// ``ownerScope``'s condition for a statement whose own placeholders are numbered `?1`…`?(N-1)`:
-    /// `AND owner IN (?N, …)` and its arguments to append, or nothing for everyone.
-    func scopeClause(_ column: String, firstNumber: Int) -> (sql: String, arguments: StoreArguments) {
-        guard let (condition, values) = ownerScope.sqlCondition(column, engine: engine.dialect.engine,
-                                                                firstNumber: firstNumber) else { return ("", []) }
-        return (" AND " + condition, values)
-    }
-
-    /// ``ownerScope``'s condition and `owners` (a crew policy's owners), for a statement numbering
-    /// its own placeholders up to `firstNumber - 1`.
-    func scopeClause(_ column: String, owners: OwnerSelection?, firstNumber: Int) -> (sql: String, arguments: StoreArguments) {
-        let scope = scopeClause(column, firstNumber: firstNumber)
-        guard let owners else { return scope }
-        let selected = owners.clause(column, engine: engine.dialect.engine, firstNumber: firstNumber + scope.arguments.count)
-        return (scope.sql + selected.sql, scope.arguments + selected.arguments)
-    }
-
-    /// `scope`'s condition on `column` appended to `conditions`/`arguments` (nothing for everyone).
-    func add(_ scope: OwnerScope, on column: String, to conditions: inout [String], _ arguments: inout StoreArguments) {
-        guard let (condition, values) = scope.sqlCondition(column, engine: engine.dialect.engine) else { return }
-        conditions.append(condition)
-        arguments += values
+extension FormStore {
+    /// A form query over the forms the session's ``reach`` reaches: every form query starts here.
+    func formQuery(ownerColumn: String = "forms.owner") -> FormQuery {
+        FormQuery(reach, ownerColumn: ownerColumn)
     }
 }
 
@@ -122,17 +153,14 @@ public enum OwnerSelection: Sendable, Hashable {
     case only(Set<String>)
     case except(Set<String>)
 
-    /// ` AND column IN (…)` / ` AND NOT (column IN (…))`, placeholders numbered from `firstNumber`;
-    /// nothing for "all but none".
-    func clause(_ column: String, engine: StoreDialect.Engine, firstNumber: Int) -> (sql: String, arguments: StoreArguments) {
+    /// `column IN (…)` / `NOT (column IN (…))`; nil for "all but none".
+    func condition(_ column: String) -> StoreSQL? {
         switch self {
         case .only(let owners):
-            let (condition, values) = OwnerScope(owners: owners, crews: []).sqlCondition(column, engine: engine, firstNumber: firstNumber)!
-            return (" AND " + condition, values)
+            return OwnerScope(owners: owners, crews: []).condition(column)
         case .except(let owners):
-            guard !owners.isEmpty else { return ("", []) }
-            let (condition, values) = OwnerScope(owners: owners, crews: []).sqlCondition(column, engine: engine, firstNumber: firstNumber)!
-            return (" AND NOT (" + condition + ")", values)
+            guard !owners.isEmpty, let condition = OwnerScope(owners: owners, crews: []).condition(column) else { return nil }
+            return "NOT (\(condition))"
         }
     }
 }

@@ -28,7 +28,7 @@ extension FormStore {
         set { reachState.withLock { $0 = newValue } }
     }
 
-    /// Whose forms this process may see and change: every listing's condition, every change's check.
+    /// Whose forms this process may see and change: every form query's condition (``FormQuery``), every change's check.
     public var ownerScope: OwnerScope { reach.scope }
 
     /// Where audit rows, notices and crew policies learn crews from.

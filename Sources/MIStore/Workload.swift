@@ -26,23 +26,23 @@ extension FormStore {
     /// result; the caller adds the directory's technicians with none. Each owner's next expiry
     /// is by his own policy (``ownerPolicies(defaults:)``).
     public func workload(_ filter: FormFilter = FormFilter(), policies: OwnerPolicies) throws -> [OwnerWorkload] {
-        let (whereClause, arguments) = sqlCondition(filter)
+        let condition = sqlCondition(filter)
         // The earliest clock start of the owner's incomplete forms (``Expiry/clockStart``), spelled
         // with CASE: SQLite's two-argument MAX is PostgreSQL's GREATEST.
-        let sql = """
+        let sql: StoreSQL = """
             SELECT owner,
                    COUNT(CASE WHEN state = 'incomplete' THEN 1 END) AS incomplete,
                    COUNT(CASE WHEN state = 'completed' THEN 1 END) AS completed,
                    MIN(CASE WHEN state = 'incomplete' THEN created_utc END) AS oldest,
                    MIN(CASE WHEN state = 'incomplete' THEN
                            CASE WHEN expiry_reset_at > created_utc THEN expiry_reset_at ELSE created_utc END END) AS clock
-            FROM forms WHERE \(whereClause) GROUP BY owner ORDER BY owner
+            FROM forms WHERE \(condition) GROUP BY owner ORDER BY owner
             """
         guard filter.answerText == nil else {
             throw StoreError(.invalidInput, "A workload counts forms by their state, not by their answers.")
         }
         return try readListing { db in
-            try db.rows(sql, arguments).map { row in
+            try db.rows(literal: sql).map { row in
                 OwnerWorkload(owner: row["owner"], incomplete: row["incomplete"], completed: row["completed"],
                               oldestIncomplete: (row["oldest"] as Double?).map(Date.init(timeIntervalSince1970:)),
                               nextExpiry: (row["clock"] as Double?).map {

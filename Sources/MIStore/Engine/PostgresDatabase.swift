@@ -4,7 +4,9 @@ import Synchronization
 
 /// ``StoreDatabase`` on a libpq connection: the PostgreSQL engine's half of every operation.
 ///
-/// - `?` placeholders become `$1`, `$2`, ... (`?N` becomes `$N`); quoted text is left alone.
+/// - A ``StoreSQL`` comes with its placeholders spelled `$1`, `$2` as it was written, and is
+///   sent as it is. The older path's text has `?` placeholders, which become `$1`, `$2`, ...
+///   (`?N` becomes `$N`; quoted text is left alone, comments are not).
 ///   Each statement's translation is computed once, and the statement prepared once per
 ///   connection (``PostgresConnection/executePrepared(_:_:)``).
 /// - Result values arrive in libpq's text format and are typed by their column's OID.
@@ -34,6 +36,25 @@ final class PostgresDatabase: StoreDatabase {
         return try mapped { Self.rows(of: try connection.executePrepared(Self.translate(sql), Self.bind(arguments))) }
     }
 
+    // A StoreSQL is rendered with `$N` already: its text goes to the server untouched.
+    func execute(literal sql: StoreSQL) throws -> Int {
+        let (text, arguments) = sql.rendered(for: dialect)
+        try Self.checkText(arguments, text)
+        return try mapped { try connection.executePrepared(text, Self.bind(arguments)).affectedRows }
+    }
+
+    func rows(literal sql: StoreSQL) throws -> [StoreRow] {
+        let (text, arguments) = sql.rendered(for: dialect)
+        try Self.checkText(arguments, text)
+        return try mapped { Self.rows(of: try connection.executePrepared(text, Self.bind(arguments))) }
+    }
+
+    func forEachRow(literal sql: StoreSQL, _ body: (StoreRow) throws -> Void) throws {
+        let (text, arguments) = sql.rendered(for: dialect)
+        try Self.checkText(arguments, text)
+        try forEachRow(spelled: text, arguments, body)
+    }
+
     func batch(_ statements: [StoreStatement]) throws -> [[StoreRow]] {
         for statement in statements { try Self.checkText(statement.arguments, statement.sql) }
         return try mapped {
@@ -51,10 +72,15 @@ final class PostgresDatabase: StoreDatabase {
 
     func forEachRow(_ sql: String, _ arguments: StoreArguments, _ body: (StoreRow) throws -> Void) throws {
         try Self.checkText(arguments, sql)
+        try forEachRow(spelled: Self.translate(sql), arguments, body)
+    }
+
+    /// ``forEachRow(_:_:_:)`` of text whose placeholders are `$N` already.
+    private func forEachRow(spelled sql: String, _ arguments: StoreArguments, _ body: (StoreRow) throws -> Void) throws {
         cursorCount += 1
         let cursor = "miadmin_cursor_\(cursorCount)"
         // The DECLARE goes with the first FETCH: one round trip.
-        connection.sendWithNext(.init("DECLARE \(cursor) NO SCROLL CURSOR FOR " + Self.translate(sql), Self.bind(arguments),
+        connection.sendWithNext(.init("DECLARE \(cursor) NO SCROLL CURSOR FOR " + sql, Self.bind(arguments),
                                       named: false))
         var count = Self.firstFetch
         while true {

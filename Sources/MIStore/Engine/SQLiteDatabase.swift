@@ -60,6 +60,22 @@ final class SQLiteDatabase: StoreDatabase {
         try step(statement, arguments, body)
     }
 
+    // SQLite binds `?` in order and parses the text itself: the rendered text is the statement.
+    func execute(literal sql: StoreSQL) throws -> Int {
+        let (text, arguments) = sql.rendered(for: dialect)
+        return try execute(text, arguments)
+    }
+
+    func forEachRow(literal sql: StoreSQL, _ body: (StoreRow) throws -> Void) throws {
+        let (text, arguments) = sql.rendered(for: dialect)
+        try forEachRow(text, arguments, body)
+    }
+
+    func rows(literal sql: StoreSQL) throws -> [StoreRow] {
+        let (text, arguments) = sql.rendered(for: dialect)
+        return try rows(text, arguments)
+    }
+
     /// Runs `statement` and hands each result row to `body`. Each step's values come straight
     /// from SQLite (as GRDB's DatabaseValue would read them), without a GRDB row of
     /// DatabaseValues in between: listings read a million rows.

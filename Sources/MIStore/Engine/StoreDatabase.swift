@@ -2,8 +2,10 @@ import Foundation
 
 /// The SQL access every store operation is written against, once, for both engines: a
 /// connection inside a transaction the engine opened (``FormStore/read(_:)``,
-/// ``FormStore/write(_:)``). SQL uses `?` placeholders (or `?1`, `?2` for a value used twice)
-/// and the subset of SQL both SQLite and PostgreSQL spell the same way, including
+/// ``FormStore/write(_:)``). SQL is a ``StoreSQL`` that carries its arguments (the `literal:`
+/// functions), or text with `?` placeholders (or `?1`, `?2` for a value used twice) and an
+/// argument array, the older path that the statements not yet written as ``StoreSQL`` use. Both
+/// are written in the subset of SQL both SQLite and PostgreSQL spell the same way, including
 /// `INSERT ... ON CONFLICT ... DO UPDATE` and `RETURNING`; what is spelled differently comes
 /// from ``dialect``.
 ///
@@ -23,6 +25,13 @@ protocol StoreDatabase: AnyObject {
 
     /// Runs a query and returns all its rows (for results known to be small).
     func rows(_ sql: String, _ arguments: StoreArguments) throws -> [StoreRow]
+
+    /// The same three for a ``StoreSQL``: its placeholders are spelled for this engine as it is
+    /// written, and the text is sent as it comes out (no search for `?` in it).
+    @discardableResult
+    func execute(literal sql: StoreSQL) throws -> Int
+    func forEachRow(literal sql: StoreSQL, _ body: (StoreRow) throws -> Void) throws
+    func rows(literal sql: StoreSQL) throws -> [StoreRow]
 
     /// Runs `statements` in order and returns each one's rows (empty for commands); the first
     /// failing statement throws, and those after it are not run. PostgreSQL sends them in one

@@ -48,7 +48,7 @@ extension FormStore {
             throw StoreError(.io, "Cannot create \(error.path): \(error.reason)", path: error.path)
         }
         do {
-            var report = try read { db in try TreeWriter(root: temporary, db: db, scope: ownerScope).write() }
+            var report = try read { db in try TreeWriter(root: temporary, db: db, query: formQuery(ownerColumn: "owner")).write() }
             // The temporary name must still be the folder written (others may write the parent);
             // renameat onto an empty folder replaces it; onto anything else it fails.
             guard parent.holds(temporaryName, sameAs: temporary.fd) else {
@@ -74,16 +74,16 @@ extension FormStore {
 private struct TreeWriter {
     let root: Folder
     let db: any StoreDatabase
-    /// Whose forms and notices go out: a foreman exports his crews' (``OwnerScope``).
-    let scope: OwnerScope
+    /// Whose forms and notices go out: a foreman exports his crews' (the reach, ``FormQuery``).
+    let query: FormQuery
 
     func write() throws -> ExportReport {
         var report = ExportReport(path: root.path)
-        try db.forEachRow("""
-            SELECT \(FormRecord.columns) FROM forms WHERE trashed_at IS NULL ORDER BY owner, name, id
-            """, []) { row in
+        try db.forEachRow(literal: """
+            SELECT \(verbatim: FormRecord.columns) FROM forms WHERE \(query.adding("trashed_at IS NULL").condition)
+            ORDER BY owner, name, id
+            """) { row in
             let form = try FormRecord(row: row)
-            guard scope.allows(form.owner) else { return }
             if form.state == .submitted {
                 report.submittedSkipped += 1
                 return
@@ -130,7 +130,7 @@ private struct TreeWriter {
         }
         try db.forEachRow("SELECT uid, text FROM notices WHERE read_at IS NULL ORDER BY uid, id", []) { row in
             let uid: String = row["uid"]
-            guard scope.allows(uid) else { return }
+            guard query.scope.allows(uid) else { return }
             if let problem = TreePathRules.ownerProblem(uid) {
                 if uid != currentUid {
                     try flush()

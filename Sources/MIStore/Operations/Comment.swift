@@ -18,7 +18,7 @@ extension FormStore {
             throw StoreError(.invalidInput, "The comment text must not be empty.")
         }
         let comment: ForemanComment = try write { db in
-            let form = try findInScope(ref, in: db)
+            let form = try formQuery().find(ref, in: db)
             try form.check(expectedVersion: expectedVersion)
             guard form.state == .completed else {
                 let why = form.state == .incomplete

@@ -42,16 +42,6 @@ extension Notices {
     }
 }
 
-/// SQL shared by the listings of the expiry feature (the summary's columns: ``SummarySQL/columns``).
-extension SummarySQL {
-    /// Live incomplete forms past the cutoff (`?1` = cutoff): by `forms(state, created_utc)`. A form
-    /// moved (policy `expiryFrom: assigned`), restored or reopened counts from then (`expiry_reset_at`) instead of from `created`.
-    static let expirable = """
-        forms.state = 'incomplete' AND forms.trashed_at IS NULL AND forms.created_utc < ?1
-        AND (forms.expiry_reset_at IS NULL OR forms.expiry_reset_at < ?1)
-        """
-}
-
 extension FormStore {
     /// The cutoff of an expiry run over forms older than `days` days, at the store clock's now.
     public func expiryCutoff(days: Int) throws -> ExpiryCutoff {
@@ -69,29 +59,35 @@ extension FormStore {
         return policies.selections(by: \.expiryDays).map { ExpiryCutoff(days: $0.days, now: now, owners: $0.owners) }
     }
 
-    /// The session's scope and the cutoff's owners, for a statement numbering its own placeholders up to `firstNumber - 1`.
-    private func expiryClause(_ cutoff: ExpiryCutoff, firstNumber: Int) -> (sql: String, arguments: StoreArguments) {
-        scopeClause("forms.owner", owners: cutoff.owners, firstNumber: firstNumber)
+    /// The forms an expiry run over `cutoff` takes, within the session's reach: live incomplete
+    /// forms past the cutoff, by `forms(state, created_utc)`, of the cutoff's owners. A form
+    /// moved (policy `expiryFrom: assigned`), restored or reopened counts from then
+    /// (`expiry_reset_at`) instead of from `created`.
+    private func expirable(_ cutoff: ExpiryCutoff) -> FormQuery {
+        let before = cutoff.before.timeIntervalSince1970
+        return formQuery().adding("""
+            forms.state = 'incomplete' AND forms.trashed_at IS NULL AND forms.created_utc < \(before)
+            AND (forms.expiry_reset_at IS NULL OR forms.expiry_reset_at < \(before))
+            """).adding(cutoff.owners)
     }
 
     /// How many forms ``expire(_:actor:note:batchSize:_:progress:)`` would take now.
     public func countExpirable(_ cutoff: ExpiryCutoff) throws -> Int {
-        let scope = expiryClause(cutoff, firstNumber: 2)
+        let query = expirable(cutoff)
         return try read { db in
-            try db.value(Int.self, "SELECT COUNT(*) FROM forms WHERE \(SummarySQL.expirable)\(scope.sql)",
-                         [cutoff.before.timeIntervalSince1970] + scope.arguments) ?? 0
+            try db.value(Int.self, literal: "SELECT COUNT(*) FROM forms WHERE \(query.condition)") ?? 0
         }
     }
 
     /// Calls `body` with each form an expiry run would take, oldest `created` first (then id) —
     /// the order the run takes them in. Streams from a cursor; changes nothing.
     public func forEachExpirable(_ cutoff: ExpiryCutoff, _ body: (FormSummary) throws -> Void) throws {
-        let scope = expiryClause(cutoff, firstNumber: 2)
+        let query = expirable(cutoff)
         try read { db in
-            try db.forEachRow("""
-                SELECT \(SummarySQL.columns) FROM forms WHERE \(SummarySQL.expirable)\(scope.sql)
+            try db.forEachRow(literal: """
+                SELECT \(verbatim: SummarySQL.columns) FROM forms WHERE \(query.condition)
                 ORDER BY forms.created_utc, forms.id
-                """, [cutoff.before.timeIntervalSince1970] + scope.arguments) { row in try body(try Self.summary(row)) }
+                """) { row in try body(try Self.summary(row)) }
         }
     }
 
@@ -113,18 +109,19 @@ extension FormStore {
                        _ body: (ExpiredForm) throws -> Void = { _ in }, progress: (Int) -> Void = { _ in }) throws -> Int {
         let actor = try Validate.name(actor, what: "actor")
         guard batchSize >= 1 else { throw StoreError(.invalidInput, "The batch size must be 1 or more.") }
-        let before = cutoff.before.timeIntervalSince1970
         var resume: (created: Double, id: Int64) = (-Double.greatestFiniteMagnitude, 0)
         var done = 0
-        // A foreman's run takes his crews' forms only (``OwnerScope``).
-        let scope = expiryClause(cutoff, firstNumber: 5)
+        // A foreman's run takes his crews' forms only (the reach, ``FormQuery``).
+        let query = expirable(cutoff)
         while true {
             let batch: [ExpiredForm] = try write { db in
-                let rows = try db.rows("""
-                    SELECT \(SummarySQL.columns) FROM forms
-                    WHERE \(SummarySQL.expirable) AND forms.created_utc >= ?2 AND (forms.created_utc > ?2 OR forms.id > ?3)\(scope.sql)
-                    ORDER BY forms.created_utc, forms.id LIMIT ?4
-                    """, [before, resume.created, resume.id, batchSize] + scope.arguments)
+                let resumed = query.adding("""
+                    forms.created_utc >= \(resume.created) AND (forms.created_utc > \(resume.created) OR forms.id > \(resume.id))
+                    """)
+                let rows = try db.rows(literal: """
+                    SELECT \(verbatim: SummarySQL.columns) FROM forms WHERE \(resumed.condition)
+                    ORDER BY forms.created_utc, forms.id LIMIT \(batchSize)
+                    """)
                 let now = nowSeconds()
                 let trashedAt = Date(timeIntervalSince1970: now)
                 let trashedText = JSONValue.string(trashedAt.iso8601)

@@ -57,7 +57,7 @@ extension FormStore {
         let result: MoveResult = try write { db in
             // The policy's rows come with the form's (on PostgreSQL one round trip for both).
             let policyRows = db.readAhead(Self.policyQuery)
-            let form = try findInScope(ref, in: db)
+            let form = try formQuery().find(ref, in: db)
             // The target must be in the crews too: a foreman hands work on inside his crews only.
             try ownerScope.check(uid)
             try form.check(expectedVersion: expectedVersion)

@@ -37,24 +37,30 @@ extension FormStore {
         return policies.selections(by: \.retentionDays).map { PurgeCutoff(days: $0.days, now: now, owners: $0.owners) }
     }
 
+    /// The trashed forms a purge over `cutoff` destroys, within the session's reach: trashed
+    /// before the cutoff, of the cutoff's owners.
+    private func purgeable(_ cutoff: PurgeCutoff) -> FormQuery {
+        formQuery().adding("forms.trashed_at IS NOT NULL AND forms.trashed_at < \(cutoff.before.timeIntervalSince1970)")
+            .adding(cutoff.owners)
+    }
+
     /// How many trashed forms ``purge(_:actor:note:batchSize:_:progress:)`` would destroy now.
     public func countPurgeable(_ cutoff: PurgeCutoff) throws -> Int {
-        let scope = scopeClause("forms.owner", owners: cutoff.owners, firstNumber: 2)
+        let query = purgeable(cutoff)
         return try read { db in
-            try db.value(Int.self, "SELECT COUNT(*) FROM forms WHERE trashed_at IS NOT NULL AND trashed_at < ?1\(scope.sql)",
-                         [cutoff.before.timeIntervalSince1970] + scope.arguments) ?? 0
+            try db.value(Int.self, literal: "SELECT COUNT(*) FROM forms WHERE \(query.condition)") ?? 0
         }
     }
 
     /// Calls `body` with each trashed form a purge would destroy, oldest in the trash first — the
     /// order the purge takes them in. Changes nothing.
     public func forEachPurgeable(_ cutoff: PurgeCutoff, _ body: (TrashedForm) throws -> Void) throws {
-        let scope = scopeClause("forms.owner", owners: cutoff.owners, firstNumber: 2)
+        let query = purgeable(cutoff)
         try read { db in
-            try db.forEachRow("""
-                SELECT \(SummarySQL.columns), forms.trashed_at FROM forms
-                WHERE forms.trashed_at IS NOT NULL AND forms.trashed_at < ?1\(scope.sql) ORDER BY forms.trashed_at, forms.id
-                """, [cutoff.before.timeIntervalSince1970] + scope.arguments) { row in
+            try db.forEachRow(literal: """
+                SELECT \(verbatim: SummarySQL.columns), forms.trashed_at FROM forms
+                WHERE \(query.condition) ORDER BY forms.trashed_at, forms.id
+                """) { row in
                 try body(TrashedForm(form: try Self.summary(row), trashedAt: Date(timeIntervalSince1970: row["trashed_at"])))
             }
         }
@@ -70,18 +76,16 @@ extension FormStore {
                       _ body: (TrashedForm) throws -> Void = { _ in }, progress: (Int) -> Void = { _ in }) throws -> Int {
         let actor = try Validate.name(actor, what: "actor")
         guard batchSize >= 1 else { throw StoreError(.invalidInput, "The batch size must be 1 or more.") }
-        let before = cutoff.before.timeIntervalSince1970
         var done = 0
-        // A foreman's purge takes his crews' forms only (``OwnerScope``).
-        let scope = scopeClause("forms.owner", owners: cutoff.owners, firstNumber: 3)
+        // A foreman's purge takes his crews' forms only (the reach, ``FormQuery``).
+        let query = purgeable(cutoff)
         while true {
             // Purged rows leave the index, so each batch simply takes the oldest that remain.
             let batch: [TrashedForm] = try write { db in
-                let rows = try db.rows("""
-                    SELECT \(SummarySQL.columns), forms.trashed_at FROM forms
-                    WHERE forms.trashed_at IS NOT NULL AND forms.trashed_at < ?1\(scope.sql)
-                    ORDER BY forms.trashed_at, forms.id LIMIT ?2
-                    """, [before, batchSize] + scope.arguments)
+                let rows = try db.rows(literal: """
+                    SELECT \(verbatim: SummarySQL.columns), forms.trashed_at FROM forms
+                    WHERE \(query.condition) ORDER BY forms.trashed_at, forms.id LIMIT \(batchSize)
+                    """)
                 let now = nowSeconds()
                 var purged: [TrashedForm] = []
                 for row in rows {

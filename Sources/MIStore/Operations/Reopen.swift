@@ -43,7 +43,7 @@ extension FormStore {
             throw StoreError(.invalidInput, "Reopening a form needs a reason for the technician.")
         }
         let result: ReopenResult = try write { db in
-            let form = try findInScope(ref, in: db)
+            let form = try formQuery().find(ref, in: db)
             guard form.state == .completed || (form.state == .submitted && allowSubmitted) else {
                 let why = form.state == .incomplete ? "it is still with the technician"
                     : "it has been submitted (uploaded) already, and only a foreman may take a submitted form back"

@@ -23,7 +23,7 @@ extension FormStore {
                        expectedVersion: Int? = nil) throws -> SubmitResult {
         let actor = try Validate.name(actor, what: "actor")
         let result: SubmitResult = try write { db in
-            let form = try findInScope(ref, in: db)
+            let form = try formQuery().find(ref, in: db)
             if form.state == .submitted {
                 return SubmitResult(formId: form.id, owner: form.owner, name: form.name, version: form.version,
                                     alreadySubmitted: true)

@@ -39,17 +39,14 @@ extension FormStore {
     /// Calls `body` with each trashed form (of `owner`, when given), oldest in the trash first;
     /// streamed from an index.
     public func forEachTrashedForm(owner: String? = nil, _ body: (TrashedForm) throws -> Void) throws {
+        var query = formQuery()
+        query.add("forms.trashed_at IS NOT NULL")
+        if let owner { query.add("forms.owner = \(owner.nfc)") }
         try read { db in
-            var sql = "SELECT \(SummarySQL.columns), forms.trashed_at FROM forms WHERE forms.trashed_at IS NOT NULL"
-            var arguments: StoreArguments = []
-            if let owner {
-                sql += " AND forms.owner = ?"
-                arguments += [owner.nfc]
-            }
-            var scoped: [String] = []
-            addScope("forms.owner", to: &scoped, &arguments)
-            sql += scoped.map { " AND " + $0 }.joined()
-            try db.forEachRow(sql + " ORDER BY forms.trashed_at, forms.id", arguments) { row in
+            try db.forEachRow(literal: """
+                SELECT \(verbatim: SummarySQL.columns), forms.trashed_at FROM forms
+                WHERE \(query.condition) ORDER BY forms.trashed_at, forms.id
+                """) { row in
                 try body(TrashedForm(form: try Self.summary(row), trashedAt: Date(timeIntervalSince1970: row["trashed_at"])))
             }
         }
@@ -68,8 +65,7 @@ extension FormStore {
     public func restore(_ ref: FormReference, actor: String, note: String? = nil) throws -> RestoreResult {
         let actor = try Validate.name(actor, what: "actor")
         let result: RestoreResult = try write { db in
-            let form = try Self.findTrashed(ref, in: db)
-            try ownerScope.check(form.owner)
+            let form = try formQuery().findTrashed(ref, in: db)
             let newName = try FormNames.freeName(for: form.name, owner: form.owner, in: db)
             let now = nowSeconds()
             do {
@@ -104,7 +100,9 @@ extension FormStore {
     static func findTrashed(_ ref: FormReference, in db: any StoreDatabase) throws -> FormRecord {
         switch ref {
         case .id(let id):
-            guard let row = try db.row("SELECT \(FormRecord.columns), forms.trashed_at FROM forms WHERE id = ?", [id]) else {
+            guard let row = try db.row(literal: """
+                SELECT \(verbatim: FormRecord.columns), forms.trashed_at FROM forms WHERE id = \(id)
+                """) else {
                 throw StoreError.noSuchForm(ref)
             }
             guard row["trashed_at"] as Double? != nil else {
@@ -113,10 +111,10 @@ extension FormStore {
             }
             return try FormRecord(row: row)
         case .path(let owner, let name):
-            guard let row = try db.row("""
-                SELECT \(FormRecord.columns) FROM forms WHERE owner = ? AND name = ? AND trashed_at IS NOT NULL
+            guard let row = try db.row(literal: """
+                SELECT \(verbatim: FormRecord.columns) FROM forms WHERE owner = \(owner) AND name = \(name) AND trashed_at IS NOT NULL
                 ORDER BY trashed_at DESC, id DESC LIMIT 1
-                """, [owner, name]) else {
+                """) else {
                 throw StoreError(.notFound, "\(owner) has no form named '\(name)' in the trash.")
             }
             return try FormRecord(row: row)

@@ -131,19 +131,11 @@ extension FormStore {
     /// Deliveries by id, newest last, streamed; only those of owners inside ``ownerScope``.
     public func forEachDelivery(_ filter: DeliveryFilter = DeliveryFilter(), _ body: (Delivery) throws -> Void) throws {
         try read { db in
-            var conditions: [String] = []
-            var arguments: StoreArguments = []
-            if let state = filter.state {
-                conditions.append("state = ?")
-                arguments += [state.rawValue]
-            }
-            if let formId = filter.formId {
-                conditions.append("form_id = ?")
-                arguments += [formId]
-            }
-            addScope("owner", to: &conditions, &arguments)
-            let condition = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-            try db.forEachRow("SELECT \(Outbox.columns) FROM outbox\(condition) ORDER BY id", arguments) { row in
+            // The owner a delivery's form had when it was submitted, as the outbox keeps it.
+            var query = formQuery(ownerColumn: "owner")
+            if let state = filter.state { query.add("state = \(state.rawValue)") }
+            if let formId = filter.formId { query.add("form_id = \(formId)") }
+            try db.forEachRow(literal: "SELECT \(verbatim: Outbox.columns) FROM outbox WHERE \(query.condition) ORDER BY id") { row in
                 try body(Outbox.delivery(row))
             }
         }
@@ -202,11 +194,9 @@ extension FormStore {
                 }
                 held = [delivery]
             } else {
-                var conditions = ["state = 'held'"]
-                var arguments: StoreArguments = []
-                addScope("owner", to: &conditions, &arguments)
-                held = try db.rows("SELECT \(Outbox.columns) FROM outbox WHERE \(conditions.joined(separator: " AND ")) ORDER BY id",
-                                   arguments).map(Outbox.delivery)
+                let query = formQuery(ownerColumn: "owner").adding("state = 'held'")
+                held = try db.rows(literal: "SELECT \(verbatim: Outbox.columns) FROM outbox WHERE \(query.condition) ORDER BY id")
+                    .map(Outbox.delivery)
             }
             for delivery in held {
                 try db.execute("UPDATE outbox SET state = 'queued', attempts = 0, next_try = ? WHERE id = ?", [now, delivery.id])

@@ -72,18 +72,9 @@ extension FormStore {
         let ownerPolicies = Dictionary(filter.ownerPolicies.map { ($0.key.nfc, (policy: $0.value, days: reminderDays($0.value))) },
                                        uniquingKeysWith: { a, _ in a })
         try read { db in
-            var sql = """
-                SELECT \(SummarySQL.columns) FROM forms
-                WHERE forms.state = 'incomplete' AND forms.trashed_at IS NULL
-                """
-            var arguments: StoreArguments = []
-            if let owner = filter.owner {
-                sql += " AND forms.owner = ?"
-                arguments += [owner.nfc]
-            }
-            var scoped: [String] = []
-            addScope("forms.owner", to: &scoped, &arguments)
-            sql += scoped.map { " AND " + $0 }.joined()
+            var query = formQuery()
+            query.add("forms.state = 'incomplete' AND forms.trashed_at IS NULL")
+            if let owner = filter.owner { query.add("forms.owner = \(owner.nfc)") }
             var currentOwner: String?
             var pendingOfOwner: [Reminder] = []
             func flush() throws {
@@ -92,7 +83,9 @@ extension FormStore {
                 }
                 pendingOfOwner.removeAll(keepingCapacity: true)
             }
-            try db.forEachRow(sql + " ORDER BY forms.owner, forms.name", arguments) { row in
+            try db.forEachRow(literal: """
+                SELECT \(verbatim: SummarySQL.columns) FROM forms WHERE \(query.condition) ORDER BY forms.owner, forms.name
+                """) { row in
                 let form = try Self.summary(row)
                 if form.owner != currentOwner {
                     try flush()

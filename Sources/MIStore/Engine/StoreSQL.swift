@@ -1,0 +1,136 @@
+import Foundation
+
+/// A piece of SQL that carries its own arguments: what is interpolated into it is an argument,
+/// never SQL text, and each argument's placeholder is spelled by the engine that runs the
+/// statement, as the statement is written (``StoreDialect/placeholder(at:)``: `?` for SQLite,
+/// `$1`, `$2` for PostgreSQL). Fragments join into larger ones with their arguments in order,
+/// so no statement numbers placeholders by hand and no finished text is searched for `?` again:
+/// a `?` in a string literal, a comment or an operator (jsonb's `?`) stays what it is.
+///
+///     let cutoff: StoreSQL = "forms.created_utc < \(before)"
+///     db.rows(literal: "SELECT id FROM forms WHERE \(cutoff) AND owner = \(uid)")
+///
+/// The database's functions take it labelled `literal:` (as GRDB's do): without the label an
+/// interpolated literal would be taken as the `String` of the older functions, with its values
+/// written into the text.
+///
+/// Fixed SQL text the store spells itself (a column list, a column name) goes in with
+/// ``StoreSQL/init(verbatim:)`` or `\(verbatim:)`; never user text. (GRDB's `SQL` literal and
+/// sql-kit's `SQLSerializer` are the models.)
+struct StoreSQL: ExpressibleByStringInterpolation {
+    fileprivate enum Piece {
+        case text(String)
+        case argument(any StoreValueConvertible)
+        /// What the two engines spell differently (``StoreDialect``): chosen as the statement is written.
+        case byEngine(sqlite: StoreSQL, postgres: StoreSQL)
+    }
+
+    fileprivate private(set) var pieces: [Piece]
+
+    /// Fixed SQL text, no arguments.
+    init(verbatim text: String) { pieces = text.isEmpty ? [] : [.text(text)] }
+
+    init(stringLiteral text: String) { self.init(verbatim: text) }
+
+    init(stringInterpolation: Interpolation) { pieces = stringInterpolation.pieces }
+
+    /// `sqlite` where SQLite runs the statement, `postgres` where PostgreSQL does.
+    init(sqlite: StoreSQL, postgres: StoreSQL) { pieces = [.byEngine(sqlite: sqlite, postgres: postgres)] }
+
+    struct Interpolation: StringInterpolationProtocol {
+        fileprivate var pieces: [Piece] = []
+
+        init(literalCapacity: Int, interpolationCount: Int) {}
+
+        mutating func appendLiteral(_ literal: String) {
+            if !literal.isEmpty { pieces.append(.text(literal)) }
+        }
+
+        /// A value: one argument.
+        mutating func appendInterpolation(_ value: some StoreValueConvertible) {
+            pieces.append(.argument(value))
+        }
+
+        /// An optional value: one argument, NULL when nil.
+        mutating func appendInterpolation(_ value: (some StoreValueConvertible)?) {
+            pieces.append(.argument(value.map { $0.storeValue } ?? StoreValue.null))
+        }
+
+        /// Another fragment, with its arguments.
+        mutating func appendInterpolation(_ fragment: StoreSQL) {
+            pieces += fragment.pieces
+        }
+
+        /// Fixed SQL text the store spells itself (a column list), never user text.
+        mutating func appendInterpolation(verbatim text: String) {
+            appendLiteral(text)
+        }
+    }
+
+    var isEmpty: Bool { pieces.isEmpty }
+
+    static func + (lhs: StoreSQL, rhs: StoreSQL) -> StoreSQL {
+        var joined = lhs
+        joined.pieces += rhs.pieces
+        return joined
+    }
+
+    static func += (lhs: inout StoreSQL, rhs: StoreSQL) { lhs.pieces += rhs.pieces }
+
+    /// The text and arguments for `dialect`'s engine, each placeholder spelled by the dialect
+    /// for its argument's position (from 1).
+    func rendered(for dialect: StoreDialect) -> (sql: String, arguments: StoreArguments) {
+        var sql = ""
+        var arguments: StoreArguments = []
+        render(for: dialect, into: &sql, &arguments)
+        return (sql, arguments)
+    }
+
+    private func render(for dialect: StoreDialect, into sql: inout String, _ arguments: inout StoreArguments) {
+        for piece in pieces {
+            switch piece {
+            case .text(let text):
+                sql += text
+            case .argument(let value):
+                arguments.append(value)
+                sql += dialect.placeholder(at: arguments.count)
+            case .byEngine(let sqlite, let postgres):
+                (dialect.engine == .sqlite ? sqlite : postgres).render(for: dialect, into: &sql, &arguments)
+            }
+        }
+    }
+}
+
+extension Sequence<StoreSQL> {
+    /// The fragments one after another, `separator` between them, their arguments in order.
+    func joined(separator: StoreSQL) -> StoreSQL {
+        var joined: StoreSQL = ""
+        for (index, fragment) in enumerated() {
+            if index > 0 { joined += separator }
+            joined += fragment
+        }
+        return joined
+    }
+}
+
+extension StoreDialect {
+    /// The placeholder of the argument at `position` (from 1): SQLite binds `?` in order,
+    /// PostgreSQL names each one, `$1`, `$2`.
+    func placeholder(at position: Int) -> String {
+        switch engine {
+        case .sqlite: "?"
+        case .postgres: "$\(position)"
+        }
+    }
+}
+
+extension StoreDatabase {
+    /// The first row of `sql`, or nil.
+    func row(literal sql: StoreSQL) throws -> StoreRow? { try rows(literal: sql).first }
+
+    /// The first column of the first row of `sql`, or nil when there is no row (or it holds NULL).
+    func value<T: StoreValueConvertible>(_ type: T.Type, literal sql: StoreSQL) throws -> T? {
+        guard let row = try row(literal: sql) else { return nil }
+        return T.fromStoreValue(row.values[0])
+    }
+}
