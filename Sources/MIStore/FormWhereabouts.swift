@@ -21,7 +21,7 @@ public struct FormWhereabouts: Sendable, Equatable {
 
 /// What `find` looks for: a form reference (`12`, `jdoe/Pump station 4`), or a bare name
 /// (`Pump station 4`) anywhere: any owner's form of that name, now or in the audit trail.
-public enum FormQuery: Sendable, Hashable {
+public enum FindTarget: Sendable, Hashable {
     case reference(FormReference)
     case name(String)
 
@@ -40,7 +40,7 @@ extension FormStore {
     /// one, else the form whose audit rows last gave it that name (so a moved or renamed form is
     /// found by the name it had). A bare name finds every such form. Forms outside the session's
     /// crews are left out; a reference to one is refused by name.
-    public func whereabouts(_ query: FormQuery, limit: Int = 20) throws -> [FormWhereabouts] {
+    public func whereabouts(_ query: FindTarget, limit: Int = 20) throws -> [FormWhereabouts] {
         try read { db in
             var ids: [Int64] = []
             switch query {

@@ -16,7 +16,7 @@ struct WhereaboutsTests {
         let byOldName = try store.whereabouts(.reference(ref("jdoe/Pump")))
         #expect(byOldName.map(\.formId) == [moved.formId])
         #expect(byOldName.first?.place == .live && byOldName.first?.owner == "asmith" && byOldName.first?.name == "Pump (2)")
-        #expect(try store.whereabouts(FormQuery("\(moved.formId)")).first?.name == "Pump (2)")
+        #expect(try store.whereabouts(FindTarget("\(moved.formId)")).first?.name == "Pump (2)")
 
         // Everything incomplete expires into the trash; then the trash is purged but for nothing.
         clock.advance(days: 30)

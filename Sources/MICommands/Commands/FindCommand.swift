@@ -36,7 +36,7 @@ public struct FindCommand: ConsoleCommand {
 
     public func run(in session: Session, output: OutputSink) throws {
         let store = try session.store()
-        let found = try store.whereabouts(FormQuery(form), limit: 20)
+        let found = try store.whereabouts(FindTarget(form), limit: 20)
         guard !found.isEmpty else {
             throw CommandError.failed("no form '\(form)' now, in the trash or in the audit trail")
         }

@@ -54,7 +54,7 @@ public protocol StoreListing: AnyObject {
     func forEachMediaFile(of ref: FormReference, fileName: String?, owner: String?,
                           _ body: (MediaSource, MediaFile, Data) throws -> Void) throws -> MediaSource
     func formReferenceSuggestions(prefix: String, owner: String?, scope: FormStore.SuggestionScope, limit: Int) throws -> [String]
-    func whereabouts(_ query: FormQuery, limit: Int) throws -> [FormWhereabouts]
+    func whereabouts(_ query: FindTarget, limit: Int) throws -> [FormWhereabouts]
 
     // Notices and audit (reading)
     func notices(for uid: String, unreadOnly: Bool) throws -> [Notice]

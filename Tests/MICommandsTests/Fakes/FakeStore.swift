@@ -133,7 +133,7 @@ final class FakeStore: StoreService {
         throw reached("formReferenceSuggestions")
     }
 
-    func whereabouts(_ query: FormQuery, limit: Int) throws -> [FormWhereabouts] {
+    func whereabouts(_ query: FindTarget, limit: Int) throws -> [FormWhereabouts] {
         throw reached("whereabouts")
     }
 
