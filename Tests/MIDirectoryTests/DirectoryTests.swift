@@ -211,7 +211,7 @@ import Testing
 /// Without a service account on a directory whose entries carry memberOf (`--memberof`, anyone
 /// may read): the login reads roles as the session's role plan says, from memberOf for groups
 /// the overlay follows, not by asking the groups (which a user may not be allowed to read).
-@Suite struct MemberOfWithoutServiceAccountTests {
+@Suite(.tags(.ldap), .needsLDAP) struct MemberOfWithoutServiceAccountTests {
     static let fixture: Fixture = {
         do {
             return try Fixture.dedicated(variable: "MIADMIN_TEST_FIXTURE_MEMBEROF", name: "memberof",

@@ -7,7 +7,7 @@ import Testing
 /// Two directory accounts whose ids differ only in Unicode normalization (`müller` with U+00FC,
 /// `mu` + U+0308 + `ller`) would be one owner in the store: refused at login and in listings,
 /// naming both, never merged. Against the real slapd fixture, in an OU of the test's own.
-@Suite struct LookAlikeIdTests {
+@Suite(.tags(.ldap), .needsLDAP) struct LookAlikeIdTests {
     let fixture = Fixture.shared
 
     /// A new OU holding the two look-alike accounts (each with its own password), as root.

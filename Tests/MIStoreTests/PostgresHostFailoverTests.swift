@@ -7,7 +7,7 @@ import Testing
 /// listener with another CA's certificate, one that accepts and closes, one that speaks no TLS):
 /// the console goes on to the next host, at start and when it connects again, and when every
 /// host fails the message names each host and its failure.
-@Suite("PostgreSQL: every host of store.url is tried (real server)", .serialized)
+@Suite("PostgreSQL: every host of store.url is tried (real server)", .serialized, .tags(.postgres), .needsPostgres)
 struct PostgresHostFailoverTests {
     let fixture = PostgresFixture.shared
 

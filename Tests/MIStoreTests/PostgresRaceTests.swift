@@ -8,7 +8,7 @@ import Testing
 /// (seen in `pg_locks`, never by timing). A lost race is run again, whether the server stopped it
 /// inside the move's pipeline or at its COMMIT; a race lost on every attempt says it was a
 /// serialization failure.
-@Suite struct PostgresRaceTests {
+@Suite(.serialized, .tags(.postgres), .needsPostgres) struct PostgresRaceTests {
     let fixture = PostgresFixture.shared
 
     /// A move of jdoe's `Pump` to asmith, on its own thread.

@@ -5,7 +5,7 @@ import Testing
 
 /// Text with a NUL never reaches libpq (which would cut it short): every statement of the
 /// PostgreSQL engine refuses it before sending anything, naming the field it was bound for.
-@Suite("PostgreSQL: text with a NUL is refused (real server)")
+@Suite("PostgreSQL: text with a NUL is refused (real server)", .tags(.postgres), .needsPostgres)
 struct PostgresTextCheckTests {
     let fixture = PostgresFixture.shared
 
