@@ -53,7 +53,7 @@ struct DS389Tests {
         // lchen is in the canteen group (memberOf values), support lists her by uniqueMember.
         let lchen = try login("lchen", format: "csv")
         #expect(lchen.status == 0, "\(lchen.stderr)")
-        #expect(lchen.lines.last?.hasSuffix(",support") == true, "\(lchen.stdout)")
+        #expect(lchen.lines.last?.hasSuffix(",support,password") == true, "\(lchen.stdout)")
         let tpatel = try login("tpatel", format: "json")
         #expect(tpatel.stdout.contains("\"foreman\"") && tpatel.stdout.contains("\"technician\""), "\(tpatel.stdout)")
         let support = try login("lchen", ["users --role support"], format: "csv")

@@ -178,7 +178,7 @@ enum DirectoryUnderTest: String, CaseIterable, CustomTestStringConvertible, Send
         for uid in ["lchen", "nbody"] {
             let me = try MIAdmin.as_(uid, config: config, format: "csv", ["whoami"], fixture: fixture)
             #expect(me.status == 0, "\(uid): \(me.stderr)")
-            #expect(me.lines.last?.hasSuffix(",support") == true, "\(uid): \(me.stdout)")
+            #expect(me.lines.last?.hasSuffix(",support,password") == true, "\(uid): \(me.stdout)")
         }
         let listed = try MIAdmin.as_("lchen", config: config, format: "csv", ["users --role support", "users --role foreman"],
                                      fixture: fixture)
