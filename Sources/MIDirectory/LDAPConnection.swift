@@ -277,32 +277,9 @@ public final class LDAPConnection {
                              _ body: (Int, UnsafeRawBufferPointer) -> Void) throws {
         try searchMessages(base: dn, scope: .base, filter: "(objectClass=*)", attributes: attributes,
                            pageSize: settings.pageSize) { message in
-            // One pass over the entry's BER, the values pointing into libldap's buffer
-            // (`readEntry`'s way): `ldap_get_values_len` copied every value into a block of its
-            // own, 100,000 blocks for a group of 100,000 members.
-            var ber: OpaquePointer?
-            var dnValue = berval(bv_len: 0, bv_val: nil)
-            guard ldap_get_dn_ber(handle, message, &ber, &dnValue) == LDAP_SUCCESS else {
-                if let ber { ber_free(ber, 0) }
-                return
-            }
-            defer { ber_free(ber, 0) }
-            var name = berval(bv_len: 0, bv_val: nil)
-            var list: UnsafeMutablePointer<berval>?
-            while ldap_get_attribute_ber(handle, message, ber, &name, &list) == LDAP_SUCCESS, name.bv_val != nil {
-                defer {
-                    if list != nil { ber_memfree(list) }
-                    list = nil
-                }
-                let returned = UnsafeRawBufferPointer(start: name.bv_val, count: Int(name.bv_len))
-                guard let index = attributes.firstIndex(where: { Self.equalIgnoringASCIICase($0.utf8, returned) }),
-                      let list else { continue }
-                var next = 0
-                while list[next].bv_val != nil {
-                    body(index, UnsafeRawBufferPointer(start: list[next].bv_val, count: Int(list[next].bv_len)))
-                    next += 1
-                }
-            }
+            // The values point into libldap's buffer: `ldap_get_values_len` copied every value
+            // into a block of its own, 100,000 blocks for a group of 100,000 members.
+            _ = walkEntry(message, attributes: attributes, body)
         }
     }
 
@@ -532,18 +509,30 @@ public final class LDAPConnection {
     }
 
     /// The entry's DN and the values of `attributes` (keyed by the name asked for), read in one
-    /// pass over the entry's BER as ldapsearch does (`ldap_get_dn_ber`, `ldap_get_attribute_ber`:
-    /// values point into libldap's buffer), instead of one scan of the entry per attribute.
+    /// pass over the entry's BER (``walkEntry(_:attributes:_:)``).
     private func readEntry(_ message: OpaquePointer, attributes: [String]) -> LDAPEntry {
+        var valueLists: [[String]] = Array(repeating: [], count: attributes.count)
+        let dn = walkEntry(message, attributes: attributes) { asked, value in
+            valueLists[asked].append(String(decoding: value, as: UTF8.self))
+        }
+        return LDAPEntry(dn: dn ?? "", names: attributes, valueLists: valueLists)
+    }
+
+    /// One pass over an entry's BER as ldapsearch does it (`ldap_get_dn_ber`,
+    /// `ldap_get_attribute_ber`), instead of one scan of the entry per attribute: hands `body`
+    /// each value of `attributes` with the index of its attribute there, as bytes in libldap's
+    /// buffer (valid during the call only). Returns the entry's DN; nil for a message that is no
+    /// entry.
+    private func walkEntry(_ message: OpaquePointer, attributes: [String],
+                           _ body: (Int, UnsafeRawBufferPointer) -> Void) -> String? {
         var ber: OpaquePointer?
         var dnValue = berval(bv_len: 0, bv_val: nil)
         guard ldap_get_dn_ber(handle, message, &ber, &dnValue) == LDAP_SUCCESS else {
             if let ber { ber_free(ber, 0) }
-            return LDAPEntry(dn: "", names: attributes, valueLists: Array(repeating: [], count: attributes.count))
+            return nil
         }
         defer { ber_free(ber, 0) }
         let dn = Self.string(dnValue)
-        var valueLists: [[String]] = Array(repeating: [], count: attributes.count)
         var name = berval(bv_len: 0, bv_val: nil)
         var list: UnsafeMutablePointer<berval>?
         while ldap_get_attribute_ber(handle, message, ber, &name, &list) == LDAP_SUCCESS, name.bv_val != nil {
@@ -552,16 +541,16 @@ public final class LDAPConnection {
                 list = nil
             }
             let returned = UnsafeRawBufferPointer(start: name.bv_val, count: Int(name.bv_len))
-            // Attribute names compare without case (RFC 4512); the key is the name asked for.
+            // Attribute names compare without case (RFC 4512); the index is the name asked for.
             guard let asked = attributes.firstIndex(where: { Self.equalIgnoringASCIICase($0.utf8, returned) }),
                   let list else { continue }
             var index = 0
             while list[index].bv_val != nil {
-                valueLists[asked].append(Self.string(list[index]))
+                body(asked, UnsafeRawBufferPointer(start: list[index].bv_val, count: Int(list[index].bv_len)))
                 index += 1
             }
         }
-        return LDAPEntry(dn: dn, names: attributes, valueLists: valueLists)
+        return dn
     }
 
     private static func string(_ value: berval) -> String {
