@@ -91,7 +91,9 @@ import Testing
         #expect(listing.status == 0, "\(listing.stderr)")
         let names = listing.lines.dropFirst().map { String($0.prefix { $0 != "," }) }
         let builtins: Set<String> = ["source", "quit", "\\x", "exit", "\\q"]
-        var paths: [String] = names.filter { !builtins.contains($0) }
+        // The console words have one line of help and no examples; `help \gset` would be a
+        // `\gset` of help's own listing.
+        var paths: [String] = names.filter { !builtins.contains($0) && !$0.hasPrefix("\\") }
         var helpExamples: [(String, String)] = []
         var index = 0
         while index < paths.count {

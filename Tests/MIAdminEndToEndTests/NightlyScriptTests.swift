@@ -56,7 +56,8 @@ import Testing
     @Test func theGuidesNightlyScriptWritesItsReportRecoversAndHandsTheFormOver() throws {
         let (config, dir) = try store(zangstromHolds: [])
         let result = try runNightly(config, report: dir + "/nord.txt")
-        #expect(result.status == 3, "the failed delivery still shows in the exit status: \(result.stderr)")
+        // The delivery's failure was the only one, and a transient one (the office unreachable).
+        #expect(result.status == 2, "the failed delivery still shows in the exit status: \(result.stderr)")
         #expect(result.stderr.contains("nightly.mi:11: the office could not be reached"), "\(result.stderr)")
         #expect(result.stderr.contains("deliver failed (exit 2); still queued:"))
         #expect(result.stdout.contains("Generator monthly") && result.stdout.contains("queued"), "the queue listed: \(result.stdout)")
@@ -73,7 +74,8 @@ import Testing
     @Test func theNightlyScriptLeavesTheFormWhenTheColleagueHoldsItsName() throws {
         let (config, dir) = try store(zangstromHolds: ["Pump station 4"])
         let result = try runNightly(config, report: dir + "/nord.txt")
-        #expect(result.status == 3)
+        // The name clash is the script's own decision, not a failure: the unreachable office is.
+        #expect(result.status == 2)
         #expect(result.stderr.contains("zangstrom already holds a form of that name: it would arrive as Pump station 4 (2). Left with jdoe."),
                 "\(result.stderr)")
         let forms = try MIAdmin.as_("mkhan", config: config, format: "csv", ["forms --owner jdoe --state incomplete"], fixture: fixture)

@@ -70,6 +70,15 @@ public enum CommandRegistry {
             + [("\\q", "\\q: leave the console, as quit.")]
     }
 
+    /// A console word's help, the one line `help` lists it with: `help source`, `help \watch`
+    /// (which the tokenizer hands over as `watch`: a backslash quotes the next character).
+    public static func builtinHelp(_ word: String) -> String? {
+        guard let name = builtin(named: word) ?? builtin(named: "\\" + word),
+              let entry = builtins.first(where: { $0.name == name }) else { return nil }
+        let aliases = entry.aliases.isEmpty ? "" : " (also \(entry.aliases.joined(separator: ", ")))"
+        return "\(entry.name)\(aliases): \(entry.abstract)"
+    }
+
     /// The builtin `word` names (by its name or an alias), or nil.
     public static func builtin(named word: String) -> String? {
         builtins.first { $0.name == word || $0.aliases.contains(word) }?.name

@@ -17,7 +17,8 @@ public struct HelpCommand: ConsoleCommand {
 
     public func run(in session: Session, output: OutputSink) throws {
         if let name = command.first {
-            guard let text = CommandRegistry.helpText(for: command) else {
+            guard let text = CommandRegistry.helpText(for: command)
+                    ?? (command.count == 1 ? CommandRegistry.builtinHelp(name) : nil) else {
                 throw CommandError.failed(CommandRegistry.unknownCommandMessage(name))
             }
             output.message(text)
