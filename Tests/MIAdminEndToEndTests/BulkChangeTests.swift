@@ -71,6 +71,31 @@ import Testing
         try term.waitFor("[exited 0]")
     }
 
+    /// While the bulk move's question waits, the console holds no write lock: another console's
+    /// move goes through (it would otherwise give up after the busy timeout with "The store is
+    /// busy"). The answer then makes the moves the preview showed; a form the other console moved
+    /// meanwhile is refused as changed since it was chosen, and stays where the other console put it.
+    @Test func anotherConsolesMoveGoesThroughWhileTheQuestionWaits() throws {
+        let config = try fixture.store(importing: try Paths.copyOfSampleTree())
+        let valve = try id(config, "jdoe", "Valve check – north")
+        let term = try TerminalSession(uid: "mkhan", config: config)
+        try term.waitFor(prompt)
+        try term.enter("move 'jdoe/*' asmith")
+        try term.waitFor("move 2 form(s) matching 'jdoe/*' to asmith? [y/N] ")
+        let other = try MIAdmin.as_("lchen", config: config, ["move \(valve) sobrien"])
+        #expect(other.status == 0, "\(other.stderr)")
+        #expect(try forms(config).contains("sobrien/Valve check – north incomplete"))
+        try term.enter("y")
+        let screen = try term.waitFor("the rest were left as they were").replacingOccurrences(of: "\n", with: "")
+        #expect(screen.contains("form \(valve) 'Valve check – north'"), "\(screen)")
+        let after = try forms(config)
+        #expect(after.contains("asmith/Pump station 4 (3) incomplete"), "the other form was moved: \(after)")
+        #expect(after.contains("sobrien/Valve check – north incomplete"), "the other console's move stands: \(after)")
+        #expect(!after.contains("jdoe/Pump station 4"))
+        try term.press("C-d")
+        try term.waitFor("[exited 0]")
+    }
+
     @Test func undoIsRefusedWhenAFormChangedSince() throws {
         let config = try fixture.store(importing: try Paths.copyOfSampleTree())
         let term = try TerminalSession(uid: "mkhan", config: config)

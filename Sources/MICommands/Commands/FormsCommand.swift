@@ -125,12 +125,12 @@ public struct FormsCommand: ConsoleCommand {
                 output.row(group.values.map(Value.string) + [.int(Int64(group.count))])
             }
             if let ownerIndex = countBy.fields.firstIndex(of: .owner) {
+                // The technicians without a form, from the directory's listing: their uids only.
                 let counted = Set(counts.map { $0.values[ownerIndex] })
-                for technician in try selection.technicians(session.directory, among: filter.owners)
-                    where !counted.contains(technician.uid) {
+                for uid in try selection.technicianIDs(session.directory, among: filter.owners, excluding: counted) {
                     output.row(countBy.fields.map { field in
                         switch field {
-                        case .owner: .string(technician.uid)
+                        case .owner: .string(uid)
                         case .state: state.map { .string($0.rawValue) } ?? .null
                         case .template: template.map(Value.string) ?? .null
                         }

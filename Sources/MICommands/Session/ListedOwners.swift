@@ -33,25 +33,45 @@ struct ListedOwners {
     /// among `owners` when given (a crew: `--team`).
     func technicians(_ directory: any DirectoryService, among owners: Set<String>? = nil) throws -> [DirectoryUser] {
         var found: [DirectoryUser] = []
+        try forEachTechnician(directory, among: owners) { found.append($0) }
+        return found.sorted { $0.uid.utf8.lexicographicallyPrecedes($1.uid.utf8) }
+    }
+
+    /// The uids of ``technicians(_:among:)`` except those in `excluded`, in the same order. Only
+    /// the uids are kept, never the entries: a count by owner over a whole directory of a hundred
+    /// thousand technicians holds their names, not their records.
+    func technicianIDs(_ directory: any DirectoryService, among owners: Set<String>? = nil,
+                       excluding excluded: Set<String>) throws -> [String] {
+        var found: [String] = []
+        try forEachTechnician(directory, among: owners) { user in
+            if !excluded.contains(user.uid) { found.append(user.uid) }
+        }
+        return found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// Each technician of ``technicians(_:among:)`` as the directory gives it, in no order.
+    private func forEachTechnician(_ directory: any DirectoryService, among owners: Set<String>?,
+                                   _ body: (DirectoryUser) throws -> Void) throws {
+        func take(_ user: DirectoryUser) throws {
+            if scope.allows(user.uid) && (owners?.contains(user.uid) ?? true) { try body(user) }
+        }
         if let owners, owner == nil {
             // One crew: its members, each looked up, rather than a listing of the directory.
             for uid in owners.sorted() {
-                if let user = try directory.user(uid: uid), user.roles.contains(.technician) { found.append(user) }
+                if let user = try directory.user(uid: uid), user.roles.contains(.technician) { try take(user) }
             }
         } else if let owner, glob == nil {
-            if let user = try directory.user(uid: owner), user.roles.contains(.technician) { found.append(user) }
+            if let user = try directory.user(uid: owner), user.roles.contains(.technician) { try take(user) }
         } else if let crew = scope.owners, glob == nil {
             // A foreman's crews: their members, not the directory.
             for uid in crew.sorted() {
-                if let user = try directory.user(uid: uid), user.roles.contains(.technician) { found.append(user) }
+                if let user = try directory.user(uid: uid), user.roles.contains(.technician) { try take(user) }
             }
         } else {
             try directory.forEachUser(matching: glob, role: .technician) { user in
                 // The directory's glob also matches names; an owner is a uid.
-                if glob?.matches(user.uid) ?? true { found.append(user) }
+                if glob?.matches(user.uid) ?? true { try take(user) }
             }
         }
-        return found.filter { scope.allows($0.uid) && (owners?.contains($0.uid) ?? true) }
-            .sorted { $0.uid.utf8.lexicographicallyPrecedes($1.uid.utf8) }
     }
 }
