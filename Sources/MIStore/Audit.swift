@@ -80,10 +80,11 @@ enum Audit {
     /// ``record(_:at:actor:command:formId:object:before:after:note:)`` as a statement for a batch.
     static func recording(at: Double, actor: String, command: String, formId: Int64?, object: String,
                           before: JSONValue?, after: JSONValue?, note: String?) -> StoreStatement {
-        StoreStatement("""
+        StoreStatement(literal: """
             INSERT INTO audit (at, actor, command, form_id, object, before, after, note)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, [at, actor, command, formId, object, before.map(JSONWriter.compact), after.map(JSONWriter.compact), note])
+            VALUES (\(at), \(actor), \(command), \(formId), \(object), \(before.map(JSONWriter.compact)),
+                    \(after.map(JSONWriter.compact)), \(note))
+            """)
     }
 
     /// The id of the form `ref` names for the audit trail: an id as given; `owner/name` as the

@@ -88,6 +88,11 @@ struct FormRecord: Sendable {
         [Date(timeIntervalSince1970: now).iso8601, now]
     }
 
+    /// ``touched`` with its arguments, for a ``StoreSQL`` statement.
+    static func touching(_ now: Double) -> StoreSQL {
+        "modified = \(Date(timeIntervalSince1970: now).iso8601), modified_utc = \(now)"
+    }
+
     /// Where this live form's expiry clock starts, as the store holds it now (``Expiry``).
     /// `restartedAt`: the clock's restart the caller has just written (a move under
     /// `expiryFrom: assigned`), which the record read before it does not hold.

@@ -36,8 +36,10 @@ enum Notices {
 
     /// ``add(_:uid:text:source:formId:at:)`` as a statement for a batch; it returns the id.
     static func adding(uid: String, text: String, source: String, formId: Int64?, at: Double) -> StoreStatement {
-        StoreStatement("INSERT INTO notices (uid, text, created, source, form_id) VALUES (?, ?, ?, ?, ?) RETURNING id",
-                       [uid, text, at, source, formId])
+        StoreStatement(literal: """
+            INSERT INTO notices (uid, text, created, source, form_id)
+            VALUES (\(uid), \(text), \(at), \(source), \(formId)) RETURNING id
+            """)
     }
 
     /// The text the old owner of a moved form reads: the name they knew, the new owner, the new

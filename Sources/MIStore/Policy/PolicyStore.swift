@@ -57,7 +57,7 @@ extension FormStore {
     }
 
     /// The store's policy rows, for ``effectivePolicy(defaults:from:)``.
-    static let policyQuery = StoreStatement("SELECT key, value, set_at, set_by FROM policy")
+    static let policyQuery = StoreStatement(literal: "SELECT key, value, set_at, set_by FROM policy")
 
     /// `defaults` with the store's values (the rows of ``policyQuery``) over them.
     static func effectivePolicy(defaults: ExpiryPolicy, from rows: [StoreRow]) throws -> EffectivePolicy {
