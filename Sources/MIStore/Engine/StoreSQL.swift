@@ -134,6 +134,9 @@ extension StoreDatabase {
         return T.fromStoreValue(row.values[0])
     }
 
+    /// Runs an `INSERT ... RETURNING id` and returns the id.
+    func insert(literal sql: StoreSQL) throws -> Int64 { try rows(literal: sql).insertedId() }
+
     /// The first column of every row of `sql`.
     func values<T: StoreValueConvertible>(_ type: T.Type, literal sql: StoreSQL) throws -> [T] {
         try rows(literal: sql).compactMap { T.fromStoreValue($0.values[0]) }
