@@ -80,10 +80,11 @@ enum Audit {
     /// ``record(_:at:actor:command:formId:object:before:after:note:)`` as a statement for a batch.
     static func recording(at: Double, actor: String, command: String, formId: Int64?, object: String,
                           before: JSONValue?, after: JSONValue?, note: String?) -> StoreStatement {
-        StoreStatement("""
+        StoreStatement(literal: """
             INSERT INTO audit (at, actor, command, form_id, object, before, after, note)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, [at, actor, command, formId, object, before.map(JSONWriter.compact), after.map(JSONWriter.compact), note])
+            VALUES (\(at), \(actor), \(command), \(formId), \(object), \(before.map(JSONWriter.compact)),
+                    \(after.map(JSONWriter.compact)), \(note))
+            """)
     }
 
     /// The id of the form `ref` names for the audit trail: an id as given; `owner/name` as the
@@ -94,17 +95,19 @@ enum Audit {
         case .id(let id):
             return id
         case .path(let owner, let name):
-            if let id = try db.value(Int64.self, """
-                SELECT id FROM forms WHERE owner = ? AND name = ? ORDER BY trashed_at IS NOT NULL, trashed_at DESC LIMIT 1
-                """, [owner, name]) {
+            if let id = try db.value(Int64.self, literal: """
+                SELECT id FROM forms WHERE owner = \(owner) AND name = \(name) ORDER BY trashed_at IS NOT NULL, trashed_at DESC LIMIT 1
+                """) {
                 return id
             }
-            if let id = try db.value(Int64.self, """
+            let dialect = db.dialect
+            // Each use of owner and name is its own argument: no placeholder is numbered by hand.
+            if let id = try db.value(Int64.self, literal: """
                 SELECT form_id FROM audit WHERE form_id IS NOT NULL AND (
-                    (\(db.dialect.jsonText("after", "owner")) = ?1 AND \(db.dialect.jsonText("after", "name")) = ?2) OR
-                    (\(db.dialect.jsonText("before", "owner")) = ?1 AND \(db.dialect.jsonText("before", "name")) = ?2))
+                    (\(verbatim: dialect.jsonText("after", "owner")) = \(owner) AND \(verbatim: dialect.jsonText("after", "name")) = \(name)) OR
+                    (\(verbatim: dialect.jsonText("before", "owner")) = \(owner) AND \(verbatim: dialect.jsonText("before", "name")) = \(name)))
                 ORDER BY at DESC, id DESC LIMIT 1
-                """, [owner, name]) {
+                """) {
                 return id
             }
             throw StoreError(.notFound, "No form '\(name)' of \(owner), now or in the audit trail.")

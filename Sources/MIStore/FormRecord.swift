@@ -80,12 +80,10 @@ struct FormRecord: Sendable {
     }
 
     /// `modified` follows every change the console makes (move, submit, comment, reopen, restore,
-    /// expire), not only the device's saves: the SET clause, with ``touchedArguments(_:)``.
+    /// expire), not only the device's saves: the SET clause, its arguments in it.
     /// The text is UTC (`2026-11-24T05:38:00Z`); the device writes its own zone.
-    static let touched = "modified = ?, modified_utc = ?"
-
-    static func touchedArguments(_ now: Double) -> StoreArguments {
-        [Date(timeIntervalSince1970: now).iso8601, now]
+    static func touching(_ now: Double) -> StoreSQL {
+        "modified = \(Date(timeIntervalSince1970: now).iso8601), modified_utc = \(now)"
     }
 
     /// Where this live form's expiry clock starts, as the store holds it now (``Expiry``).

@@ -52,11 +52,11 @@ extension FormStore {
                 }
             case .name(let name):
                 let after = db.dialect.jsonText("after", "name"), before = db.dialect.jsonText("before", "name")
-                ids = try db.values(Int64.self, "SELECT id FROM forms WHERE name = ? ORDER BY modified DESC", [name])
-                for id in try db.values(Int64.self, """
-                    SELECT form_id FROM audit WHERE form_id IS NOT NULL AND (\(after) = ?1 OR \(before) = ?1)
+                ids = try db.values(Int64.self, literal: "SELECT id FROM forms WHERE name = \(name) ORDER BY modified DESC")
+                for id in try db.values(Int64.self, literal: """
+                    SELECT form_id FROM audit WHERE form_id IS NOT NULL AND (\(verbatim: after) = \(name) OR \(verbatim: before) = \(name))
                     GROUP BY form_id ORDER BY MAX(at) DESC
-                    """, [name]) where !ids.contains(id) {
+                    """) where !ids.contains(id) {
                     ids.append(id)
                 }
             }
@@ -76,16 +76,16 @@ extension FormStore {
 
     /// One form's place: its row, or (purged) the owner and name its last audit row gave it.
     static func whereabouts(of id: Int64, in db: any StoreDatabase) throws -> FormWhereabouts? {
-        if let row = try db.rows("SELECT owner, name, state, trashed_at FROM forms WHERE id = ?", [id]).first {
+        if let row = try db.row(literal: "SELECT owner, name, state, trashed_at FROM forms WHERE id = \(id)") {
             let trashed: Double? = row["trashed_at"]
             return FormWhereabouts(formId: id, place: trashed == nil ? .live : .trash, owner: row["owner"], name: row["name"],
                                    state: row["state"], trashedAt: trashed.map(Date.init(timeIntervalSince1970:)))
         }
         let owner = db.dialect.jsonText("before", "owner"), name = db.dialect.jsonText("before", "name")
-        guard let last = try db.rows("""
-            SELECT \(owner) AS owner, \(name) AS name FROM audit WHERE form_id = ? AND before IS NOT NULL
+        guard let last = try db.row(literal: """
+            SELECT \(verbatim: owner) AS owner, \(verbatim: name) AS name FROM audit WHERE form_id = \(id) AND before IS NOT NULL
             ORDER BY at DESC, id DESC LIMIT 1
-            """, [id]).first else { return nil }
+            """) else { return nil }
         let lastOwner: String? = last["owner"], lastName: String? = last["name"]
         guard let lastOwner, let lastName else { return nil }
         return FormWhereabouts(formId: id, place: .purged, owner: lastOwner, name: lastName, state: nil, trashedAt: nil)

@@ -36,8 +36,10 @@ enum Notices {
 
     /// ``add(_:uid:text:source:formId:at:)`` as a statement for a batch; it returns the id.
     static func adding(uid: String, text: String, source: String, formId: Int64?, at: Double) -> StoreStatement {
-        StoreStatement("INSERT INTO notices (uid, text, created, source, form_id) VALUES (?, ?, ?, ?, ?) RETURNING id",
-                       [uid, text, at, source, formId])
+        StoreStatement(literal: """
+            INSERT INTO notices (uid, text, created, source, form_id)
+            VALUES (\(uid), \(text), \(at), \(source), \(formId)) RETURNING id
+            """)
     }
 
     /// The text the old owner of a moved form reads: the name they knew, the new owner, the new
@@ -85,10 +87,10 @@ extension FormStore {
     public func notices(for uid: String, unreadOnly: Bool = true) throws -> [Notice] {
         try ownerScope.check(uid)
         return try read { db in
-            try db.rows("""
+            try db.rows(literal: """
                 SELECT id, uid, text, created, read_at, source, form_id FROM notices
-                WHERE uid = ? \(unreadOnly ? "AND read_at IS NULL" : "") ORDER BY id
-                """, [uid.nfc]).map(Notices.notice)
+                WHERE uid = \(uid.nfc) \(verbatim: unreadOnly ? "AND read_at IS NULL" : "") ORDER BY id
+                """).map(Notices.notice)
         }
     }
 
@@ -102,10 +104,10 @@ extension FormStore {
             let now = nowSeconds()
             var changed: [Int64] = []
             for id in ids {
-                if let uid = try db.value(String.self, "SELECT uid FROM notices WHERE id = ?", [id]) {
+                if let uid = try db.value(String.self, literal: "SELECT uid FROM notices WHERE id = \(id)") {
                     try ownerScope.check(uid)
                 }
-                if try db.execute("UPDATE notices SET read_at = ? WHERE id = ? AND read_at IS NULL", [now, id]) > 0 {
+                if try db.execute(literal: "UPDATE notices SET read_at = \(now) WHERE id = \(id) AND read_at IS NULL") > 0 {
                     changed.append(id)
                 }
             }
@@ -127,7 +129,7 @@ extension FormStore {
         try ownerScope.check(uid)
         return try write { db in
             let now = nowSeconds()
-            let count = try db.execute("UPDATE notices SET read_at = ? WHERE uid = ? AND read_at IS NULL", [now, uid])
+            let count = try db.execute(literal: "UPDATE notices SET read_at = \(now) WHERE uid = \(uid) AND read_at IS NULL")
             if count > 0 {
                 try audit(db, at: now, actor: actor, command: "notices.read", formId: nil, object: "notices of \(uid)",
                                  before: nil, after: .object(JSONObject([("count", .integer(count))])), note: nil)

@@ -32,6 +32,13 @@ struct PostgresTextCheckTests {
         #expect(performing: { try database.rows(insert + " RETURNING id", [Int64(2), "T\u{0}x"]) }, throws: refused)
         #expect(performing: { try database.batch([StoreStatement(insert, [Int64(3), "T\u{0}x"])]) }, throws: refused)
         #expect(performing: { try database.readAhead(StoreStatement(insert + " RETURNING id", [Int64(4), "T\u{0}x"])).rows() }, throws: refused)
+        // A batch's or a read ahead's statement written as StoreSQL is checked as well.
+        let nul = "T\u{0}x"
+        #expect(performing: { try database.batch([StoreStatement(literal: "INSERT INTO notes (id, text) VALUES (\(Int64(6)), \(nul))")]) },
+                throws: refused)
+        #expect(performing: {
+            try database.readAhead(StoreStatement(literal: "INSERT INTO notes (id, text) VALUES (\(Int64(7)), \(nul)) RETURNING id")).rows()
+        }, throws: refused)
         #expect { try database.forEachRow("SELECT id FROM notes WHERE text = ?", ["T\u{0}x"]) { _ in } } throws: { error in
             (error as? StoreError)?.message.contains("field text") == true
         }

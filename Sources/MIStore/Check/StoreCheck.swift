@@ -52,11 +52,11 @@ extension FormStore {
             try body(StoreFinding(kind: .integrity, formId: nil, formState: nil, trashed: false, object: "store", message: line))
         }
         try readListing { db in
-            try db.forEachRow("""
+            try db.forEachRow(literal: """
                 SELECT media.form_id, media.file_name, media.size, media.sha256, media.data,
                        forms.owner, forms.name, forms.state, forms.trashed_at
                 FROM media JOIN forms ON forms.id = media.form_id ORDER BY media.form_id, media.file_name
-                """, []) { row in
+                """) { row in
                 let data: Data = row["data"] ?? Data()
                 let size: Int = row["size"], recorded: String = row["sha256"]
                 var problems: [String] = []
@@ -69,7 +69,7 @@ extension FormStore {
                                       object: "form \(formId) \(row["owner"] as String)/\(row["name"] as String): \(fileName)",
                                       message: "media file \(fileName) is damaged: " + problems.joined(separator: "; ")))
             }
-            try db.forEachRow("SELECT \(FormRecord.columns), forms.trashed_at FROM forms ORDER BY id", []) { row in
+            try db.forEachRow(literal: "SELECT \(verbatim: FormRecord.columns), forms.trashed_at FROM forms ORDER BY id") { row in
                 guard scope.allows(row["owner"]) else { return }
                 let trashed = row["trashed_at"] as Double? != nil
                 let record: FormRecord
@@ -89,7 +89,7 @@ extension FormStore {
                                           object: record.label, message: "the stored form content cannot be read: \(reason)"))
                     return
                 }
-                let names = try db.values(String.self, "SELECT file_name FROM media WHERE form_id = ?", [record.id])
+                let names = try db.values(String.self, literal: "SELECT file_name FROM media WHERE form_id = \(record.id)")
                 for problem in [TreePathRules.ownerProblem(record.owner), TreePathRules.formNameProblem(record.name)]
                     .compactMap({ $0 }) + names.compactMap(TreePathRules.mediaNameProblem) {
                     try body(StoreFinding(kind: .path, formId: record.id, formState: record.state, trashed: trashed,
@@ -101,7 +101,7 @@ extension FormStore {
                                           object: record.label, message: "\(violation.rule): \(violation.message)"))
                 }
             }
-            for uid in try db.values(String.self, "SELECT DISTINCT uid FROM notices ORDER BY uid") where scope.allows(uid) {
+            for uid in try db.values(String.self, literal: "SELECT DISTINCT uid FROM notices ORDER BY uid") where scope.allows(uid) {
                 guard let problem = TreePathRules.ownerProblem(uid) else { continue }
                 try body(StoreFinding(kind: .path, formId: nil, formState: nil, trashed: false, object: "notices of \(uid)",
                                       message: problem + "; export skips these notices"))
@@ -114,10 +114,10 @@ extension FormStore {
     /// trashed ones wait for purge, so their owners are not listed.
     public func forEachOwner(_ body: (_ uid: String, _ forms: Int) throws -> Void) throws {
         try read { db in
-            try db.forEachRow("""
+            try db.forEachRow(literal: """
                 SELECT owner, COUNT(*) AS forms FROM forms
                 WHERE trashed_at IS NULL AND state IN ('incomplete', 'completed') GROUP BY owner ORDER BY owner
-                """, []) { row in try body(row["owner"], row["forms"]) }
+                """) { row in try body(row["owner"], row["forms"]) }
         }
     }
 }

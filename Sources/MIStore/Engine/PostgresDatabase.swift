@@ -56,18 +56,24 @@ final class PostgresDatabase: StoreDatabase {
     }
 
     func batch(_ statements: [StoreStatement]) throws -> [[StoreRow]] {
-        for statement in statements { try Self.checkText(statement.arguments, statement.sql) }
-        return try mapped {
-            try connection.pipeline(statements.map { .init(Self.translate($0.sql), Self.bind($0.arguments)) }).map(Self.rows(of:))
-        }
+        // Every statement is checked before any is sent: a refused one stops the whole batch.
+        let spelled = try statements.map(spelledChecked)
+        return try mapped { try connection.pipeline(spelled).map(Self.rows(of:)) }
     }
 
     func readAhead(_ statement: StoreStatement) -> StoreRowsAhead {
-        if let refusal = PostgresTextCheck.refusal(statement.arguments, sql: statement.sql) {
-            return StoreRowsAhead { throw refusal }
-        }
-        let ahead = connection.sendWithNext(.init(Self.translate(statement.sql), Self.bind(statement.arguments)))
+        let spelled: PostgresConnection.PipelinedStatement
+        do { spelled = try spelledChecked(statement) } catch { return StoreRowsAhead { throw error } }
+        let ahead = connection.sendWithNext(spelled)
         return StoreRowsAhead { [self] in try mapped { Self.rows(of: try ahead.result()) } }
+    }
+
+    /// `statement` as the server takes it, placeholders `$N`, after the text check: a
+    /// ``StoreSQL`` is written that way, the older path's `?` text is rewritten.
+    private func spelledChecked(_ statement: StoreStatement) throws -> PostgresConnection.PipelinedStatement {
+        let (sql, arguments, spelled) = statement.rendered(for: dialect)
+        try Self.checkText(arguments, sql)
+        return .init(spelled ? sql : Self.translate(sql), Self.bind(arguments))
     }
 
     func forEachRow(_ sql: String, _ arguments: StoreArguments, _ body: (StoreRow) throws -> Void) throws {

@@ -63,13 +63,32 @@ extension StoreDatabase {
     func startWriting() throws {}
 }
 
-/// One statement with its arguments, for ``StoreDatabase/batch(_:)``.
-struct StoreStatement {
-    let sql: String
-    let arguments: StoreArguments
-    init(_ sql: String, _ arguments: StoreArguments = []) {
-        self.sql = sql
-        self.arguments = arguments
+/// One statement with its arguments, for ``StoreDatabase/batch(_:)`` and
+/// ``StoreDatabase/readAhead(_:)``: a ``StoreSQL`` (`literal:`), or text with `?` placeholders
+/// and an argument array (the older path).
+struct StoreStatement: Sendable {
+    fileprivate enum Form {
+        case text(String, StoreArguments)
+        case literal(StoreSQL)
+    }
+
+    fileprivate let form: Form
+
+    init(_ sql: String, _ arguments: StoreArguments = []) { form = .text(sql, arguments) }
+
+    init(literal sql: StoreSQL) { form = .literal(sql) }
+
+    /// The text and arguments for `dialect`'s engine. `spelled` is true when the placeholders are
+    /// already written for that engine (a ``StoreSQL``); false for the older path's `?` text,
+    /// which PostgreSQL still has to rewrite.
+    func rendered(for dialect: StoreDialect) -> (sql: String, arguments: StoreArguments, spelled: Bool) {
+        switch form {
+        case .text(let sql, let arguments):
+            return (sql, arguments, false)
+        case .literal(let sql):
+            let (text, arguments) = sql.rendered(for: dialect)
+            return (text, arguments, true)
+        }
     }
 }
 
@@ -129,9 +148,19 @@ extension StoreDatabase {
 
     /// A statement built for a batch (``StoreStatement``), run on its own.
     @discardableResult
-    func execute(_ statement: StoreStatement) throws -> Int { try execute(statement.sql, statement.arguments) }
+    func execute(_ statement: StoreStatement) throws -> Int {
+        switch statement.form {
+        case .text(let sql, let arguments): try execute(sql, arguments)
+        case .literal(let sql): try execute(literal: sql)
+        }
+    }
 
-    func rows(_ statement: StoreStatement) throws -> [StoreRow] { try rows(statement.sql, statement.arguments) }
+    func rows(_ statement: StoreStatement) throws -> [StoreRow] {
+        switch statement.form {
+        case .text(let sql, let arguments): try rows(sql, arguments)
+        case .literal(let sql): try rows(literal: sql)
+        }
+    }
 
     func blobReader(table: String, column: String, id: Int64) throws -> any BlobReader {
         SQLBlobReader(db: self, table: table, column: column, id: id)

@@ -17,7 +17,7 @@ import Foundation
 /// Fixed SQL text the store spells itself (a column list, a column name) goes in with
 /// ``StoreSQL/init(verbatim:)`` or `\(verbatim:)`; never user text. (GRDB's `SQL` literal and
 /// sql-kit's `SQLSerializer` are the models.)
-struct StoreSQL: ExpressibleByStringInterpolation {
+struct StoreSQL: ExpressibleByStringInterpolation, Sendable {
     fileprivate enum Piece {
         case text(String)
         case argument(any StoreValueConvertible)
@@ -132,5 +132,13 @@ extension StoreDatabase {
     func value<T: StoreValueConvertible>(_ type: T.Type, literal sql: StoreSQL) throws -> T? {
         guard let row = try row(literal: sql) else { return nil }
         return T.fromStoreValue(row.values[0])
+    }
+
+    /// Runs an `INSERT ... RETURNING id` and returns the id.
+    func insert(literal sql: StoreSQL) throws -> Int64 { try rows(literal: sql).insertedId() }
+
+    /// The first column of every row of `sql`.
+    func values<T: StoreValueConvertible>(_ type: T.Type, literal sql: StoreSQL) throws -> [T] {
+        try rows(literal: sql).compactMap { T.fromStoreValue($0.values[0]) }
     }
 }

@@ -90,7 +90,7 @@ private struct TreeWriter {
             }
             // Every path part from the store passes the import's rules again: a row that would
             // escape the folder (owner `..`, a name with `/`, a media name with `/`) is skipped.
-            let mediaNames = try db.values(String.self, "SELECT file_name FROM media WHERE form_id = ? ORDER BY file_name", [form.id])
+            let mediaNames = try db.values(String.self, literal: "SELECT file_name FROM media WHERE form_id = \(form.id) ORDER BY file_name")
             if let problem = TreePathRules.ownerProblem(form.owner) ?? TreePathRules.formNameProblem(form.name)
                 ?? mediaNames.lazy.compactMap(TreePathRules.mediaNameProblem).first {
                 report.skipped.append(ExportIssue(formId: form.id, reason: problem))
@@ -107,7 +107,7 @@ private struct TreeWriter {
             let formFolder = try folder(form.name, in: userFolder, existing: false)
             let comments = try FormStore.foremanComments(formId: form.id, in: db)
             try writeFile(form.document(foremanComments: comments).jsonData(), named: FormFolderReader.formFile, in: formFolder)
-            try db.forEachRow("SELECT file_name, data FROM media WHERE form_id = ? ORDER BY file_name", [form.id]) { item in
+            try db.forEachRow(literal: "SELECT file_name, data FROM media WHERE form_id = \(form.id) ORDER BY file_name") { item in
                 try writeFile(item["data"], named: item["file_name"], in: formFolder)
                 report.mediaFiles += 1
             }
@@ -128,7 +128,7 @@ private struct TreeWriter {
             report.noticeFiles += 1
             report.notices += lines.count
         }
-        try db.forEachRow("SELECT uid, text FROM notices WHERE read_at IS NULL ORDER BY uid, id", []) { row in
+        try db.forEachRow(literal: "SELECT uid, text FROM notices WHERE read_at IS NULL ORDER BY uid, id") { row in
             let uid: String = row["uid"]
             guard query.scope.allows(uid) else { return }
             if let problem = TreePathRules.ownerProblem(uid) {

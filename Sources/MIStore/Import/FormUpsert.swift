@@ -45,18 +45,19 @@ enum FormUpsert {
         if sameContent && addedComment == nil { return .unchanged(stored.id) }
 
         if !sameContent {
-            try db.execute("""
-                UPDATE forms SET template = ?, template_id = ?, state = ?, created = ?, created_utc = ?, modified = ?,
-                                 modified_utc = ?, questions = ?, extra = ?
-                WHERE id = ?
-                """, [document.template, document.templateId, form.state.rawValue, document.created.text,
-                                 document.created.date.timeIntervalSince1970, document.modified.text,
-                                 document.modified.date.timeIntervalSince1970, JSONWriter.compact(document.questionsJSON),
-                                 extraJSON(document), stored.id])
-            try db.execute("DELETE FROM media WHERE form_id = ?", [stored.id])
+            try db.execute(literal: """
+                UPDATE forms SET template = \(document.template), template_id = \(document.templateId),
+                                 state = \(form.state.rawValue), created = \(document.created.text),
+                                 created_utc = \(document.created.date.timeIntervalSince1970),
+                                 modified = \(document.modified.text),
+                                 modified_utc = \(document.modified.date.timeIntervalSince1970),
+                                 questions = \(JSONWriter.compact(document.questionsJSON)), extra = \(extraJSON(document))
+                WHERE id = \(stored.id)
+                """)
+            try db.execute(literal: "DELETE FROM media WHERE form_id = \(stored.id)")
             try insertMedia(form.media, formId: stored.id, in: db)
         }
-        try db.execute("UPDATE forms SET version = version + 1 WHERE id = ?", [stored.id])
+        try db.execute(literal: "UPDATE forms SET version = version + 1 WHERE id = \(stored.id)")
         var before = stored.summaryJSON.objectValue
         before["modified"] = .string(stored.modified.text)
         before["media"] = .integer(storedMedia.count)
@@ -89,9 +90,10 @@ enum FormUpsert {
         let sameContent: Bool
 
         static func fetch(_ form: LoadedForm, in db: any StoreDatabase) throws -> Existing? {
-            guard let row = try db.row("""
-                SELECT \(FormRecord.columns) FROM forms WHERE owner = ? AND name = ? AND trashed_at IS NULL
-                """, [form.owner, form.document.name]) else { return nil }
+            guard let row = try db.row(literal: """
+                SELECT \(verbatim: FormRecord.columns) FROM forms
+                WHERE owner = \(form.owner) AND name = \(form.document.name) AND trashed_at IS NULL
+                """) else { return nil }
             let stored = try FormRecord(row: row)
             let comments = try FormStore.foremanComments(formId: stored.id, in: db)
             let storedDocument = try stored.document(foremanComments: comments)
@@ -124,14 +126,14 @@ enum FormUpsert {
 
     private static func insert(_ form: LoadedForm, actor: String, at now: Double, in db: any StoreDatabase) throws -> Int64 {
         let document = form.document
-        let id = try db.insert("""
+        let id = try db.insert(literal: """
             INSERT INTO forms (owner, name, template, template_id, state, created, created_utc, modified, modified_utc,
                                questions, extra)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
-            """, [form.owner, document.name, document.template, document.templateId, form.state.rawValue,
-                             document.created.text, document.created.date.timeIntervalSince1970, document.modified.text,
-                             document.modified.date.timeIntervalSince1970, JSONWriter.compact(document.questionsJSON),
-                             extraJSON(document)])
+            VALUES (\(form.owner), \(document.name), \(document.template), \(document.templateId), \(form.state.rawValue),
+                    \(document.created.text), \(document.created.date.timeIntervalSince1970), \(document.modified.text),
+                    \(document.modified.date.timeIntervalSince1970), \(JSONWriter.compact(document.questionsJSON)),
+                    \(extraJSON(document))) RETURNING id
+            """)
         try insertMedia(form.media, formId: id, in: db)
         if let text = document.foremanComments, !text.isEmpty {
             try addComment(text, formId: id, at: now, in: db)
@@ -147,10 +149,11 @@ enum FormUpsert {
 
     private static func insertMedia(_ media: [LoadedMedia], formId: Int64, in db: any StoreDatabase) throws {
         for item in media {
-            try db.execute("""
-                INSERT INTO media (form_id, file_name, question, number, ext, size, sha256, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, [formId, item.file.fileName, item.file.question, item.file.number, item.file.ext,
-                                 item.file.size, item.file.sha256, item.data])
+            try db.execute(literal: """
+                INSERT INTO media (form_id, file_name, question, number, ext, size, sha256, data)
+                VALUES (\(formId), \(item.file.fileName), \(item.file.question), \(item.file.number), \(item.file.ext),
+                        \(item.file.size), \(item.file.sha256), \(item.data))
+                """)
         }
     }
 
@@ -168,7 +171,9 @@ enum FormUpsert {
     }
 
     private static func addComment(_ text: String, formId: Int64, at now: Double, in db: any StoreDatabase) throws {
-        try db.execute("INSERT INTO foreman_comments (form_id, author, at, text) VALUES (?, ?, ?, ?)", [formId, importedCommentAuthor, now, text])
+        try db.execute(literal: """
+            INSERT INTO foreman_comments (form_id, author, at, text) VALUES (\(formId), \(importedCommentAuthor), \(now), \(text))
+            """)
     }
 
     private static func extraJSON(_ document: FormDocument) -> String? {

@@ -92,9 +92,9 @@ extension FormStore {
                 ? try read { db in try FormUpsert.preview(form, in: db) }
                 : try write { db in
                     warnings = []
-                    let stateBefore = try db.value(String.self, """
-                        SELECT state FROM forms WHERE owner = ? AND name = ? AND trashed_at IS NULL
-                        """, [form.owner, form.document.name])
+                    let stateBefore = try db.value(String.self, literal: """
+                        SELECT state FROM forms WHERE owner = \(form.owner) AND name = \(form.document.name) AND trashed_at IS NULL
+                        """)
                     let outcome = try FormUpsert.run(form, actor: actor, at: nowSeconds(), in: db, warnings: &warnings)
                     try tellForemenOfCompletion(form, outcome: outcome, stateBefore: stateBefore, in: db)
                     return outcome
@@ -164,7 +164,7 @@ extension FormStore {
             let (added, present) = try read { db in
                 var added = 0, present = 0
                 for line in distinct {
-                    let have = try db.value(Int.self, "SELECT COUNT(*) FROM notices WHERE uid = ? AND text = ?", [file.uid, line]) ?? 0
+                    let have = try db.value(Int.self, literal: "SELECT COUNT(*) FROM notices WHERE uid = \(file.uid) AND text = \(line)") ?? 0
                     present += min(have, wanted[line]!)
                     added += max(0, wanted[line]! - have)
                 }
@@ -179,7 +179,7 @@ extension FormStore {
             var added = 0, present = 0
             for line in distinct {
                 let count = wanted[line]!
-                let have = try db.value(Int.self, "SELECT COUNT(*) FROM notices WHERE uid = ? AND text = ?", [file.uid, line]) ?? 0
+                let have = try db.value(Int.self, literal: "SELECT COUNT(*) FROM notices WHERE uid = \(file.uid) AND text = \(line)") ?? 0
                 present += min(have, count)
                 for _ in 0..<max(0, count - have) {
                     try Notices.add(db, uid: file.uid, text: line, source: Notice.sourceImport, formId: nil, at: now)

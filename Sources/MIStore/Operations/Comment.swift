@@ -28,10 +28,10 @@ extension FormStore {
                     + "\(why). Only completed forms take foreman comments.")
             }
             let now = nowSeconds()
-            let commentId = try db.insert("INSERT INTO foreman_comments (form_id, author, at, text) VALUES (?, ?, ?, ?) RETURNING id",
-                                          [form.id, author, now, text])
-            try db.execute("UPDATE forms SET version = version + 1, \(FormRecord.touched) WHERE id = ?",
-                           FormRecord.touchedArguments(now) + [form.id])
+            let commentId = try db.insert(literal: """
+                INSERT INTO foreman_comments (form_id, author, at, text) VALUES (\(form.id), \(author), \(now), \(text)) RETURNING id
+                """)
+            try db.execute(literal: "UPDATE forms SET version = version + 1, \(FormRecord.touching(now)) WHERE id = \(form.id)")
             try audit(db, at: now, actor: author, command: "comment", formId: form.id, object: form.label,
                              before: nil, after: .object(JSONObject([("comment", .integer(Int(commentId))), ("text", .string(text)),
                                                                      ("version", .integer(form.version + 1))])),

@@ -129,10 +129,10 @@ extension FormStore {
                 expired.reserveCapacity(rows.count)
                 for row in rows {
                     let form = try Self.summary(row)
-                    try db.execute("""
-                        UPDATE forms SET trashed_at = ?, version = version + 1, \(FormRecord.touched)
-                        WHERE id = ? AND trashed_at IS NULL
-                        """, [now] + FormRecord.touchedArguments(now) + [form.id])
+                    try db.execute(literal: """
+                        UPDATE forms SET trashed_at = \(now), version = version + 1, \(FormRecord.touching(now))
+                        WHERE id = \(form.id) AND trashed_at IS NULL
+                        """)
                     let noticeId = try Notices.add(db, uid: form.owner, text: Notices.expired(formName: form.name, days: cutoff.days),
                                                    source: Notice.sourceExpire, formId: form.id, at: now)
                     var after = FormRecord.summary(owner: form.owner, name: form.name, state: form.state,

@@ -20,9 +20,10 @@ enum FormNames {
     /// names starting with `Base (` (everything from `Base (` up to, not including, `Base )`).
     static func freeName(for name: String, owner: String, in db: any StoreDatabase) throws -> String {
         let base = split(name).base
-        let candidates = try db.values(String.self, """
-            SELECT name FROM forms WHERE owner = ? AND (name = ? OR (name >= ? AND name < ?)) AND trashed_at IS NULL
-            """, [owner, name, base + " (", base + " )"])
+        let candidates = try db.values(String.self, literal: """
+            SELECT name FROM forms
+            WHERE owner = \(owner) AND (name = \(name) OR (name >= \(base + " (") AND name < \(base + " )"))) AND trashed_at IS NULL
+            """)
         // Byte for byte, as the store compares names (Swift's == would also match another
         // normalization of the same text).
         guard candidates.contains(where: { $0.utf8.elementsEqual(name.utf8) }) else { return name }

@@ -78,11 +78,11 @@ extension FormStore {
             let clockRestart: Double? = policy.expiryFrom == .assigned ? now : nil
             // The update, the notices and the audit row need none of each other's results: one
             // batch (on PostgreSQL one round trip instead of four or more).
-            var statements = [StoreStatement("""
-                UPDATE forms SET owner = ?, name = ?, version = version + 1, \(FormRecord.touched),
-                                 expiry_reset_at = COALESCE(?, expiry_reset_at)
-                WHERE id = ? AND version = ?
-                """, [uid, newName] + FormRecord.touchedArguments(now) + [clockRestart, form.id, form.version]),
+            var statements = [StoreStatement(literal: """
+                UPDATE forms SET owner = \(uid), name = \(newName), version = version + 1, \(FormRecord.touching(now)),
+                                 expiry_reset_at = COALESCE(\(clockRestart), expiry_reset_at)
+                WHERE id = \(form.id) AND version = \(form.version)
+                """),
                 Notices.adding(uid: form.owner, text: Notices.reassigned(formName: form.name, newName: newName, to: uid, by: actor,
                                                                          role: actorRole, reason: note),
                                source: Notice.sourceMove, formId: form.id, at: now),

@@ -91,7 +91,7 @@ extension FormStore {
                 for row in rows {
                     let form = try Self.summary(row)
                     let trashedAt = Date(timeIntervalSince1970: row["trashed_at"])
-                    try db.execute("DELETE FROM forms WHERE id = ?", [form.id])
+                    try db.execute(literal: "DELETE FROM forms WHERE id = \(form.id)")
                     try Notices.add(db, uid: form.owner, text: Notices.purged(formName: form.name),
                                     source: Notice.sourcePurge, formId: form.id, at: now)
                     var before = FormRecord.summary(owner: form.owner, name: form.name, state: form.state,

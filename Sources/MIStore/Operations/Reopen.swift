@@ -51,10 +51,10 @@ extension FormStore {
                     + "\(why). Only completed forms can be reopened.")
             }
             let now = nowSeconds()
-            try db.execute("""
-                UPDATE forms SET state = 'incomplete', version = version + 1, expiry_reset_at = ?, \(FormRecord.touched)
-                WHERE id = ?
-                """, [now] + FormRecord.touchedArguments(now) + [form.id])
+            try db.execute(literal: """
+                UPDATE forms SET state = 'incomplete', version = version + 1, expiry_reset_at = \(now), \(FormRecord.touching(now))
+                WHERE id = \(form.id)
+                """)
             let noticeId = try Notices.add(db, uid: form.owner,
                                            text: Notices.reopened(formName: form.name, by: actor, role: actorRole, reason: reason),
                                            source: Notice.sourceReopen, formId: form.id, at: now)

@@ -34,8 +34,9 @@ extension FormStore {
                     + "only completed forms can be submitted.")
             }
             let now = nowSeconds()
-            try db.execute("UPDATE forms SET state = 'submitted', version = version + 1, \(FormRecord.touched) WHERE id = ?",
-                           FormRecord.touchedArguments(now) + [form.id])
+            try db.execute(literal: """
+                UPDATE forms SET state = 'submitted', version = version + 1, \(FormRecord.touching(now)) WHERE id = \(form.id)
+                """)
             // Queued for the office in this same transaction: a rolled-back submit queues nothing,
             // a committed one cannot lose its delivery (`deliver` sends it).
             try Outbox.enqueue(db, formId: form.id, version: form.version + 1, owner: form.owner, name: form.name, at: now)

@@ -69,11 +69,11 @@ extension FormStore {
             let newName = try FormNames.freeName(for: form.name, owner: form.owner, in: db)
             let now = nowSeconds()
             do {
-                try db.execute("""
-                    UPDATE forms SET trashed_at = NULL, name = ?, state = 'incomplete', version = version + 1,
-                                     expiry_reset_at = ?, \(FormRecord.touched)
-                    WHERE id = ?
-                    """, [newName, now] + FormRecord.touchedArguments(now) + [form.id])
+                try db.execute(literal: """
+                    UPDATE forms SET trashed_at = NULL, name = \(newName), state = 'incomplete', version = version + 1,
+                                     expiry_reset_at = \(now), \(FormRecord.touching(now))
+                    WHERE id = \(form.id)
+                    """)
             } catch let error as StoreError where error.isUniqueViolation {
                 // The unique live name only: a serialization failure passes on as what it is.
                 throw StoreError(.conflict, "\(form.owner) got a form named '\(newName)' at the same moment; try again.",

@@ -63,8 +63,7 @@ public final class MediaReader {
     /// - Throws: `.notFound` when the form has no such file.
     public func bytes(_ fileName: String, offset: Int, count: Int) throws -> [UInt8] {
         if let reader = readers[fileName] { return try reader.piece(offset: offset, count: count) }
-        guard let id = try db.value(Int64.self, "SELECT id FROM media WHERE form_id = ? AND file_name = ?",
-                                    [formId, fileName]) else {
+        guard let id = try db.value(Int64.self, literal: "SELECT id FROM media WHERE form_id = \(formId) AND file_name = \(fileName)") else {
             throw StoreError(.notFound, "Form \(formId) has no media file '\(fileName)' any more.")
         }
         // One open file at a time: the parts are sent in order.

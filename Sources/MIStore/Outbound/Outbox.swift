@@ -63,11 +63,11 @@ enum Outbox {
     static func enqueue(_ db: any StoreDatabase, formId: Int64, version: Int, owner: String, name: String,
                         at now: Double) throws {
         let key = "mi-form-\(formId)-v\(version)-\(UUID().uuidString.lowercased())"
-        try db.execute("""
+        try db.execute(literal: """
             INSERT INTO outbox (form_id, form_version, owner, name, idempotency_key, state, attempts, queued_at, next_try)
-            VALUES (?, ?, ?, ?, ?, 'queued', 0, ?, ?)
+            VALUES (\(formId), \(version), \(owner), \(name), \(key), 'queued', 0, \(now), \(now))
             ON CONFLICT (form_id, form_version) DO NOTHING
-            """, [formId, version, owner, name, key, now, now])
+            """)
     }
 
     static func delivery(_ row: StoreRow) -> Delivery {
@@ -81,15 +81,14 @@ enum Outbox {
 
     /// The latest delivery of a form that went out, inside the caller's transaction.
     static func lastSent(_ db: any StoreDatabase, formId: Int64) throws -> Date? {
-        try db.value(Double.self, "SELECT MAX(sent_at) FROM outbox WHERE form_id = ? AND state = 'sent'", [formId])
+        try db.value(Double.self, literal: "SELECT MAX(sent_at) FROM outbox WHERE form_id = \(formId) AND state = 'sent'")
             .map(Date.init(timeIntervalSince1970:))
     }
 
     /// Holds the form's queued deliveries: it was reopened before they went out.
     @discardableResult
     static func withdraw(_ db: any StoreDatabase, formId: Int64, reason: String) throws -> Int {
-        try db.execute("UPDATE outbox SET state = 'held', last_error = ? WHERE form_id = ? AND state = 'queued'",
-                       [reason, formId])
+        try db.execute(literal: "UPDATE outbox SET state = 'held', last_error = \(reason) WHERE form_id = \(formId) AND state = 'queued'")
     }
 }
 
@@ -103,10 +102,10 @@ extension FormStore {
     public func dueDeliveries(ignoringBackoff: Bool = false, limit: Int = 10_000) throws -> [Delivery] {
         let now = nowSeconds()
         return try read { db in
-            let due = ignoringBackoff ? "" : " AND next_try <= ?"
-            let arguments: StoreArguments = ignoringBackoff ? [limit] : [now, limit]
-            return try db.rows("SELECT \(Outbox.columns) FROM outbox WHERE state = 'queued'\(due) ORDER BY next_try, id LIMIT ?",
-                               arguments).map(Outbox.delivery)
+            let due: StoreSQL = ignoringBackoff ? "" : " AND next_try <= \(now)"
+            return try db.rows(literal: """
+                SELECT \(verbatim: Outbox.columns) FROM outbox WHERE state = 'queued'\(due) ORDER BY next_try, id LIMIT \(limit)
+                """).map(Outbox.delivery)
         }
     }
 
@@ -120,7 +119,7 @@ extension FormStore {
     /// The delivery `id`, its owner checked against ``ownerScope`` (the owner the form had
     /// when it was submitted, as the outbox keeps it).
     private func scopedDelivery(_ id: Int64, in db: any StoreDatabase) throws -> Delivery {
-        guard let row = try db.row("SELECT \(Outbox.columns) FROM outbox WHERE id = ?", [id]) else {
+        guard let row = try db.row(literal: "SELECT \(verbatim: Outbox.columns) FROM outbox WHERE id = \(id)") else {
             throw StoreError(.notFound, "No delivery with id \(id).")
         }
         let delivery = Outbox.delivery(row)
@@ -152,22 +151,22 @@ extension FormStore {
         return try write { db in
             switch outcome {
             case .sent:
-                try db.execute("""
-                    UPDATE outbox SET state = 'sent', attempts = attempts + 1, last_try = ?, sent_at = ?, last_error = NULL
-                    WHERE id = ? AND state <> 'sent'
-                    """, [now, now, id])
+                try db.execute(literal: """
+                    UPDATE outbox SET state = 'sent', attempts = attempts + 1, last_try = \(now), sent_at = \(now), last_error = NULL
+                    WHERE id = \(id) AND state <> 'sent'
+                    """)
             case .retry(let at, let error):
-                try db.execute("""
-                    UPDATE outbox SET attempts = attempts + 1, last_try = ?, next_try = ?, last_error = ?
-                    WHERE id = ? AND state = 'queued'
-                    """, [now, at.timeIntervalSince1970, error, id])
+                try db.execute(literal: """
+                    UPDATE outbox SET attempts = attempts + 1, last_try = \(now), next_try = \(at.timeIntervalSince1970), last_error = \(error)
+                    WHERE id = \(id) AND state = 'queued'
+                    """)
             case .held(let error):
-                try db.execute("""
-                    UPDATE outbox SET state = 'held', attempts = attempts + 1, last_try = ?, last_error = ?
-                    WHERE id = ? AND state = 'queued'
-                    """, [now, error, id])
+                try db.execute(literal: """
+                    UPDATE outbox SET state = 'held', attempts = attempts + 1, last_try = \(now), last_error = \(error)
+                    WHERE id = \(id) AND state = 'queued'
+                    """)
             }
-            guard let row = try db.row("SELECT \(Outbox.columns) FROM outbox WHERE id = ?", [id]) else {
+            guard let row = try db.row(literal: "SELECT \(verbatim: Outbox.columns) FROM outbox WHERE id = \(id)") else {
                 throw StoreError(.notFound, "No delivery with id \(id).")
             }
             return Outbox.delivery(row)
@@ -199,7 +198,7 @@ extension FormStore {
                     .map(Outbox.delivery)
             }
             for delivery in held {
-                try db.execute("UPDATE outbox SET state = 'queued', attempts = 0, next_try = ? WHERE id = ?", [now, delivery.id])
+                try db.execute(literal: "UPDATE outbox SET state = 'queued', attempts = 0, next_try = \(now) WHERE id = \(delivery.id)")
                 try audit(db, at: now, actor: actor, command: "deliveries.retry", formId: delivery.formId,
                                  object: "form \(delivery.formId) \(delivery.owner)/\(delivery.name)",
                                  before: .object(JSONObject([("delivery", .integer(Int(delivery.id))), ("state", .string("held"))])),

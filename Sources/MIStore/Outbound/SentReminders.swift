@@ -15,11 +15,11 @@ extension FormStore {
     public func sentReminders() throws -> Set<ReminderKey> {
         try read { db in
             var keys = Set<ReminderKey>()
-            try db.forEachRow("""
+            try db.forEachRow(literal: """
                 SELECT sent_reminders.form_id, sent_reminders.day FROM sent_reminders
                 JOIN forms ON forms.id = sent_reminders.form_id
                 WHERE forms.state = 'incomplete' AND forms.trashed_at IS NULL
-                """, []) { row in keys.insert(ReminderKey(formId: row["form_id"], day: row["day"])) }
+                """) { row in keys.insert(ReminderKey(formId: row["form_id"], day: row["day"])) }
             return keys
         }
     }
@@ -30,10 +30,10 @@ extension FormStore {
         let now = nowSeconds()
         try write { db in
             for key in keys {
-                try db.execute("""
-                    INSERT INTO sent_reminders (form_id, day, uid, sent_at) VALUES (?, ?, ?, ?)
+                try db.execute(literal: """
+                    INSERT INTO sent_reminders (form_id, day, uid, sent_at) VALUES (\(key.formId), \(key.day), \(uid), \(now))
                     ON CONFLICT (form_id, day) DO NOTHING
-                    """, [key.formId, key.day, uid, now])
+                    """)
             }
         }
     }

@@ -140,12 +140,12 @@ extension FormStore {
             let now = nowSeconds()
             let key = setting.crewStoreKey(crew)
             if text == nil {
-                try db.execute("DELETE FROM policy WHERE key = ?", [key])
+                try db.execute(literal: "DELETE FROM policy WHERE key = \(key)")
             } else {
-                try db.execute("""
-                    INSERT INTO policy (key, value, set_at, set_by) VALUES (?, ?, ?, ?)
+                try db.execute(literal: """
+                    INSERT INTO policy (key, value, set_at, set_by) VALUES (\(key), \(after), \(now), \(actor))
                     ON CONFLICT (key) DO UPDATE SET value = excluded.value, set_at = excluded.set_at, set_by = excluded.set_by
-                    """, [key, after, now, actor])
+                    """)
             }
             let afterJSON: JSONValue = text == nil ? .string("site") : .string(after)
             try audit(db, at: now, actor: actor, command: "policy.set", formId: nil, object: "policy team \(crew) \(setting)",

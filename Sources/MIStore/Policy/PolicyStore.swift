@@ -39,10 +39,10 @@ extension FormStore {
                 return PolicyChange(setting: setting, before: before, after: after, changed: false, policy: updated)
             }
             let now = nowSeconds()
-            try db.execute("""
-                INSERT INTO policy (key, value, set_at, set_by) VALUES (?, ?, ?, ?)
+            try db.execute(literal: """
+                INSERT INTO policy (key, value, set_at, set_by) VALUES (\(setting.storeKey), \(after), \(now), \(actor))
                 ON CONFLICT (key) DO UPDATE SET value = excluded.value, set_at = excluded.set_at, set_by = excluded.set_by
-                """, [setting.storeKey, after, now, actor])
+                """)
             try audit(db, at: now, actor: actor, command: "policy.set", formId: nil, object: "policy \(setting)",
                              before: .object(JSONObject([(setting.rawValue, .string(before))])),
                              after: .object(JSONObject([(setting.rawValue, .string(after))])), note: note)
@@ -57,7 +57,7 @@ extension FormStore {
     }
 
     /// The store's policy rows, for ``effectivePolicy(defaults:from:)``.
-    static let policyQuery = StoreStatement("SELECT key, value, set_at, set_by FROM policy")
+    static let policyQuery = StoreStatement(literal: "SELECT key, value, set_at, set_by FROM policy")
 
     /// `defaults` with the store's values (the rows of ``policyQuery``) over them.
     static func effectivePolicy(defaults: ExpiryPolicy, from rows: [StoreRow]) throws -> EffectivePolicy {
