@@ -15,7 +15,7 @@ public protocol DirectoryService: AnyObject {
     /// At most `limit` user ids starting with `prefix`, sorted (Tab completion).
     func userIDs(prefix: String, role: Role?, limit: Int) throws -> [String]
 
-    // MARK: Crews (issue 22; ``CrewSettings``)
+    // MARK: Crews (``CrewSettings``)
     /// Where crews come from; nil when the site keeps none.
     var crewSettings: CrewSettings? { get }
     /// What a foreman acts for: every crew (`teams.allTeamsGroup`), or the crews he leads and
