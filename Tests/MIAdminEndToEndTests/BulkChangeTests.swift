@@ -96,6 +96,35 @@ import Testing
         try term.waitFor("[exited 0]")
     }
 
+    /// A form the store would refuse (an incomplete form named to `submit`) is named before the
+    /// question; the answer submits the other; a dry run in a script exits 1 as the real run would.
+    @Test func thePreviewNamesWhatWouldFailBeforeTheQuestion() throws {
+        let config = try fixture.store(importing: try Paths.copyOfSampleTree())
+        let pump = try id(config, "jdoe", "Pump station 4")
+        let generator = try id(config, "jdoe", "Generator monthly")
+        let dry = try MIAdmin.as_("mkhan", config: config, ["submit \(pump) \(generator) --dry-run"])
+        #expect(dry.status == 1, "\(dry.stdout)\(dry.stderr)")
+        #expect(dry.stderr.contains("submit would fail for form \(pump) 'Pump station 4' of jdoe"), "\(dry.stderr)")
+        #expect(dry.stderr.contains("dry run: nothing was saved"), "\(dry.stderr)")
+        #expect(try forms(config).contains("jdoe/Generator monthly completed"))
+
+        let term = try TerminalSession(uid: "mkhan", config: config)
+        try term.waitFor(prompt)
+        try term.enter("submit \(pump) \(generator)")
+        let asked = try term.waitFor("submit 1 form(s)? Only a foreman's 'reopen' takes them back. [y/N] ")
+            .replacingOccurrences(of: "\n", with: "")
+        #expect(asked.contains("warning: submit would fail for form \(pump) 'Pump station 4' of jdoe"), "\(asked)")
+        #expect(try forms(config).contains("jdoe/Generator monthly completed"), "nothing changes before the answer")
+        try term.enter("y")
+        try term.waitFor("submit: done for 1 form(s)")
+        try term.waitFor("1 of 2 form(s) were left as they were")
+        let after = try forms(config)
+        #expect(after.contains("jdoe/Generator monthly submitted"), "\(after)")
+        #expect(after.contains("jdoe/Pump station 4 incomplete"), "\(after)")
+        try term.press("C-d")
+        try term.waitFor("[exited 0]")
+    }
+
     @Test func undoIsRefusedWhenAFormChangedSince() throws {
         let config = try fixture.store(importing: try Paths.copyOfSampleTree())
         let term = try TerminalSession(uid: "mkhan", config: config)

@@ -16,7 +16,7 @@ struct BulkChangeTests {
     final class Prompt {
         let session: Session
         let output = RecordingSink()
-        var asked: [(question: String, rowsShown: Int)] = []
+        var asked: [(question: String, rowsShown: Int, warningsShown: Int)] = []
         var answer = true
         /// Runs while the person "thinks": another console's change between preview and answer.
         var meanwhile: () throws -> Void = {}
@@ -25,7 +25,7 @@ struct BulkChangeTests {
             (session, _) = try site.session(uid)
             session.assumeYes = false
             session.confirmer = { [unowned self] question in
-                asked.append((question, output.rows.count))
+                asked.append((question, output.rows.count, output.warnings.count))
                 try? meanwhile()
                 return answer
             }
@@ -135,6 +135,50 @@ struct BulkChangeTests {
         #expect(undone.contains("jdoe/Pump station 4 incomplete"))
         #expect(undone.contains("sobrien/Valve check – north incomplete"))
         #expect(undone.count == start.count)
+    }
+
+    /// A form named by id is taken whatever its state, so the store may refuse it: the preview
+    /// names it before the question, the question counts only the others, the answer changes
+    /// those, and the run still fails, saying how many were left.
+    @Test func aPreviewNamesTheFormsTheStoreWouldRefuseBeforeTheQuestion() throws {
+        let site = try Site()
+        let prompt = try Prompt(site, "slead")
+        #expect { try prompt.run(["submit", "\(site.northIncomplete)", "\(site.northCompleted)"]) } throws: { error in
+            "\(error)" == "1 of 2 form(s) were left as they were: the store refused them (see the warnings above); 1 done"
+        }
+        #expect(prompt.asked.map(\.question) == ["submit 1 form(s)? Only a foreman's 'reopen' takes them back."])
+        #expect(prompt.asked.first?.rowsShown == 1)
+        #expect(prompt.asked.first?.warningsShown == 1)
+        #expect(prompt.output.warnings == ["submit would fail for form \(site.northIncomplete) 'Pump station 4' of jdoe: "
+                                           + "Form \(site.northIncomplete) 'Pump station 4' of jdoe is incomplete; "
+                                           + "only completed forms can be submitted."])
+        #expect(prompt.output.messages.contains("submit: done for 1 form(s)"))
+        let after = try forms(site)
+        #expect(after.contains("jdoe/Generator monthly submitted"))
+        #expect(after.contains("jdoe/Pump station 4 incomplete"))
+    }
+
+    /// A dry run lists the same refusals and fails as the real run would; nothing is saved, and a
+    /// run where every form is refused asks nothing.
+    @Test func aDryRunFailsWhereTheRealRunWouldAndAllRefusedAsksNothing() throws {
+        let site = try Site()
+        let before = try site.snapshot()
+        let dry = try Prompt(site, "slead")
+        #expect { try dry.run(["submit", "\(site.northIncomplete)", "\(site.northCompleted)", "--dry-run"]) } throws: { error in
+            "\(error)" == "1 of 2 form(s) cannot be changed by submit (see the warnings above); dry run: nothing was saved"
+        }
+        #expect(dry.asked.isEmpty)
+        #expect(dry.output.rows.count == 1)
+        #expect(dry.output.warnings.count == 1)
+        #expect(try site.snapshot() == before)
+
+        let none = try Prompt(site, "slead")
+        #expect { try none.run(["submit", "\(site.northIncomplete)", "\(site.southIncomplete)"]) } throws: { error in
+            "\(error)" == "nothing to submit: none of the 2 form(s) can be changed (see the warnings above)"
+        }
+        #expect(none.asked.isEmpty)
+        #expect(none.output.warnings.count == 2)
+        #expect(try site.snapshot() == before)
     }
 
     @Test func undoGivesTheFormsBackUnderTheirNames() throws {

@@ -62,4 +62,26 @@ struct SessionTransactionTests {
         }
         #expect(try session.names(of: "sobrien") == ["Pump"])
     }
+
+    /// A change the store refuses inside the transaction undoes only itself and the next one goes
+    /// on: a bulk change's preview names every form it cannot change, on PostgreSQL too, where a
+    /// failed statement would otherwise abort the whole transaction.
+    @Test(arguments: TestEngine.allCases) func aRefusedChangeUndoesOnlyItselfAndTheNextGoesOn(engine: TestEngine) throws {
+        let dir = try TempDir()
+        let session = try MoveTests.store(dir, engine: engine, ["jdoe/Pump"])
+        let submitted = try session.withSessionTransaction(end: .rollback) { () throws -> Bool in
+            _ = try session.countForms()
+            #expect { try session.submit(ref("jdoe/Pump"), actor: "mkhan") } throws: { error in
+                (error as? StoreError)?.kind == .invalidState
+            }
+            // A statement that fails in the server: the name is taken by the form beside it.
+            #expect { try session.write { try $0.execute("UPDATE forms SET name = 'Done' WHERE name = 'Pump'", []) } }
+                throws: { error in (error as? StoreError)?.kind == .conflict }
+            let result = try session.submit(ref("jdoe/Done"), actor: "mkhan")
+            #expect(try session.form(ref("jdoe/Done")).state == .submitted)
+            return !result.alreadySubmitted
+        }
+        #expect(submitted)
+        #expect(try session.form(ref("jdoe/Done")).state == .completed)
+    }
 }

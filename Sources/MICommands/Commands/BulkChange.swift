@@ -6,9 +6,11 @@ import MIStore
 /// per-form store operation with the version it was chosen at:
 ///
 /// - `--dry-run` makes every change in a transaction that is rolled back and lists the outcome
-///   (the names a move gives, as the store picks them): nothing is saved.
+///   (the names a move gives, as the store picks them): nothing is saved. The forms whose change
+///   the store refuses are named, and the run fails as the real one would.
 /// - At the prompt it does the same to preview what will happen (the first screenful, and a
-///   count of the rest), asks once, then makes the changes; a script needs `--yes`.
+///   count of the rest), names the forms that cannot be changed before it asks once, then makes
+///   the changes to the others; a script needs `--yes`.
 /// - The changes are made one form at a time, each its own transaction (joining the script's
 ///   transaction under `--atomic` or `--dry-run`), or all in one with `atomic`. A form that
 ///   changed since it was chosen is refused by the store (a conflict): the run stops there,
@@ -37,38 +39,90 @@ struct BulkChange<Outcome> {
         }
         let store = try session.store()
         if dryRun {
-            let rows = try preview(forms, store: store)
+            let preview = try preview(forms, store: store)
             output.beginRows(columns)
-            for values in rows { output.row(values) }
+            for values in preview.rows { output.row(values) }
             output.endRows()
+            // A pre-check in a script fails where the real run would.
+            guard preview.refused.isEmpty else {
+                warn(preview.refused, output: output)
+                throw CommandError.failed("\(preview.refused.count) of \(forms.count) form(s) cannot be changed by \(verb) "
+                                          + "(see the warnings above); \(DryRun.message)")
+            }
             output.message(DryRun.message)
             return []
         }
         var previewed = false
+        var refused: [Refusal] = []
+        var chosen = forms
         if try session.needsPreview(yes, question: question(forms.count)) {
-            let rows = try preview(forms, store: store)
-            try BatchRemoval<Void>.preview(total: forms.count, limit: session.previewRows, columns: columns,
-                                           output: output) { emit in rows.forEach(emit) }
-            try session.confirm(question(forms.count), yes: false)
+            let preview = try preview(forms, store: store)
+            refused = preview.refused
+            if !preview.rows.isEmpty {
+                try BatchRemoval<Void>.preview(total: preview.rows.count, limit: session.previewRows, columns: columns,
+                                               output: output) { emit in preview.rows.forEach(emit) }
+            }
+            // What will fail is said before the question, not after the answer.
+            warn(refused, output: output)
+            guard refused.count < forms.count else {
+                throw CommandError.failed("nothing to \(verb): none of the \(forms.count) form(s) can be changed "
+                                          + "(see the warnings above)")
+            }
+            if !refused.isEmpty && atomic {
+                throw CommandError.failed("\(verb) changes every form or none, and \(refused.count) of \(forms.count) "
+                                          + "cannot be changed (see the warnings above); nothing was changed")
+            }
+            let left = Set(refused.map(\.form.id))
+            chosen = forms.filter { !left.contains($0.id) }
+            try session.confirm(question(chosen.count), yes: false)
             previewed = true
         }
         let outcomes: [Outcome]
         if atomic {
             outcomes = try store.withSessionTransaction(end: .commit) {
-                try perform(forms, in: session, output: output, made: { _, _ in })
+                try perform(chosen, in: session, output: output, made: { _, _ in })
             }.map { made($0.form, $0.outcome); return $0.outcome }
         } else {
-            outcomes = try perform(forms, in: session, output: output, made: made).map(\.outcome)
+            outcomes = try perform(chosen, in: session, output: output, made: made).map(\.outcome)
         }
         // After a preview the result looks like it: a line says it was done this time.
         if previewed { output.message("\(verb): done for \(outcomes.count) form(s)") }
+        if !refused.isEmpty {
+            throw CommandError.failed("\(refused.count) of \(forms.count) form(s) were left as they were: the store "
+                                      + "refused them (see the warnings above); \(outcomes.count) done")
+        }
         return outcomes
     }
 
-    /// Every change made in a transaction that is rolled back: the rows the real run would give.
-    private func preview(_ forms: [SelectedForm], store: any StoreService) throws -> [[Value]] {
+    /// A form the preview found the store would refuse, and why.
+    struct Refusal {
+        let form: SelectedForm
+        let error: StoreError
+    }
+
+    /// Every change made in a transaction that is rolled back: the rows the real run would give,
+    /// and the forms the store refuses (each change is a savepoint of the transaction, so one
+    /// refusal undoes only itself, on PostgreSQL too). A refusal of the whole run (the store busy
+    /// or gone, a lost race that needs the transaction retried) ends the preview.
+    private func preview(_ forms: [SelectedForm], store: any StoreService) throws -> (rows: [[Value]], refused: [Refusal]) {
         try store.withSessionTransaction(end: .rollback) {
-            try forms.map { form in row(form, try change(form)) }
+            var rows: [[Value]] = []
+            var refused: [Refusal] = []
+            for form in forms {
+                do {
+                    rows.append(row(form, try change(form)))
+                } catch let error as StoreError where error.refusesOneForm {
+                    refused.append(Refusal(form: form, error: error))
+                }
+            }
+            return (rows, refused)
+        }
+    }
+
+    private func warn(_ refused: [Refusal], output: OutputSink) {
+        for refusal in refused {
+            output.warning("\(verb) would fail for form \(refusal.form.id) '\(refusal.form.name)' of \(refusal.form.owner): "
+                           + refusal.error.message)
         }
     }
 
@@ -107,6 +161,19 @@ public struct DryRunOption: ParsableArguments {
 enum DryRun {
     /// The last line of a command run with `--dry-run` (as of a script run with it).
     static let message = "dry run: nothing was saved"
+}
+
+extension StoreError {
+    /// Whether the store refused this one form (its state, its version, its name), as opposed to
+    /// the whole run: a busy or unreachable store, or a PostgreSQL transaction that lost a race
+    /// and must start again.
+    var refusesOneForm: Bool {
+        switch kind {
+        case .notFound, .invalidState, .invalidInput: true
+        case .conflict: sqlState == nil || sqlState == "23505"
+        default: false
+        }
+    }
 }
 
 extension Session {
