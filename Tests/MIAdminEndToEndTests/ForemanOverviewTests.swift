@@ -104,4 +104,22 @@ import Testing
         let config = try fixture.postgresStoreWithSampleTree().config
         try checkOverview(config: config)
     }
+
+    /// A form listing's table fits a screen: `created` and the media count are left out unless
+    /// `--wide`; CSV keeps every column.
+    @Test func theFormsTableLeavesOutDetailColumnsUnlessWide() throws {
+        let config = try fixture.store(importing: try Paths.copyOfSampleTree())
+        let table = try MIAdmin.as_("mkhan", config: config, ["forms --owner jdoe"])
+        #expect(table.status == 0, "\(table.stderr)")
+        let header = try #require(table.lines.first)
+        #expect(header.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+                == ["id", "name", "owner", "state", "template", "modified", "expires"], "\(table.stdout)")
+        let widest = table.lines.map(\.count).max() ?? 0
+        #expect(widest <= 132, "\(table.stdout)")
+        let wide = try MIAdmin.as_("mkhan", config: config, ["forms --owner jdoe --wide"])
+        #expect(wide.lines.first?.contains("| created ") == true, "\(wide.stdout)")
+        #expect(wide.lines.first?.contains("| media") == true, "\(wide.stdout)")
+        let csv = try MIAdmin.as_("mkhan", config: config, format: "csv", ["forms --owner jdoe"])
+        #expect(csv.lines.first == "id,name,owner,state,template,created,modified,media,expires", "\(csv.stdout)")
+    }
 }

@@ -61,6 +61,35 @@ import Testing
         #expect(both.contains("-[ RECORD 2 ]") && both.contains("uid\n----\njdoe\n(1 row)\n"), "\(both)")
     }
 
+    /// A detail column (forms' `created`) is left out of a grid so a listing fits a screen;
+    /// `--wide` shows it, and blocks and CSV always carry it.
+    @Test func aGridLeavesOutDetailColumnsUnlessWide() throws {
+        let columns = [Column("id"), Column("created", detail: true), Column("name")]
+        let listing: (any RenderingSink) -> Void = { sink in
+            sink.beginRows(columns)
+            sink.row([.int(12), .string("2026-11-20"), .string("Pump station 4")])
+            sink.endRows()
+        }
+        let grid = try written { listing($0(settings(.table))) }
+        #expect(grid == "id | name\n---+---------------\n12 | Pump station 4\n(1 row)\n", "\(grid)")
+        var wide = settings(.table)
+        wide.wide = true
+        let all = try written { listing($0(wide)) }
+        #expect(all.hasPrefix("id | created    | name\n"), "\(all)")
+        let blocks = try written { listing($0(settings(.table, expanded: .on))) }
+        #expect(blocks.contains("created | 2026-11-20"), "\(blocks)")
+        let csv = try written { listing($0(settings(.csv))) }
+        #expect(csv.split(whereSeparator: \.isNewline).first == "id,created,name", "\(csv)")
+    }
+
+    /// `--wide` is a display option every command takes, for that command only.
+    @Test func wideIsAPerCommandOption() throws {
+        let (settings, words) = try DisplaySettings().applyingPerCommandOptions(to: ["forms", "--wide", "--owner", "jdoe"])
+        #expect(settings.wide)
+        #expect(words == ["forms", "--owner", "jdoe"])
+        #expect(!DisplaySettings().wide)
+    }
+
     @Test func showsQuestionsLeaveOutColumnsEmptyInEveryRow() throws {
         let questions: [Value] = (1...2).map { n in
             .object([.init("#", .int(Int64(n))), .init("question", .string("Q\(n)")), .init("answer", n == 1 ? .string("yes") : .null),

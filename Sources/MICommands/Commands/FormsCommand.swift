@@ -21,6 +21,7 @@ public struct FormsCommand: ConsoleCommand {
               forms --team 'Kolonne Nord' --state completed
               forms --sort expires --expires-before tomorrow    # overdue and due today
               forms --sort modified --since -2h
+              forms --owner jdoe --wide                     # with created and the media count
 
             --owner takes a user id or a glob, as 'users' does (* any run of characters, ? one, \\ \
             makes the next literal). When no form in the store belongs to the owner named, a \
@@ -36,7 +37,8 @@ public struct FormsCommand: ConsoleCommand {
             the forms that expire before the time given (an expires in the past is overdue). \
             --sort orders the listing by expires (soonest first, forms that do not expire last), \
             modified (newest first) or owner (then name, the default); a sorted listing is \
-            written once it is read whole.
+            written once it is read whole. A table leaves out the created time and the media \
+            count so a row fits a screen; --wide shows them (CSV and JSON always have them).
 
             --count-by prints one row per owner, state or template, or per pair (owner,state), \
             with its number of forms (most first), with the same filters. Counted by owner, the \

@@ -69,8 +69,13 @@ extension Value {
 public struct Column: Sendable, Equatable {
     public let key: String
     public let title: String
-    public init(_ key: String, title: String? = nil) {
+    /// A column people seldom need on screen (`forms`' `created`): a table's grid leaves it out
+    /// unless the command runs with `--wide`, so a listing fits a terminal; CSV, JSON and
+    /// expanded blocks always carry it, so scripts see every column whatever the screen.
+    public let detail: Bool
+    public init(_ key: String, title: String? = nil, detail: Bool = false) {
         self.key = key
         self.title = title ?? key
+        self.detail = detail
     }
 }

@@ -25,6 +25,9 @@ public struct DisplaySettings: Sendable, Equatable {
     public var expanded = ExpandedDisplay.off
     /// Long output at a terminal goes through `$PAGER` (default `less -FRX`).
     public var pager = true
+    /// `--wide`: a table's grid shows every column, also those it leaves out to fit a screen
+    /// (``Column/detail``).
+    public var wide = false
     /// The zone tables show times in (`display.timeZone`; default the machine's).
     public var timeZone: TimeZone = .autoupdatingCurrent
 
@@ -44,6 +47,9 @@ public struct DisplaySettings: Sendable, Equatable {
         },
         PerCommandOption(["--no-pager"], help: "Write to the terminal, not the pager.") { settings, _ in
             settings.pager = false
+        },
+        PerCommandOption(["--wide"], help: "Every column in a table, also those left out to fit a screen.") { settings, _ in
+            settings.wide = true
         },
         PerCommandOption(["--csv-raw"], help: "CSV cells starting = + - @ as they are.") { settings, _ in
             settings.csvRaw = true

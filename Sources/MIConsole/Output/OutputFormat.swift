@@ -15,6 +15,7 @@ extension DisplaySettings {
         case .json: sink = JSONRenderer(out: stdout, err: stderr)
         }
         sink.state.expanded = expanded
+        sink.state.wide = wide
         sink.state.times = TimeText(zone: timeZone)
         sink.state.run = run
         return sink
@@ -39,6 +40,8 @@ struct RenderingState {
     /// One record per block instead of a grid (tables only): always, never, or when the grid
     /// is wider than `screenColumns`.
     var expanded = ExpandedDisplay.off
+    /// A table's grid shows its detail columns too (``Column/detail``, `--wide`).
+    var wide = false
     /// The terminal's width when stdout is one (set before each command: a window can be
     /// resized between commands); nil otherwise, where `auto` draws grids.
     var screenColumns: Int?

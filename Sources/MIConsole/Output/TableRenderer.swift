@@ -5,7 +5,8 @@ import MICommands
 /// huge listing still runs in bounded memory (a longer cell then pushes its line out of line).
 /// Multi-line cells (a table answer's grid) take several lines; control characters are escaped.
 /// With `expanded auto` at a terminal, a listing whose grid (sized on those first rows) is wider
-/// than the screen is drawn as blocks instead, as psql's `\x auto` does.
+/// than the screen is drawn as blocks instead, as psql's `\x auto` does. The grid leaves out
+/// detail columns (``Column/detail``) unless `--wide`; blocks show every column.
 final class TableRenderer: RenderingSink {
     var state: RenderingState
 
@@ -15,6 +16,8 @@ final class TableRenderer: RenderingSink {
 
     private let sizingRows = 1_000
     private var columns: [Column] = []
+    /// The indexes of the columns the grid shows.
+    private var shown: [Int] = []
     private var rows: [[[String]]] = []
     /// Set once the header is out and rows stream.
     private var streamingWidths: [Int]?
@@ -73,6 +76,7 @@ final class TableRenderer: RenderingSink {
 
     func beginRows(_ columns: [Column]) {
         self.columns = columns
+        shown = columns.indices.filter { state.wide || !columns[$0].detail }
         rows = []
         streamingWidths = nil
         rowCount = 0
@@ -123,10 +127,10 @@ final class TableRenderer: RenderingSink {
     /// rows stream with, or (`expanded auto`, the grid wider than the terminal) as blocks, as
     /// are the rows after them.
     private func writeBuffered() {
-        var widths = columns.map { DisplayWidth.of($0.title) }
+        var widths = shown.map { DisplayWidth.of(columns[$0].title) }
         for row in rows {
-            for (i, cell) in row.enumerated() where i < widths.count {
-                widths[i] = max(widths[i], cell.map(DisplayWidth.of).max() ?? 0)
+            for (i, column) in shown.enumerated() where column < row.count {
+                widths[i] = max(widths[i], row[column].map(DisplayWidth.of).max() ?? 0)
             }
         }
         let gridWidth = widths.reduce(0, +) + 3 * max(0, widths.count - 1)
@@ -154,7 +158,9 @@ final class TableRenderer: RenderingSink {
         return TerminalText.escape(text(value, forTable: true), keepNewlines: true).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
+    /// One row of the grid: the cells of the shown columns, each padded to its width.
     private func writeLine(_ cells: [[String]], _ widths: [Int]) {
+        let cells = shown.map { $0 < cells.count ? cells[$0] : [] }
         let height = cells.map(\.count).max() ?? 1
         for lineIndex in 0..<height {
             var parts: [String] = []
