@@ -72,4 +72,63 @@ import Testing
         try term.press("C-d")
         try term.waitFor("[exited 0]")
     }
+
+    /// Tab offers the crews the session reads now: a crew the foreman was given while his
+    /// prompt stayed open completes after `refresh` (it was read once, on the first Tab, before).
+    @Test func tabOffersACrewGivenWhileThePromptStaysOpen() throws {
+        let tag = UUID().uuidString.prefix(8).lowercased()
+        let base = "ou=Kolonnen-\(tag),\(fixture["LDAP_BASE"])"
+        func dn(_ uid: String) -> String { "uid=\(uid),ou=people,\(fixture["LDAP_BASE"])" }
+        func crew(_ name: String) -> String {
+            """
+            dn: cn=\(name),\(base)
+            objectClass: groupOfNames
+            cn: \(name)
+            member: \(dn("obauer"))
+            member: \(dn("u00010"))
+
+            """
+        }
+        try modify("""
+            dn: \(base)
+            objectClass: organizationalUnit
+            ou: Kolonnen-\(tag)
+
+
+            """ + crew("K\(tag)a"), add: true)
+        let config = try fixture.config { object in
+            setKey(&object, "teams.source", "groups")
+            setKey(&object, "teams.base", base)
+            setKey(&object, "teams.refreshSeconds", 3600)
+        }
+        let prompt = "obauer@foreman> "
+        let term = try TerminalSession(uid: "obauer", config: config, fixture: fixture)
+        try term.waitFor(prompt)
+        try term.type("forms --team K\(tag)")
+        try term.press("Tab")
+        // One crew: completed whole.
+        #expect(try term.currentLine(prompt: prompt, becomes: "forms --team K\(tag)a ") == "forms --team K\(tag)a ")
+        try term.press("C-u")
+        try modify(crew("K\(tag)b"), add: true)
+        try term.enter("refresh")
+        try term.waitFor("crews changed")
+        try term.type("forms --team K\(tag)")
+        try term.press("Tab", "Tab")
+        // Two crews share the prefix: nothing more to fill in (the line stays as typed, where the
+        // crews read before the refresh completed it to the one), and the second Tab lists both
+        // below the refresh's own line naming the new crew.
+        func listed(_ screen: String) -> String { screen.components(separatedBy: "crews changed").last ?? "" }
+        let end = Date().addingTimeInterval(10)
+        var screen = try term.screen()
+        while Date() < end, listed(screen).components(separatedBy: "K\(tag)b").count < 3 {
+            usleep(100_000)
+            screen = try term.screen()
+        }
+        #expect(listed(screen).components(separatedBy: "K\(tag)b").count == 3, "\(screen)")
+        #expect(listed(screen).contains("K\(tag)a"), "\(screen)")
+        #expect(try term.currentLine(prompt: prompt) == "forms --team K\(tag)", "\(screen)")
+        try term.press("C-u")
+        try term.press("C-d")
+        try term.waitFor("[exited 0]")
+    }
 }

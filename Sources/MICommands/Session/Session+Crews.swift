@@ -89,6 +89,10 @@ extension Session {
     /// Returns what changed (``CrewReach/changes(since:)``), empty when nothing did or nothing
     /// was read. A directory that cannot answer fails the command: the old crews are not
     /// trusted past their time.
+    /// When the crews in force were read (seconds of the session's clock), or nil before the
+    /// first read: what is derived from them (Tab's crew names) is as old as they are.
+    public var crewsReadAt: Double? { crewReachCache?.readAt }
+
     @discardableResult
     public func refreshCrews(force: Bool = false) throws -> [String] {
         guard let settings = directory.crewSettings, let cached = crewReachCache else { return [] }

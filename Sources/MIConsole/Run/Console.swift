@@ -245,13 +245,15 @@ public enum Console {
             }
             return (try? session.directory.userIDs(prefix: prefix, role: techniciansOnly ? .technician : nil)) ?? []
         }
-        // Crew names, read once on the first Tab that wants them.
-        var crewNames: [String]?
+        // Crew names, read on the first Tab that wants them and again once the session has read
+        // its crews again (`refresh`, or `teams.refreshSeconds` passed): a crew new since then
+        // completes, a removed one is no longer offered.
+        var crewNames: (names: [String], readAt: Double?)?
         sources.crewNames = {
-            if let crewNames { return crewNames }
+            if let crewNames, crewNames.readAt == session.crewsReadAt { return crewNames.names }
             var names: [String] = []
             try? session.forEachVisibleCrew { names.append($0.name) }
-            crewNames = names
+            crewNames = (names, session.crewsReadAt)
             return names
         }
         sources.formReferences = { prefix, trashed in
