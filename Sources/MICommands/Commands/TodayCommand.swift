@@ -38,7 +38,7 @@ public struct TodayCommand: ConsoleCommand {
         var due: [(FormSummary, Date)] = []
         try store.forEachForm(FormFilter(state: .incomplete)) { form in
             try session.checkpointRow()
-            guard let expires = form.expires(afterDays: policies.policy(for: form.owner).expiryDays), expires < soon else { return }
+            guard let expires = policies.expires(form), expires < soon else { return }
             due.append((form, expires))
         }
         for (form, expires) in due.sorted(by: { $0.1 < $1.1 }) {
