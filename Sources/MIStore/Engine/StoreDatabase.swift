@@ -37,6 +37,7 @@ protocol StoreDatabase: AnyObject {
     /// failing statement throws, and those after it are not run. PostgreSQL sends them in one
     /// round trip (libpq's pipeline mode); SQLite runs them one by one. For the statements of a
     /// change that do not need each other's results.
+    @discardableResult
     func batch(_ statements: [StoreStatement]) throws -> [[StoreRow]]
 
     /// A query whose rows are wanted later in this transaction: PostgreSQL sends it in the same
@@ -140,6 +141,23 @@ extension StoreDatabase {
 
     func batch(_ statements: [StoreStatement]) throws -> [[StoreRow]] {
         try statements.map(rows)
+    }
+
+    /// ``batch(_:)`` in pieces of at most `size` statements, each one round trip on PostgreSQL:
+    /// for a change over many forms (an expiry run, a form's media), so what one round trip
+    /// carries, and the answers waiting for it, stay bounded whatever the count.
+    @discardableResult
+    func batch(_ statements: [StoreStatement], atMost size: Int) throws -> [[StoreRow]] {
+        guard statements.count > size else { return try batch(statements) }
+        var results: [[StoreRow]] = []
+        results.reserveCapacity(statements.count)
+        var start = 0
+        while start < statements.count {
+            let end = min(start + size, statements.count)
+            results += try batch(Array(statements[start..<end]))
+            start = end
+        }
+        return results
     }
 
     func readAhead(_ statement: StoreStatement) -> StoreRowsAhead {
