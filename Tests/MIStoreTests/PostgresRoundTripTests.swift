@@ -16,27 +16,28 @@ import Testing
         return engine.roundTrips - before
     }
 
-    /// The form's read (with BEGIN), its update with the delivery and the audit row, COMMIT.
-    @Test func aSubmitTakesThreeRoundTrips() throws {
+    /// The form's read (with BEGIN), then its update, the delivery and the audit row with the
+    /// COMMIT.
+    @Test func aSubmitTakesTwoRoundTrips() throws {
         let dir = try TempDir()
         let store = try ExpiryTests.store(dir, engine: .postgres, [], completed: [("jdoe/A", "2026-11-20T07:00:00Z"),
                                                                                   ("jdoe/B", "2026-11-20T07:00:00Z")])
         _ = try store.submit(ref("jdoe/A"), actor: "mkhan")
         var result: SubmitResult?
-        #expect(try roundTrips(store) { result = try store.submit(ref("jdoe/B"), actor: "mkhan") } == 3)
+        #expect(try roundTrips(store) { result = try store.submit(ref("jdoe/B"), actor: "mkhan") } == 2)
         #expect(result?.alreadySubmitted == false && result?.version == 2)
         #expect(try store.forEachDeliveryCount(formId: result!.formId) == 1)
     }
 
     /// The form's read, the comment with the version, the audit row (it names the comment's
-    /// id), COMMIT.
-    @Test func aCommentTakesFourRoundTrips() throws {
+    /// id) with the COMMIT.
+    @Test func aCommentTakesThreeRoundTrips() throws {
         let dir = try TempDir()
         let store = try ExpiryTests.store(dir, engine: .postgres, [], completed: [("jdoe/A", "2026-11-20T07:00:00Z"),
                                                                                   ("jdoe/B", "2026-11-20T07:00:00Z")])
         _ = try store.comment(ref("jdoe/A"), text: "Seal worn.", author: "mkhan")
         var comment: ForemanComment?
-        #expect(try roundTrips(store) { comment = try store.comment(ref("jdoe/B"), text: "Gauge cracked.", author: "mkhan") } == 4)
+        #expect(try roundTrips(store) { comment = try store.comment(ref("jdoe/B"), text: "Gauge cracked.", author: "mkhan") } == 3)
         #expect(try store.form(ref("jdoe/B")).foremanComments == [try #require(comment)])
         let audit = try #require(try store.auditEntries(AuditFilter(form: ref("jdoe/B"))).last)
         #expect(audit.command == "comment" && audit.after?.contains(#""comment":\#(comment!.id)"#) == true)
@@ -91,9 +92,9 @@ import Testing
     }
 
     /// A new form with two photos: its read (with BEGIN), the insert (the media need its id), the
-    /// media with the audit row in one batch, COMMIT. The same tree again, unchanged: the read,
-    /// the comments with the media list, COMMIT.
-    @Test func anImportTakesFourRoundTripsPerNewFormAndThreePerUnchangedOne() throws {
+    /// media and the audit row with the COMMIT. The same tree again, unchanged: the read, the
+    /// comments with the media list, COMMIT.
+    @Test func anImportTakesThreeRoundTripsPerForm() throws {
         let dir = try TempDir()
         let store = try makeStore(dir, engine: .postgres)
         let photos = ["Qid0(1).jpg": "first photo", "Qid1(1).jpg": "second photo"]
@@ -105,7 +106,7 @@ import Testing
         let second = try TreeBuilder(dir.sub("second"))
         try second.form("jdoe/Valve", media: photos)
         var report: ImportReport?
-        #expect(try roundTrips(store) { report = try store.importTree(at: second.root, actor: "seed") } == 4)
+        #expect(try roundTrips(store) { report = try store.importTree(at: second.root, actor: "seed") } == 3)
         #expect(report?.inserted.count == 1 && report?.errors == [])
         #expect(try store.form(ref("jdoe/Valve")).media.map(\.fileName) == ["Qid0(1).jpg", "Qid1(1).jpg"])
         #expect(try roundTrips(store) { report = try store.importTree(at: second.root, actor: "seed") } == 3)
@@ -125,6 +126,55 @@ import Testing
             }
         } == 4)
         #expect(values == [1, 2, 3, 4, 5])
+    }
+}
+
+/// Statements left for the COMMIT (``StoreDatabase/sendLater(_:)``) belong to their change: one
+/// that fails undoes it, on its own and inside a session transaction, on both engines.
+@Suite struct SendLaterTests {
+    /// A notice without a uid: refused by the schema (NOT NULL).
+    static let refused = StoreStatement(literal: "INSERT INTO notices (uid, text, created, source) VALUES (NULL, 'x', 0, 'test')")
+
+    func bumpVersion(_ db: any StoreDatabase, _ id: Int64) throws {
+        try db.execute(literal: "UPDATE forms SET version = version + 1 WHERE id = \(id)")
+    }
+
+    @Test(arguments: TestEngine.allCases) func aStatementLeftForTheCommitThatFailsUndoesItsChange(engine: TestEngine) throws {
+        let dir = try TempDir()
+        let store = try MoveTests.store(dir, engine: engine, ["jdoe/Pump"])
+        let id = try store.form(ref("jdoe/Pump")).id
+        #expect(throws: StoreError.self) {
+            try store.write { db in
+                try bumpVersion(db, id)
+                try db.sendLater([Self.refused])
+            }
+        }
+        #expect(try store.form(.id(id)).version == 1)
+        // The connection is fine afterwards: the next change goes through, its later statements too.
+        try store.write { db in
+            try bumpVersion(db, id)
+            try db.sendLater([StoreStatement(literal: "UPDATE forms SET version = version + 1 WHERE id = \(id)")])
+        }
+        #expect(try store.form(.id(id)).version == 3)
+    }
+
+    @Test(arguments: TestEngine.allCases) func insideASessionOnlyTheFailingCommandIsUndone(engine: TestEngine) throws {
+        let dir = try TempDir()
+        let store = try MoveTests.store(dir, engine: engine, ["jdoe/Pump"])
+        let id = try store.form(ref("jdoe/Pump")).id
+        try store.withSessionTransaction(end: .commit) {
+            #expect(throws: StoreError.self) {
+                try store.write { db in
+                    try bumpVersion(db, id)
+                    try db.sendLater([Self.refused])
+                }
+            }
+            try store.write { db in
+                try bumpVersion(db, id)
+                try db.sendLater([StoreStatement(literal: "UPDATE forms SET version = version + 1 WHERE id = \(id)")])
+            }
+        }
+        #expect(try store.form(.id(id)).version == 3)
     }
 }
 

@@ -40,6 +40,12 @@ protocol StoreDatabase: AnyObject {
     @discardableResult
     func batch(_ statements: [StoreStatement]) throws -> [[StoreRow]]
 
+    /// Statements whose results the change does not need (its last writes): PostgreSQL sends
+    /// them with the transaction's next statement, at the latest its COMMIT (one round trip for
+    /// both); SQLite runs them now. One that fails fails the statement that carries them, and
+    /// so the change: a COMMIT that carried it is not run, and the transaction is rolled back.
+    func sendLater(_ statements: [StoreStatement]) throws
+
     /// A query whose rows are wanted later in this transaction: PostgreSQL sends it in the same
     /// round trip as the next statement; SQLite runs it when the rows are asked for. So the
     /// query must not read what the transaction writes in between (a policy read ahead of a
@@ -162,6 +168,18 @@ extension StoreDatabase {
 
     func readAhead(_ statement: StoreStatement) -> StoreRowsAhead {
         StoreRowsAhead { try self.rows(statement) }
+    }
+
+    func sendLater(_ statements: [StoreStatement]) throws {
+        for statement in statements { try execute(statement) }
+    }
+
+    /// ``sendLater(_:)`` of the last at most `size` statements; those before them go in
+    /// batches of `size` (``batch(_:atMost:)``), so what one round trip carries stays bounded.
+    func sendLater(_ statements: [StoreStatement], atMost size: Int) throws {
+        let head = statements.isEmpty ? 0 : (statements.count - 1) / size * size
+        if head > 0 { try batch(Array(statements[..<head]), atMost: size) }
+        try sendLater(Array(statements[head...]))
     }
 
     /// A statement built for a batch (``StoreStatement``), run on its own.

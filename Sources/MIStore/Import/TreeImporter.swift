@@ -128,8 +128,8 @@ extension FormStore {
         case .updated(let updated, let stateBefore) where stateBefore != .completed: id = updated
         case .updated, .unchanged, .collision: return
         }
-        // One notice per foreman, none needing another's id: one batch.
-        try db.batch(try naming.foremen(supervising: form.owner).map { foreman in
+        // One notice per foreman, their ids not needed: they go with the COMMIT.
+        try db.sendLater(try naming.foremen(supervising: form.owner).map { foreman in
             Notices.adding(uid: foreman, text: Notices.completed(formName: form.document.name, owner: form.owner, id: id),
                            source: Notice.sourceCompleted, formId: id, at: nowSeconds())
         })
@@ -173,8 +173,9 @@ extension FormStore {
         let (added, present) = try write { db in
             let now = nowSeconds()
             var present = 0
-            // The counts read in one batch, the notices and the audit row written in another
-            // (on PostgreSQL a round trip each, not one per line and notice).
+            // The counts read in one batch; the notices and the audit row, whose ids nobody
+            // needs, go with the COMMIT (on PostgreSQL one round trip for the reads and one with
+            // the COMMIT, not one per line and notice).
             var adding: [StoreStatement] = []
             for (line, have) in zip(distinct, try Self.noticeCounts(of: distinct, uid: file.uid, in: db)) {
                 let count = wanted[line]!
@@ -189,7 +190,7 @@ extension FormStore {
                                               object: "notices of \(file.uid)", before: nil,
                                               after: .object(JSONObject([("added", .integer(added))])), note: "from \(file.path)"))
             }
-            try db.batch(adding, atMost: Self.noticeStatementsPerBatch)
+            try db.sendLater(adding, atMost: Self.noticeStatementsPerBatch)
             return (added, present)
         }
         report.noticesAdded += added

@@ -37,10 +37,12 @@ extension FormStore {
                 StoreStatement(literal: "UPDATE forms SET version = version + 1, \(FormRecord.touching(now)) WHERE id = \(form.id)"),
             ])
             let commentId = try results[0].insertedId()
-            try audit(db, at: now, actor: author, command: "comment", formId: form.id, object: form.label,
-                             before: nil, after: .object(JSONObject([("comment", .integer(Int(commentId))), ("text", .string(text)),
-                                                                     ("version", .integer(form.version + 1))])),
-                             note: note)
+            // Nothing waits for the audit row: on PostgreSQL it goes with the COMMIT.
+            try db.sendLater([try auditing(at: now, actor: author, command: "comment", formId: form.id, object: form.label,
+                                           before: nil,
+                                           after: .object(JSONObject([("comment", .integer(Int(commentId))), ("text", .string(text)),
+                                                                      ("version", .integer(form.version + 1))])),
+                                           note: note)])
             return ForemanComment(id: commentId, formId: form.id, author: author, at: Date(timeIntervalSince1970: now), text: text)
         }
         logger.info("form commented", metadata: ["form": "\(comment.formId)", "author": "\(author)"])
