@@ -19,10 +19,12 @@ extension FormStore {
     }
 
     static func loadForm(_ record: FormRecord, in db: any StoreDatabase) throws -> Form {
-        let comments = try foremanComments(formId: record.id, in: db)
+        // Both lists need only the form's id: one batch (on PostgreSQL one round trip).
+        let lists = try db.batch([foremanCommentsQuery(formId: record.id), mediaQuery(formId: record.id)])
+        let comments = foremanComments(lists[0])
         return Form(id: record.id, owner: record.owner, state: record.state, version: record.version,
                     document: try record.document(foremanComments: comments),
-                    media: try media(formId: record.id, in: db), foremanComments: comments)
+                    media: mediaFiles(lists[1]), foremanComments: comments)
     }
 
     static func media(formId: Int64, in db: any StoreDatabase) throws -> [MediaFile] {

@@ -113,6 +113,18 @@ import Testing
         #expect(report?.unchanged == 1)
     }
 
+    /// A form with its comments and media list (`show`, and `submit ID` before its question): the
+    /// form's read (with BEGIN), both lists in one batch, COMMIT.
+    @Test func readingAFormTakesThreeRoundTrips() throws {
+        let dir = try TempDir()
+        let store = try ExpiryTests.store(dir, engine: .postgres, [("jdoe/A", "2026-11-20T07:00:00Z"),
+                                                                   ("jdoe/B", "2026-11-20T07:00:00Z")])
+        _ = try store.form(ref("jdoe/A"))
+        var form: Form?
+        #expect(try roundTrips(store) { form = try store.form(ref("jdoe/B")) } == 3)
+        #expect(form?.media.map(\.fileName) == ["Qid0(1).jpg"] && form?.foremanComments == [])
+    }
+
     /// A batch longer than its bound goes in pieces, one round trip each, its rows in order.
     @Test func aLongBatchGoesInBoundedPieces() throws {
         let dir = try TempDir()
