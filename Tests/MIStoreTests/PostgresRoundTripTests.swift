@@ -113,6 +113,22 @@ import Testing
         #expect(report?.unchanged == 1)
     }
 
+    /// An `Error/<uid>` file of three lines: the counts of notices with each text, read in one
+    /// batch (with BEGIN), then the notices and the audit row with the COMMIT.
+    @Test func anErrorFileTakesTwoRoundTrips() throws {
+        let dir = try TempDir()
+        let store = try makeStore(dir, engine: .postgres)
+        let first = try TreeBuilder(dir.sub("first"))
+        try first.write("Error/asmith", "Upload failed\n")
+        #expect(try store.importTree(at: first.root, actor: "seed").noticesAdded == 1)
+        let second = try TreeBuilder(dir.sub("second"))
+        try second.write("Error/jdoe", "Upload failed\nCamera full\nUpload failed\n")
+        var report: ImportReport?
+        #expect(try roundTrips(store) { report = try store.importTree(at: second.root, actor: "seed") } == 2)
+        #expect(report?.noticesAdded == 3)
+        #expect(try store.notices(for: "jdoe").map(\.text) == ["Upload failed", "Upload failed", "Camera full"])
+    }
+
     /// A form with its comments and media list (`show`, and `submit ID` before its question): the
     /// form's read (with BEGIN), both lists in one batch, COMMIT.
     @Test func readingAFormTakesThreeRoundTrips() throws {
