@@ -19,23 +19,43 @@ extension FormStore {
     }
 
     static func loadForm(_ record: FormRecord, in db: any StoreDatabase) throws -> Form {
-        let comments = try foremanComments(formId: record.id, in: db)
+        // Both lists need only the form's id: one batch (on PostgreSQL one round trip).
+        let lists = try db.batch([foremanCommentsQuery(formId: record.id), mediaQuery(formId: record.id)])
+        let comments = foremanComments(lists[0])
         return Form(id: record.id, owner: record.owner, state: record.state, version: record.version,
                     document: try record.document(foremanComments: comments),
-                    media: try media(formId: record.id, in: db), foremanComments: comments)
+                    media: mediaFiles(lists[1]), foremanComments: comments)
     }
 
     static func media(formId: Int64, in db: any StoreDatabase) throws -> [MediaFile] {
-        try db.rows(literal: """
+        mediaFiles(try db.rows(mediaQuery(formId: formId)))
+    }
+
+    /// The query for a form's media list (no bytes), for a batch; ``mediaFiles(_:)`` reads its rows.
+    static func mediaQuery(formId: Int64) -> StoreStatement {
+        StoreStatement(literal: """
             SELECT file_name, question, number, ext, size, sha256 FROM media WHERE form_id = \(formId) ORDER BY question, number, file_name
-            """).map { row in
+            """)
+    }
+
+    static func mediaFiles(_ rows: [StoreRow]) -> [MediaFile] {
+        rows.map { row in
             MediaFile(fileName: row["file_name"], question: row["question"], number: row["number"], ext: row["ext"],
                       size: row["size"], sha256: row["sha256"])
         }
     }
 
     static func foremanComments(formId: Int64, in db: any StoreDatabase) throws -> [ForemanComment] {
-        try db.rows(literal: "SELECT id, form_id, author, at, text FROM foreman_comments WHERE form_id = \(formId) ORDER BY id").map { row in
+        foremanComments(try db.rows(foremanCommentsQuery(formId: formId)))
+    }
+
+    /// The query for a form's foreman comments, for a batch; ``foremanComments(_:)`` reads its rows.
+    static func foremanCommentsQuery(formId: Int64) -> StoreStatement {
+        StoreStatement(literal: "SELECT id, form_id, author, at, text FROM foreman_comments WHERE form_id = \(formId) ORDER BY id")
+    }
+
+    static func foremanComments(_ rows: [StoreRow]) -> [ForemanComment] {
+        rows.map { row in
             ForemanComment(id: row["id"], formId: row["form_id"], author: row["author"],
                            at: Date(timeIntervalSince1970: row["at"]), text: row["text"])
         }

@@ -13,7 +13,8 @@ import Synchronization
 /// - ``forEachRow(_:_:_:)`` reads through a server-side cursor, 500 rows at first and more per
 ///   `FETCH` while they stay small, so a listing of a million forms does not sit in memory and
 ///   `body` may run statements of its own; its `DECLARE` goes with the first `FETCH`.
-/// - ``readAhead(_:)`` queues a query to go with the next statement (one round trip for both).
+/// - ``readAhead(_:)`` queues a query to go with the next statement (one round trip for both);
+///   ``sendLater(_:)`` queues writes whose results are not needed, at the latest for the COMMIT.
 /// - ``PostgresError``s become ``StoreError``s (``StoreError/mapping(_:target:)``).
 final class PostgresDatabase: StoreDatabase {
     let connection: PostgresConnection
@@ -66,6 +67,11 @@ final class PostgresDatabase: StoreDatabase {
         do { spelled = try spelledChecked(statement) } catch { return StoreRowsAhead { throw error } }
         let ahead = connection.sendWithNext(spelled)
         return StoreRowsAhead { [self] in try mapped { Self.rows(of: try ahead.result()) } }
+    }
+
+    func sendLater(_ statements: [StoreStatement]) throws {
+        // Every statement is checked before any is queued: a refused one queues none.
+        for statement in try statements.map(spelledChecked) { connection.sendWithNext(statement) }
     }
 
     /// `statement` as the server takes it, placeholders `$N`, after the text check: a
@@ -123,13 +129,24 @@ final class PostgresDatabase: StoreDatabase {
             result = try body()
         } catch {
             // Back to the savepoint: the transaction stays usable for the commands after this one.
+            // What `body` queued (``sendLater(_:)``, ``readAhead(_:)``) is dropped unsent, not
+            // sent only to be rolled back (everything queued before went with the SAVEPOINT).
+            connection.dropWaiting()
             _ = try? connection.execute("ROLLBACK TO SAVEPOINT \(name)")
             _ = try? connection.execute("RELEASE SAVEPOINT \(name)")
             throw error
         }
-        try mapped {
-            if rollback { try connection.execute("ROLLBACK TO SAVEPOINT \(name)") }
-            try connection.execute("RELEASE SAVEPOINT \(name)")
+        do {
+            try mapped {
+                if rollback { try connection.execute("ROLLBACK TO SAVEPOINT \(name)") }
+                try connection.execute("RELEASE SAVEPOINT \(name)")
+            }
+        } catch {
+            // A statement `body` left to go with the release (``sendLater(_:)``) failed, and the
+            // release with it: back to the savepoint, as when `body` throws.
+            _ = try? connection.execute("ROLLBACK TO SAVEPOINT \(name)")
+            _ = try? connection.execute("RELEASE SAVEPOINT \(name)")
+            throw error
         }
         return result
     }

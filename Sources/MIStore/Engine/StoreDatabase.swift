@@ -37,7 +37,14 @@ protocol StoreDatabase: AnyObject {
     /// failing statement throws, and those after it are not run. PostgreSQL sends them in one
     /// round trip (libpq's pipeline mode); SQLite runs them one by one. For the statements of a
     /// change that do not need each other's results.
+    @discardableResult
     func batch(_ statements: [StoreStatement]) throws -> [[StoreRow]]
+
+    /// Statements whose results the change does not need (its last writes): PostgreSQL sends
+    /// them with the transaction's next statement, at the latest its COMMIT (one round trip for
+    /// both); SQLite runs them now. One that fails fails the statement that carries them, and
+    /// so the change: a COMMIT that carried it is not run, and the transaction is rolled back.
+    func sendLater(_ statements: [StoreStatement]) throws
 
     /// A query whose rows are wanted later in this transaction: PostgreSQL sends it in the same
     /// round trip as the next statement; SQLite runs it when the rows are asked for. So the
@@ -142,8 +149,37 @@ extension StoreDatabase {
         try statements.map(rows)
     }
 
+    /// ``batch(_:)`` in pieces of at most `size` statements, each one round trip on PostgreSQL:
+    /// for a change over many forms (an expiry run, a form's media), so what one round trip
+    /// carries, and the answers waiting for it, stay bounded whatever the count.
+    @discardableResult
+    func batch(_ statements: [StoreStatement], atMost size: Int) throws -> [[StoreRow]] {
+        guard statements.count > size else { return try batch(statements) }
+        var results: [[StoreRow]] = []
+        results.reserveCapacity(statements.count)
+        var start = 0
+        while start < statements.count {
+            let end = min(start + size, statements.count)
+            results += try batch(Array(statements[start..<end]))
+            start = end
+        }
+        return results
+    }
+
     func readAhead(_ statement: StoreStatement) -> StoreRowsAhead {
         StoreRowsAhead { try self.rows(statement) }
+    }
+
+    func sendLater(_ statements: [StoreStatement]) throws {
+        for statement in statements { try execute(statement) }
+    }
+
+    /// ``sendLater(_:)`` of the last at most `size` statements; those before them go in
+    /// batches of `size` (``batch(_:atMost:)``), so what one round trip carries stays bounded.
+    func sendLater(_ statements: [StoreStatement], atMost size: Int) throws {
+        let head = statements.isEmpty ? 0 : (statements.count - 1) / size * size
+        if head > 0 { try batch(Array(statements[..<head]), atMost: size) }
+        try sendLater(Array(statements[head...]))
     }
 
     /// A statement built for a batch (``StoreStatement``), run on its own.

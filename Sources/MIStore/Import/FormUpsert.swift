@@ -15,12 +15,45 @@ import Foundation
 enum FormUpsert {
     enum Outcome {
         case inserted(Int64)
-        case updated(Int64)
+        /// The form's id and its state before the update.
+        case updated(Int64, from: FormState)
         case unchanged(Int64)
         case collision(String)
     }
 
     static let importedCommentAuthor = "(form.json)"
+
+    /// A form's writes (its media, its comment, its audit row), sent in order in batches of at
+    /// most ``statementsPerBatch`` statements and about ``mediaBytesPerBatch`` of media (a batch
+    /// holds its media bound at once). Nothing needs their results: the last batch goes with the
+    /// transaction's COMMIT (``StoreDatabase/sendLater(_:)``), so on PostgreSQL a form's usual
+    /// handful of photos costs no round trip of its own, very many or very large ones a bounded
+    /// number.
+    private struct Writes {
+        static let statementsPerBatch = 100
+        static let mediaBytesPerBatch = 16 << 20
+        private var batches: [[StoreStatement]] = [[]]
+        private var bytes = 0
+
+        mutating func append(_ statement: StoreStatement, mediaBytes: Int = 0) {
+            if batches[batches.count - 1].count >= Self.statementsPerBatch
+                || (bytes > 0 && bytes + mediaBytes > Self.mediaBytesPerBatch) {
+                batches.append([])
+                bytes = 0
+            }
+            batches[batches.count - 1].append(statement)
+            bytes += mediaBytes
+        }
+
+        mutating func append(media: [LoadedMedia], formId: Int64) {
+            for item in media { append(FormUpsert.inserting(item, formId: formId), mediaBytes: item.data.count) }
+        }
+
+        func run(in db: any StoreDatabase) throws {
+            for batch in batches.dropLast() { try db.batch(batch) }
+            try db.sendLater(batches[batches.count - 1])
+        }
+    }
 
     static func run(_ form: LoadedForm, actor: String, at now: Double, in db: any StoreDatabase,
                     warnings: inout [ImportIssue]) throws -> Outcome {
@@ -32,6 +65,9 @@ enum FormUpsert {
         if !sameContent {
             if let reason = collisionReason(stored: stored, incoming: form) { return .collision(reason) }
         }
+        // What the update writes needs only the rows read above: batched (``Writes``; on
+        // PostgreSQL one round trip instead of one per statement and media file).
+        var writes = Writes()
         var addedComment: String?
         switch commentMerge(document.foremanComments, stored: existing.comments) {
         case .nothing: break
@@ -39,13 +75,13 @@ enum FormUpsert {
             warnings.append(ImportIssue(path: form.path + "/" + FormFolderReader.formFile,
                                         reason: "foremanComments differ from the store's foreman comments; the store's were kept"))
         case .add(let addition):
-            try addComment(addition, formId: stored.id, at: now, in: db)
+            writes.append(addingComment(addition, formId: stored.id, at: now))
             addedComment = addition
         }
         if sameContent && addedComment == nil { return .unchanged(stored.id) }
 
         if !sameContent {
-            try db.execute(literal: """
+            writes.append(StoreStatement(literal: """
                 UPDATE forms SET template = \(document.template), template_id = \(document.templateId),
                                  state = \(form.state.rawValue), created = \(document.created.text),
                                  created_utc = \(document.created.date.timeIntervalSince1970),
@@ -53,11 +89,11 @@ enum FormUpsert {
                                  modified_utc = \(document.modified.date.timeIntervalSince1970),
                                  questions = \(JSONWriter.compact(document.questionsJSON)), extra = \(extraJSON(document))
                 WHERE id = \(stored.id)
-                """)
-            try db.execute(literal: "DELETE FROM media WHERE form_id = \(stored.id)")
-            try insertMedia(form.media, formId: stored.id, in: db)
+                """))
+            writes.append(StoreStatement(literal: "DELETE FROM media WHERE form_id = \(stored.id)"))
+            writes.append(media: form.media, formId: stored.id)
         }
-        try db.execute(literal: "UPDATE forms SET version = version + 1 WHERE id = \(stored.id)")
+        writes.append(StoreStatement(literal: "UPDATE forms SET version = version + 1 WHERE id = \(stored.id)"))
         var before = stored.summaryJSON.objectValue
         before["modified"] = .string(stored.modified.text)
         before["media"] = .integer(storedMedia.count)
@@ -66,9 +102,10 @@ enum FormUpsert {
         after["modified"] = .string(document.modified.text)
         after["media"] = .integer(form.media.count)
         if let addedComment { after["addedComment"] = .string(addedComment) }
-        try Audit.record(db, at: now, actor: actor, command: "import.update", formId: stored.id, object: stored.label,
-                         before: .object(before), after: .object(after), note: "from \(form.path)")
-        return .updated(stored.id)
+        writes.append(Audit.recording(at: now, actor: actor, command: "import.update", formId: stored.id, object: stored.label,
+                                      before: .object(before), after: .object(after), note: "from \(form.path)"))
+        try writes.run(in: db)
+        return .updated(stored.id, from: stored.state)
     }
 
     /// What ``run(_:actor:at:in:warnings:)`` would do, decided without writing (the import
@@ -78,8 +115,10 @@ enum FormUpsert {
         guard let existing = try Existing.fetch(form, in: db) else { return .inserted(0) }
         let stored = existing.record
         if !existing.sameContent, let reason = collisionReason(stored: stored, incoming: form) { return .collision(reason) }
-        if case .add = commentMerge(form.document.foremanComments, stored: existing.comments) { return .updated(stored.id) }
-        return existing.sameContent ? .unchanged(stored.id) : .updated(stored.id)
+        if case .add = commentMerge(form.document.foremanComments, stored: existing.comments) {
+            return .updated(stored.id, from: stored.state)
+        }
+        return existing.sameContent ? .unchanged(stored.id) : .updated(stored.id, from: stored.state)
     }
 
     /// The live form with the incoming form's owner and name, and whether it holds the same.
@@ -95,9 +134,11 @@ enum FormUpsert {
                 WHERE owner = \(form.owner) AND name = \(form.document.name) AND trashed_at IS NULL
                 """) else { return nil }
             let stored = try FormRecord(row: row)
-            let comments = try FormStore.foremanComments(formId: stored.id, in: db)
+            // Both lists need only the form's id: one batch (on PostgreSQL one round trip).
+            let lists = try db.batch([FormStore.foremanCommentsQuery(formId: stored.id), FormStore.mediaQuery(formId: stored.id)])
+            let comments = FormStore.foremanComments(lists[0])
             let storedDocument = try stored.document(foremanComments: comments)
-            let media = try FormStore.media(formId: stored.id, in: db)
+            let media = FormStore.mediaFiles(lists[1])
             let same = storedDocument.sameContent(as: form.document) && stored.state == form.state
                 && Set(media) == Set(form.mediaFiles)
             return Existing(record: stored, comments: comments, media: media, sameContent: same)
@@ -134,27 +175,28 @@ enum FormUpsert {
                     \(document.modified.date.timeIntervalSince1970), \(JSONWriter.compact(document.questionsJSON)),
                     \(extraJSON(document))) RETURNING id
             """)
-        try insertMedia(form.media, formId: id, in: db)
+        // The media, the comment and the audit row need only the id: batched (``Writes``).
+        var writes = Writes()
+        writes.append(media: form.media, formId: id)
         if let text = document.foremanComments, !text.isEmpty {
-            try addComment(text, formId: id, at: now, in: db)
+            writes.append(addingComment(text, formId: id, at: now))
         }
         var after = FormRecord.summary(owner: form.owner, name: document.name, state: form.state, version: 1).objectValue
         after["modified"] = .string(document.modified.text)
         after["media"] = .integer(form.media.count)
-        try Audit.record(db, at: now, actor: actor, command: "import.insert", formId: id,
-                         object: "form \(id) \(form.owner)/\(document.name)", before: nil, after: .object(after),
-                         note: "from \(form.path)")
+        writes.append(Audit.recording(at: now, actor: actor, command: "import.insert", formId: id,
+                                      object: "form \(id) \(form.owner)/\(document.name)", before: nil, after: .object(after),
+                                      note: "from \(form.path)"))
+        try writes.run(in: db)
         return id
     }
 
-    private static func insertMedia(_ media: [LoadedMedia], formId: Int64, in db: any StoreDatabase) throws {
-        for item in media {
-            try db.execute(literal: """
-                INSERT INTO media (form_id, file_name, question, number, ext, size, sha256, data)
-                VALUES (\(formId), \(item.file.fileName), \(item.file.question), \(item.file.number), \(item.file.ext),
-                        \(item.file.size), \(item.file.sha256), \(item.data))
-                """)
-        }
+    private static func inserting(_ item: LoadedMedia, formId: Int64) -> StoreStatement {
+        StoreStatement(literal: """
+            INSERT INTO media (form_id, file_name, question, number, ext, size, sha256, data)
+            VALUES (\(formId), \(item.file.fileName), \(item.file.question), \(item.file.number), \(item.file.ext),
+                    \(item.file.size), \(item.file.sha256), \(item.data))
+            """)
     }
 
     enum CommentMerge: Equatable { case nothing, add(String), differs }
@@ -170,8 +212,8 @@ enum FormUpsert {
         return .differs
     }
 
-    private static func addComment(_ text: String, formId: Int64, at now: Double, in db: any StoreDatabase) throws {
-        try db.execute(literal: """
+    private static func addingComment(_ text: String, formId: Int64, at now: Double) -> StoreStatement {
+        StoreStatement(literal: """
             INSERT INTO foreman_comments (form_id, author, at, text) VALUES (\(formId), \(importedCommentAuthor), \(now), \(text))
             """)
     }

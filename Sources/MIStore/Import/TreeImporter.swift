@@ -92,11 +92,8 @@ extension FormStore {
                 ? try read { db in try FormUpsert.preview(form, in: db) }
                 : try write { db in
                     warnings = []
-                    let stateBefore = try db.value(String.self, literal: """
-                        SELECT state FROM forms WHERE owner = \(form.owner) AND name = \(form.document.name) AND trashed_at IS NULL
-                        """)
                     let outcome = try FormUpsert.run(form, actor: actor, at: nowSeconds(), in: db, warnings: &warnings)
-                    try tellForemenOfCompletion(form, outcome: outcome, stateBefore: stateBefore, in: db)
+                    try tellForemenOfCompletion(form, outcome: outcome, in: db)
                     return outcome
                 }
             report.warnings += warnings
@@ -109,7 +106,7 @@ extension FormStore {
             case .inserted(let id):
                 report.inserted.append(imported(id))
                 report.warnings += violations()
-            case .updated(let id):
+            case .updated(let id, _):
                 report.updated.append(imported(id))
                 report.warnings += violations()
             case .unchanged: report.unchanged += 1
@@ -123,19 +120,19 @@ extension FormStore {
     /// A form that came in completed (new, or incomplete before): the foremen of its owner's
     /// crews get a notice, in the import's transaction (issue 26). Without crews nobody is
     /// assigned to supervise it, and nobody is told.
-    private func tellForemenOfCompletion(_ form: LoadedForm, outcome: FormUpsert.Outcome, stateBefore: String?,
-                                         in db: any StoreDatabase) throws {
-        guard form.state == .completed, stateBefore != FormState.completed.rawValue, let naming = crewNaming else { return }
+    private func tellForemenOfCompletion(_ form: LoadedForm, outcome: FormUpsert.Outcome, in db: any StoreDatabase) throws {
+        guard form.state == .completed, let naming = crewNaming else { return }
         let id: Int64
         switch outcome {
         case .inserted(let inserted): id = inserted
-        case .updated(let updated): id = updated
-        case .unchanged, .collision: return
+        case .updated(let updated, let stateBefore) where stateBefore != .completed: id = updated
+        case .updated, .unchanged, .collision: return
         }
-        for foreman in try naming.foremen(supervising: form.owner) {
-            _ = try Notices.add(db, uid: foreman, text: Notices.completed(formName: form.document.name, owner: form.owner, id: id),
-                                source: Notice.sourceCompleted, formId: id, at: nowSeconds())
-        }
+        // One notice per foreman, their ids not needed: they go with the COMMIT.
+        try db.sendLater(try naming.foremen(supervising: form.owner).map { foreman in
+            Notices.adding(uid: foreman, text: Notices.completed(formName: form.document.name, owner: form.owner, id: id),
+                           source: Notice.sourceCompleted, formId: id, at: nowSeconds())
+        })
     }
 
     /// Adds the lines of one `Error/<uid>` file as notices, except as many of each text as the user
@@ -163,8 +160,7 @@ extension FormStore {
         if preview {
             let (added, present) = try read { db in
                 var added = 0, present = 0
-                for line in distinct {
-                    let have = try db.value(Int.self, literal: "SELECT COUNT(*) FROM notices WHERE uid = \(file.uid) AND text = \(line)") ?? 0
+                for (line, have) in zip(distinct, try Self.noticeCounts(of: distinct, uid: file.uid, in: db)) {
                     present += min(have, wanted[line]!)
                     added += max(0, wanted[line]! - have)
                 }
@@ -176,24 +172,38 @@ extension FormStore {
         }
         let (added, present) = try write { db in
             let now = nowSeconds()
-            var added = 0, present = 0
-            for line in distinct {
+            var present = 0
+            // The counts read in one batch; the notices and the audit row, whose ids nobody
+            // needs, go with the COMMIT (on PostgreSQL one round trip for the reads and one with
+            // the COMMIT, not one per line and notice).
+            var adding: [StoreStatement] = []
+            for (line, have) in zip(distinct, try Self.noticeCounts(of: distinct, uid: file.uid, in: db)) {
                 let count = wanted[line]!
-                let have = try db.value(Int.self, literal: "SELECT COUNT(*) FROM notices WHERE uid = \(file.uid) AND text = \(line)") ?? 0
                 present += min(have, count)
                 for _ in 0..<max(0, count - have) {
-                    try Notices.add(db, uid: file.uid, text: line, source: Notice.sourceImport, formId: nil, at: now)
-                    added += 1
+                    adding.append(Notices.adding(uid: file.uid, text: line, source: Notice.sourceImport, formId: nil, at: now))
                 }
             }
+            let added = adding.count
             if added > 0 {
-                try Audit.record(db, at: now, actor: actor, command: "import.notices", formId: nil,
-                                 object: "notices of \(file.uid)", before: nil,
-                                 after: .object(JSONObject([("added", .integer(added))])), note: "from \(file.path)")
+                adding.append(Audit.recording(at: now, actor: actor, command: "import.notices", formId: nil,
+                                              object: "notices of \(file.uid)", before: nil,
+                                              after: .object(JSONObject([("added", .integer(added))])), note: "from \(file.path)"))
             }
+            try db.sendLater(adding, atMost: Self.noticeStatementsPerBatch)
             return (added, present)
         }
         report.noticesAdded += added
         report.noticesAlreadyPresent += present
+    }
+
+    /// How many statements of an `Error` file's import go in one batch: its lines are short.
+    private static let noticeStatementsPerBatch = 500
+
+    /// How many notices `uid` has with each of `lines`' texts, read or not.
+    private static func noticeCounts(of lines: [String], uid: String, in db: any StoreDatabase) throws -> [Int] {
+        try db.batch(lines.map { line in
+            StoreStatement(literal: "SELECT COUNT(*) FROM notices WHERE uid = \(uid) AND text = \(line)")
+        }, atMost: noticeStatementsPerBatch).map { rows in rows.first.flatMap { Int.fromStoreValue($0.values[0]) } ?? 0 }
     }
 }

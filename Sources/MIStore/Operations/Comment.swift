@@ -28,14 +28,21 @@ extension FormStore {
                     + "\(why). Only completed forms take foreman comments.")
             }
             let now = nowSeconds()
-            let commentId = try db.insert(literal: """
-                INSERT INTO foreman_comments (form_id, author, at, text) VALUES (\(form.id), \(author), \(now), \(text)) RETURNING id
-                """)
-            try db.execute(literal: "UPDATE forms SET version = version + 1, \(FormRecord.touching(now)) WHERE id = \(form.id)")
-            try audit(db, at: now, actor: author, command: "comment", formId: form.id, object: form.label,
-                             before: nil, after: .object(JSONObject([("comment", .integer(Int(commentId))), ("text", .string(text)),
-                                                                     ("version", .integer(form.version + 1))])),
-                             note: note)
+            // The comment and the version go in one batch (on PostgreSQL one round trip for both);
+            // the audit row names the comment's id, so it waits for it.
+            let results = try db.batch([
+                StoreStatement(literal: """
+                    INSERT INTO foreman_comments (form_id, author, at, text) VALUES (\(form.id), \(author), \(now), \(text)) RETURNING id
+                    """),
+                StoreStatement(literal: "UPDATE forms SET version = version + 1, \(FormRecord.touching(now)) WHERE id = \(form.id)"),
+            ])
+            let commentId = try results[0].insertedId()
+            // Nothing waits for the audit row: on PostgreSQL it goes with the COMMIT.
+            try db.sendLater([try auditing(at: now, actor: author, command: "comment", formId: form.id, object: form.label,
+                                           before: nil,
+                                           after: .object(JSONObject([("comment", .integer(Int(commentId))), ("text", .string(text)),
+                                                                      ("version", .integer(form.version + 1))])),
+                                           note: note)])
             return ForemanComment(id: commentId, formId: form.id, author: author, at: Date(timeIntervalSince1970: now), text: text)
         }
         logger.info("form commented", metadata: ["form": "\(comment.formId)", "author": "\(author)"])

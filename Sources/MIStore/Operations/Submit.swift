@@ -34,16 +34,22 @@ extension FormStore {
                     + "only completed forms can be submitted.")
             }
             let now = nowSeconds()
-            try db.execute(literal: """
-                UPDATE forms SET state = 'submitted', version = version + 1, \(FormRecord.touching(now)) WHERE id = \(form.id)
-                """)
-            // Queued for the office in this same transaction: a rolled-back submit queues nothing,
-            // a committed one cannot lose its delivery (`deliver` sends it).
-            try Outbox.enqueue(db, formId: form.id, version: form.version + 1, owner: form.owner, name: form.name, at: now)
-            try audit(db, at: now, actor: actor, command: "submit", formId: form.id, object: form.label,
+            // The update, the delivery and the audit row need none of each other's results, and
+            // the submit none of theirs: on PostgreSQL they go with the COMMIT (one round trip
+            // for the four instead of four).
+            try db.sendLater([
+                StoreStatement(literal: """
+                    UPDATE forms SET state = 'submitted', version = version + 1, \(FormRecord.touching(now)) WHERE id = \(form.id)
+                    """),
+                // Queued for the office in this same transaction: a rolled-back submit queues
+                // nothing, a committed one cannot lose its delivery (`deliver` sends it).
+                Outbox.enqueuing(formId: form.id, version: form.version + 1, owner: form.owner, name: form.name, at: now),
+                try auditing(at: now, actor: actor, command: "submit", formId: form.id, object: form.label,
                              before: form.summaryJSON,
-                             after: FormRecord.summary(owner: form.owner, name: form.name, state: .submitted, version: form.version + 1),
-                             note: note)
+                             after: FormRecord.summary(owner: form.owner, name: form.name, state: .submitted,
+                                                       version: form.version + 1),
+                             note: note),
+            ])
             return SubmitResult(formId: form.id, owner: form.owner, name: form.name, version: form.version + 1,
                                 alreadySubmitted: false)
         }

@@ -68,27 +68,33 @@ extension FormStore {
             let form = try formQuery().findTrashed(ref, in: db)
             let newName = try FormNames.freeName(for: form.name, owner: form.owner, in: db)
             let now = nowSeconds()
+            var before = form.summaryJSON.objectValue
+            before["trashed"] = .bool(true)
+            // The update, the notice and the audit row need none of each other's results: one
+            // batch (on PostgreSQL one round trip instead of three).
+            let results: [[StoreRow]]
             do {
-                try db.execute(literal: """
-                    UPDATE forms SET trashed_at = NULL, name = \(newName), state = 'incomplete', version = version + 1,
-                                     expiry_reset_at = \(now), \(FormRecord.touching(now))
-                    WHERE id = \(form.id)
-                    """)
+                results = try db.batch([
+                    StoreStatement(literal: """
+                        UPDATE forms SET trashed_at = NULL, name = \(newName), state = 'incomplete', version = version + 1,
+                                         expiry_reset_at = \(now), \(FormRecord.touching(now))
+                        WHERE id = \(form.id)
+                        """),
+                    Notices.adding(uid: form.owner, text: Notices.restored(oldName: form.name, newName: newName, by: actor),
+                                   source: Notice.sourceRestore, formId: form.id, at: now),
+                    try auditing(at: now, actor: actor, command: "restore", formId: form.id, object: form.label,
+                                 before: .object(before),
+                                 after: FormRecord.summary(owner: form.owner, name: newName, state: .incomplete,
+                                                           version: form.version + 1),
+                                 note: note),
+                ])
             } catch let error as StoreError where error.isUniqueViolation {
-                // The unique live name only: a serialization failure passes on as what it is.
+                // Only the update can break a unique index (the live name); a serialization
+                // failure passes on as what it is.
                 throw StoreError(.conflict, "\(form.owner) got a form named '\(newName)' at the same moment; try again.",
                                  sqlState: error.sqlState)
             }
-            let noticeId = try Notices.add(db, uid: form.owner,
-                                           text: Notices.restored(oldName: form.name, newName: newName, by: actor),
-                                           source: Notice.sourceRestore, formId: form.id, at: now)
-            var before = form.summaryJSON.objectValue
-            before["trashed"] = .bool(true)
-            try audit(db, at: now, actor: actor, command: "restore", formId: form.id, object: form.label,
-                             before: .object(before),
-                             after: FormRecord.summary(owner: form.owner, name: newName, state: .incomplete,
-                                                       version: form.version + 1),
-                             note: note)
+            let noticeId = try results[1].insertedId()
             return RestoreResult(formId: form.id, owner: form.owner, oldName: form.name, newName: newName,
                                  version: form.version + 1, noticeId: noticeId)
         }

@@ -58,12 +58,11 @@ enum Outbox {
         sent_at, last_error
         """
 
-    /// Queues a form version, inside the caller's transaction. The key is random, made once,
-    /// stored with the row and sent on every try.
-    static func enqueue(_ db: any StoreDatabase, formId: Int64, version: Int, owner: String, name: String,
-                        at now: Double) throws {
+    /// Queues a form version (a statement for the caller's transaction). The key is random,
+    /// made once, stored with the row and sent on every try.
+    static func enqueuing(formId: Int64, version: Int, owner: String, name: String, at now: Double) -> StoreStatement {
         let key = "mi-form-\(formId)-v\(version)-\(UUID().uuidString.lowercased())"
-        try db.execute(literal: """
+        return StoreStatement(literal: """
             INSERT INTO outbox (form_id, form_version, owner, name, idempotency_key, state, attempts, queued_at, next_try)
             VALUES (\(formId), \(version), \(owner), \(name), \(key), 'queued', 0, \(now), \(now))
             ON CONFLICT (form_id, form_version) DO NOTHING
@@ -79,16 +78,22 @@ enum Outbox {
                         sentAt: date("sent_at"), lastError: row["last_error"])
     }
 
-    /// The latest delivery of a form that went out, inside the caller's transaction.
-    static func lastSent(_ db: any StoreDatabase, formId: Int64) throws -> Date? {
-        try db.value(Double.self, literal: "SELECT MAX(sent_at) FROM outbox WHERE form_id = \(formId) AND state = 'sent'")
-            .map(Date.init(timeIntervalSince1970:))
+    /// The query for when the form's latest delivery went out; ``lastSent(_:)`` reads its rows.
+    static func lastSentQuery(formId: Int64) -> StoreStatement {
+        StoreStatement(literal: "SELECT MAX(sent_at) FROM outbox WHERE form_id = \(formId) AND state = 'sent'")
     }
 
-    /// Holds the form's queued deliveries: it was reopened before they went out.
-    @discardableResult
-    static func withdraw(_ db: any StoreDatabase, formId: Int64, reason: String) throws -> Int {
-        try db.execute(literal: "UPDATE outbox SET state = 'held', last_error = \(reason) WHERE form_id = \(formId) AND state = 'queued'")
+    /// The time in ``lastSentQuery(formId:)``'s rows; nil when nothing went out.
+    static func lastSent(_ rows: [StoreRow]) -> Date? {
+        rows.first.flatMap { Double.fromStoreValue($0.values[0]) }.map(Date.init(timeIntervalSince1970:))
+    }
+
+    /// Holds the form's queued deliveries: it was reopened before they went out. One row (the
+    /// delivery's id) per delivery held: a batch gives rows back, not counts.
+    static func withdrawing(formId: Int64, reason: String) -> StoreStatement {
+        StoreStatement(literal: """
+            UPDATE outbox SET state = 'held', last_error = \(reason) WHERE form_id = \(formId) AND state = 'queued' RETURNING id
+            """)
     }
 }
 
