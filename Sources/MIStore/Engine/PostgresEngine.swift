@@ -129,12 +129,31 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
     /// another console's busy error names (``StoreHolder``). Only letters, digits and `._@-`
     /// and spaces pass; the server keeps 63 bytes.
     private func applicationNameStatement() -> String {
+        "SET LOCAL application_name = '\(applicationName())'"
+    }
+
+    private func applicationName() -> String {
         let label = activity.withLock { $0 }.map { "miadmin: " + $0 } ?? "miadmin"
-        let safe = String(String.UnicodeScalarView(label.unicodeScalars.map { scalar in
+        return String(String.UnicodeScalarView(label.unicodeScalars.map { scalar in
             scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "._@-: ".unicodeScalars.contains(scalar))
                 ? scalar : "?"
         }).prefix(63))
-        return "SET LOCAL application_name = '\(safe)'"
+    }
+
+    /// The settings a transaction starts with, as one statement: behind a transaction pooler
+    /// the lock timeout, for a write its label (``applicationNameStatement()``). Behind the
+    /// pooler every statement is parsed anew by the server, so a write's two settings go as one
+    /// `set_config` query rather than two `SET LOCAL`s.
+    private func settingsStatement(_ kind: Kind) -> String? {
+        let timeout = pooler == .transaction
+        switch (timeout, kind != .read) {
+        case (true, true):
+            return "SELECT set_config('lock_timeout', '\(Self.lockTimeoutMilliseconds(busyTimeout))', true), "
+                + "set_config('application_name', '\(applicationName())', true)"
+        case (true, false): return Self.lockTimeoutStatement(busyTimeout, local: true)
+        case (false, true): return applicationNameStatement()
+        case (false, false): return nil
+        }
     }
 
     /// A busy error names the likely holder: the oldest other transaction that has written to
@@ -291,8 +310,7 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
     private func begin(_ kind: Kind, writeId: String?) throws {
         if !connection.isConnected || connection.lost { try reconnect(orFail: kind.notApplied) }
         var statements = ["BEGIN ISOLATION LEVEL \(kind.isolation)"]
-        if pooler == .transaction { statements.append(Self.lockTimeoutStatement(busyTimeout, local: true)) }
-        if kind != .read { statements.append(applicationNameStatement()) }
+        if let settings = settingsStatement(kind) { statements.append(settings) }
         if let writeId { statements.append(Self.insertWriteId(writeId)) }
         for statement in statements { connection.sendWithNext(.init(statement, named: false)) }
     }
@@ -433,7 +451,11 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
     /// `SET lock_timeout` in milliseconds; 0 would mean "wait for ever", so a zero busy timeout
     /// waits 1 ms.
     private static func lockTimeoutStatement(_ busyTimeout: TimeInterval, local: Bool) -> String {
-        "SET \(local ? "LOCAL " : "")lock_timeout = \(max(1, Int((busyTimeout * 1000).rounded())))"
+        "SET \(local ? "LOCAL " : "")lock_timeout = \(lockTimeoutMilliseconds(busyTimeout))"
+    }
+
+    private static func lockTimeoutMilliseconds(_ busyTimeout: TimeInterval) -> Int {
+        max(1, Int((busyTimeout * 1000).rounded()))
     }
 
     /// The id is a lower-case UUID made here: only hex digits and dashes go into the SQL text.
