@@ -182,7 +182,19 @@ final class PostgresDatabase: StoreDatabase {
 
     fileprivate static func value(_ result: PostgresResult, _ row: Int, _ column: Int, type: Oid) -> StoreValue {
         if type == 17 { return result.bytes(row, column).map { .blob(Data($0)) } ?? .null }  // bytea
-        guard let text = result.string(row, column) else { return .null }
+        // Numbers in their plain spelling are read from libpq's bytes; the rest becomes text first.
+        return result.withText(row, column) { bytes -> StoreValue in
+            switch type {
+            case 20, 21, 23, 26: if let number = PostgresNumberText.int64(bytes) { return .integer(number) }
+            case 700, 701: if let number = PostgresNumberText.double(bytes) { return .real(number) }
+            default: break
+            }
+            return value(String(decoding: bytes, as: UTF8.self), type: type)
+        } ?? .null
+    }
+
+    /// A value's text typed by its column's OID.
+    private static func value(_ text: String, type: Oid) -> StoreValue {
         switch type {
         case 20, 21, 23, 26: return Int64(text).map(StoreValue.integer) ?? .text(text)  // int8, int2, int4, oid
         case 700, 701: return Double(text).map(StoreValue.real) ?? .text(text)           // float4, float8

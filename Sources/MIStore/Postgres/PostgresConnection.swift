@@ -346,7 +346,17 @@ public final class PostgresResult {
     }
 
     public func string(_ row: Int, _ column: Int) -> String? {
-        isNull(row, column) ? nil : String(cString: PQgetvalue(handle, Int32(row), Int32(column)))
+        withText(row, column) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The value's bytes in libpq's text format (its length from libpq, no terminating NUL),
+    /// for `body` to read while the result lives; nil for NULL.
+    public func withText<R>(_ row: Int, _ column: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
+        guard !isNull(row, column), let value = PQgetvalue(handle, Int32(row), Int32(column)) else { return nil }
+        let length = Int(PQgetlength(handle, Int32(row), Int32(column)))
+        return try value.withMemoryRebound(to: UInt8.self, capacity: length) {
+            try body(UnsafeBufferPointer(start: $0, count: length))
+        }
     }
 
 
