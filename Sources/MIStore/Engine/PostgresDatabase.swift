@@ -12,7 +12,9 @@ import Synchronization
 /// - Result values arrive in libpq's text format and are typed by their column's OID.
 /// - ``forEachRow(_:_:_:)`` reads through a server-side cursor, 500 rows at first and more per
 ///   `FETCH` while they stay small, so a listing of a million forms does not sit in memory and
-///   `body` may run statements of its own; its `DECLARE` goes with the first `FETCH`.
+///   `body` may run statements of its own; its `DECLARE` goes with the first `FETCH`, and each
+///   next `FETCH` is sent before the rows of the one before are handed out (at most two
+///   batches in memory).
 /// - ``readAhead(_:)`` queues a query to go with the next statement (one round trip for both).
 /// - ``PostgresError``s become ``StoreError``s (``StoreError/mapping(_:target:)``).
 final class PostgresDatabase: StoreDatabase {
@@ -89,17 +91,25 @@ final class PostgresDatabase: StoreDatabase {
         connection.sendWithNext(.init("DECLARE \(cursor) NO SCROLL CURSOR FOR " + sql, Self.bind(arguments),
                                       named: false))
         var count = Self.firstFetch
+        var batch = try mapped { try connection.execute("FETCH \(count) FROM \(cursor)") }
         while true {
-            let batch = try mapped { try connection.execute("FETCH \(count) FROM \(cursor)") }
+            // The next FETCH goes before this batch's rows are handed out, so the server reads
+            // those rows while `body` works (a statement `body` runs waits for that answer first).
+            // A short batch ends the cursor: no empty FETCH to find it out.
+            var next: PostgresConnection.Ahead?
+            if batch.rowCount == count {
+                let size = batch.memorySize
+                if size < Self.fetchBytes / 2 { count = min(count * 2, Self.maxFetch) }
+                else if size > Self.fetchBytes { count = max(count / 2, Self.firstFetch) }
+                next = connection.sendNow(.init("FETCH \(count) FROM \(cursor)", named: false))
+            }
             let reader = RowReader(batch)
             for index in 0..<batch.rowCount {
                 rowsHandedOut += 1
                 try body(reader.row(index))
             }
-            if batch.rowCount < count { break }  // the cursor is done: no empty FETCH to find it out
-            let size = batch.memorySize
-            if size < Self.fetchBytes / 2 { count = min(count * 2, Self.maxFetch) }
-            else if size > Self.fetchBytes { count = max(count / 2, Self.firstFetch) }
+            guard let next else { break }
+            batch = try mapped { try next.result() }
         }
         try mapped { try connection.execute("CLOSE \(cursor)") }
     }

@@ -154,6 +154,7 @@ public final class PostgresConnection {
     public func reset() -> Bool {
         prepared = [:]
         waiting = []
+        abandonInFlight()
         guard let fresh = try? Self.connect(hostPairs, target: target, timeoutSeconds: timeoutSeconds) else {
             lost = true
             return false
@@ -171,6 +172,7 @@ public final class PostgresConnection {
     ///   `.statement` for the rest (unique violations, serialization failures, ...).
     @discardableResult
     public func execute(_ sql: String, _ parameters: [PostgresValue?] = []) throws -> PostgresResult {
+        settleInFlight()
         if !waiting.isEmpty { return try pipeline([PipelinedStatement(sql, parameters, named: false)])[0] }
         roundTrips += 1
         let result = try PostgresValue.withBound(parameters) { count, types, values, lengths, formats in
@@ -186,6 +188,10 @@ public final class PostgresConnection {
     /// Statements queued to go with the next one sent, each with where its answer goes
     /// (``sendWithNext(_:)``, in PostgresPipeline.swift).
     var waiting: [(statement: PipelinedStatement, ahead: Ahead)] = []
+
+    /// A statement ``sendNow(_:)`` sent whose answer has not been read yet: read before anything
+    /// else is sent (in PostgresPipeline.swift).
+    var inFlight: Ahead?
 
     /// Statement names of the statements prepared on this connection, by SQL text.
     var prepared: [String: String] = [:]
@@ -206,6 +212,7 @@ public final class PostgresConnection {
     @discardableResult
     public func executePrepared(_ sql: String, _ parameters: [PostgresValue?] = []) throws -> PostgresResult {
         guard namedStatements else { return try execute(sql, parameters) }
+        settleInFlight()
         if !waiting.isEmpty { return try pipeline([PipelinedStatement(sql, parameters)])[0] }
         let name: String
         if let known = prepared[sql] {
