@@ -35,6 +35,7 @@ MIADMIN_LAZY_VOID(pq, PQfreemem, (void *ptr), (ptr))
 MIADMIN_LAZY(pq, Oid, PQftype, (const PGresult *res, int field_num), (res, field_num))
 MIADMIN_LAZY(pq, int, PQgetisnull, (const PGresult *res, int tup_num, int field_num), (res, tup_num, field_num))
 MIADMIN_LAZY(pq, char *, PQgetvalue, (const PGresult *res, int tup_num, int field_num), (res, tup_num, field_num))
+MIADMIN_LAZY(pq, int, PQgetlength, (const PGresult *res, int tup_num, int field_num), (res, tup_num, field_num))
 MIADMIN_LAZY(pq, int, PQnfields, (const PGresult *res), (res))
 MIADMIN_LAZY(pq, int, PQntuples, (const PGresult *res), (res))
 MIADMIN_LAZY(pq, PGresult *, PQprepare,

@@ -60,6 +60,47 @@ import Testing
         #expect(engine.roundTrips - before == 8)
     }
 
+    /// The next FETCH is on its way while a batch's rows are handed out: a statement the
+    /// listing's body runs meanwhile gets its own answer, and the listing every row in order.
+    @Test func aListingsBodyRunsStatementsWhileTheNextBatchIsOnItsWay() throws {
+        let dir = try TempDir()
+        let store = try MoveTests.store(dir, engine: .postgres, ["jdoe/Pump"])
+        var seen: [Int64] = []
+        var doubled: [Int64] = []
+        try store.read { db in
+            try db.forEachRow("SELECT n FROM generate_series(1, 4000) AS n ORDER BY n", []) { row in
+                let n: Int64 = row["n"]
+                seen.append(n)
+                // In every batch (500, 1,000, 2,000, then the short rest), early and late.
+                if n % 250 == 1 { doubled.append(try #require(try db.value(Int64.self, "SELECT ? * 2", [n]))) }
+            }
+        }
+        #expect(seen == Array(1...4000))
+        #expect(doubled == stride(from: 1, through: 4000, by: 250).map { $0 * 2 })
+    }
+
+    /// A listing stopped by its body while the next FETCH is on its way: the read ends, and the
+    /// connection answers the next read and lists again from the start.
+    @Test func aListingStoppedWithABatchOnItsWayLeavesTheConnectionUsable() throws {
+        struct Stop: Error {}
+        let dir = try TempDir()
+        let store = try MoveTests.store(dir, engine: .postgres, ["jdoe/Pump"])
+        var seen = 0
+        #expect(throws: Stop.self) {
+            try store.read { db in
+                try db.forEachRow("SELECT n FROM generate_series(1, 4000) AS n", []) { _ in
+                    seen += 1
+                    if seen == 300 { throw Stop() }
+                }
+            }
+        }
+        #expect(seen == 300)
+        #expect(try store.read { try $0.value(Int64.self, "SELECT 41 + 1") } == 42)
+        var again = 0
+        try store.read { db in try db.forEachRow("SELECT n FROM generate_series(1, 4000) AS n", []) { _ in again += 1 } }
+        #expect(again == 4000)
+    }
+
     /// Another console holds a row lock longer than the busy timeout: `.busy`, as on SQLite,
     /// after about the timeout (PostgreSQL's lock_timeout), and nothing changed.
     @Test func aRowLockHeldPastTheBusyTimeoutIsBusy() throws {

@@ -12,7 +12,9 @@ import Synchronization
 /// - Result values arrive in libpq's text format and are typed by their column's OID.
 /// - ``forEachRow(_:_:_:)`` reads through a server-side cursor, 500 rows at first and more per
 ///   `FETCH` while they stay small, so a listing of a million forms does not sit in memory and
-///   `body` may run statements of its own; its `DECLARE` goes with the first `FETCH`.
+///   `body` may run statements of its own; its `DECLARE` goes with the first `FETCH`, and each
+///   next `FETCH` is sent before the rows of the one before are handed out (at most two
+///   batches in memory).
 /// - ``readAhead(_:)`` queues a query to go with the next statement (one round trip for both);
 ///   ``sendLater(_:)`` queues writes whose results are not needed, at the latest for the COMMIT.
 /// - ``PostgresError``s become ``StoreError``s (``StoreError/mapping(_:target:)``).
@@ -95,17 +97,25 @@ final class PostgresDatabase: StoreDatabase {
         connection.sendWithNext(.init("DECLARE \(cursor) NO SCROLL CURSOR FOR " + sql, Self.bind(arguments),
                                       named: false))
         var count = Self.firstFetch
+        var batch = try mapped { try connection.execute("FETCH \(count) FROM \(cursor)") }
         while true {
-            let batch = try mapped { try connection.execute("FETCH \(count) FROM \(cursor)") }
+            // The next FETCH goes before this batch's rows are handed out, so the server reads
+            // those rows while `body` works (a statement `body` runs waits for that answer first).
+            // A short batch ends the cursor: no empty FETCH to find it out.
+            var next: PostgresConnection.Ahead?
+            if batch.rowCount == count {
+                let size = batch.memorySize
+                if size < Self.fetchBytes / 2 { count = min(count * 2, Self.maxFetch) }
+                else if size > Self.fetchBytes { count = max(count / 2, Self.firstFetch) }
+                next = connection.sendNow(.init("FETCH \(count) FROM \(cursor)", named: false))
+            }
             let reader = RowReader(batch)
             for index in 0..<batch.rowCount {
                 rowsHandedOut += 1
                 try body(reader.row(index))
             }
-            if batch.rowCount < count { break }  // the cursor is done: no empty FETCH to find it out
-            let size = batch.memorySize
-            if size < Self.fetchBytes / 2 { count = min(count * 2, Self.maxFetch) }
-            else if size > Self.fetchBytes { count = max(count / 2, Self.firstFetch) }
+            guard let next else { break }
+            batch = try mapped { try next.result() }
         }
         try mapped { try connection.execute("CLOSE \(cursor)") }
     }
@@ -199,7 +209,19 @@ final class PostgresDatabase: StoreDatabase {
 
     fileprivate static func value(_ result: PostgresResult, _ row: Int, _ column: Int, type: Oid) -> StoreValue {
         if type == 17 { return result.bytes(row, column).map { .blob(Data($0)) } ?? .null }  // bytea
-        guard let text = result.string(row, column) else { return .null }
+        // Numbers in their plain spelling are read from libpq's bytes; the rest becomes text first.
+        return result.withText(row, column) { bytes -> StoreValue in
+            switch type {
+            case 20, 21, 23, 26: if let number = PostgresNumberText.int64(bytes) { return .integer(number) }
+            case 700, 701: if let number = PostgresNumberText.double(bytes) { return .real(number) }
+            default: break
+            }
+            return value(String(decoding: bytes, as: UTF8.self), type: type)
+        } ?? .null
+    }
+
+    /// A value's text typed by its column's OID.
+    private static func value(_ text: String, type: Oid) -> StoreValue {
         switch type {
         case 20, 21, 23, 26: return Int64(text).map(StoreValue.integer) ?? .text(text)  // int8, int2, int4, oid
         case 700, 701: return Double(text).map(StoreValue.real) ?? .text(text)           // float4, float8

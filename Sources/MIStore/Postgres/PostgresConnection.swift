@@ -154,6 +154,7 @@ public final class PostgresConnection {
     public func reset() -> Bool {
         prepared = [:]
         waiting = []
+        abandonInFlight()
         guard let fresh = try? Self.connect(hostPairs, target: target, timeoutSeconds: timeoutSeconds) else {
             lost = true
             return false
@@ -171,6 +172,7 @@ public final class PostgresConnection {
     ///   `.statement` for the rest (unique violations, serialization failures, ...).
     @discardableResult
     public func execute(_ sql: String, _ parameters: [PostgresValue?] = []) throws -> PostgresResult {
+        settleInFlight()
         if !waiting.isEmpty { return try pipeline([PipelinedStatement(sql, parameters, named: false)])[0] }
         roundTrips += 1
         let result = try PostgresValue.withBound(parameters) { count, types, values, lengths, formats in
@@ -186,6 +188,10 @@ public final class PostgresConnection {
     /// Statements queued to go with the next one sent, each with where its answer goes
     /// (``sendWithNext(_:)``, in PostgresPipeline.swift).
     var waiting: [(statement: PipelinedStatement, ahead: Ahead)] = []
+
+    /// A statement ``sendNow(_:)`` sent whose answer has not been read yet: read before anything
+    /// else is sent (in PostgresPipeline.swift).
+    var inFlight: Ahead?
 
     /// Statement names of the statements prepared on this connection, by SQL text.
     var prepared: [String: String] = [:]
@@ -206,6 +212,7 @@ public final class PostgresConnection {
     @discardableResult
     public func executePrepared(_ sql: String, _ parameters: [PostgresValue?] = []) throws -> PostgresResult {
         guard namedStatements else { return try execute(sql, parameters) }
+        settleInFlight()
         if !waiting.isEmpty { return try pipeline([PipelinedStatement(sql, parameters)])[0] }
         let name: String
         if let known = prepared[sql] {
@@ -346,7 +353,17 @@ public final class PostgresResult {
     }
 
     public func string(_ row: Int, _ column: Int) -> String? {
-        isNull(row, column) ? nil : String(cString: PQgetvalue(handle, Int32(row), Int32(column)))
+        withText(row, column) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The value's bytes in libpq's text format (its length from libpq, no terminating NUL),
+    /// for `body` to read while the result lives; nil for NULL.
+    public func withText<R>(_ row: Int, _ column: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
+        guard !isNull(row, column), let value = PQgetvalue(handle, Int32(row), Int32(column)) else { return nil }
+        let length = Int(PQgetlength(handle, Int32(row), Int32(column)))
+        return try value.withMemoryRebound(to: UInt8.self, capacity: length) {
+            try body(UnsafeBufferPointer(start: $0, count: length))
+        }
     }
 
 

@@ -17,7 +17,7 @@ extension PostgresConnection {
     }
 
     /// The answer to a statement queued by ``sendWithNext(_:)``, there once the round trip that
-    /// carried it is over.
+    /// carried it is over; or to one ``sendNow(_:)`` sent, there once it is read.
     public final class Ahead {
         fileprivate var outcome: Result<PostgresResult, PostgresError>?
         private unowned let connection: PostgresConnection
@@ -51,6 +51,52 @@ extension PostgresConnection {
         return ahead
     }
 
+    /// Sends `statement` at once and returns while the server works on it; its answer is read
+    /// when asked for (``Ahead/result()``) or before anything else is sent on the connection,
+    /// whichever comes first. For a listing's next `FETCH`: the server reads the next rows while
+    /// the caller handles the rows it has, instead of after.
+    ///
+    /// With statements queued by ``sendWithNext(_:)`` waiting, it is queued behind them instead
+    /// (they must go first), and goes with the next statement sent.
+    @discardableResult
+    public func sendNow(_ statement: PipelinedStatement) -> Ahead {
+        settleInFlight()
+        guard waiting.isEmpty else { return sendWithNext(statement) }
+        let ahead = Ahead(self)
+        let sent = (try? PostgresValue.withBound(statement.parameters) { count, types, values, lengths, formats in
+            PQsendQueryParams(handle, statement.sql, count, types, values, lengths, formats, 0)
+        }) ?? 0
+        guard sent == 1 else {
+            ahead.outcome = .failure(abandon("could not send a statement"))
+            return ahead
+        }
+        roundTrips += 1
+        inFlight = ahead
+        return ahead
+    }
+
+    /// Reads the answer of the statement ``sendNow(_:)`` sent, if any, into its ``Ahead``.
+    func settleInFlight() {
+        guard let ahead = inFlight else { return }
+        inFlight = nil
+        var outcome: Result<PostgresResult, PostgresError>?
+        // A statement's answer is one result, then a null (a failure too).
+        while let raw = PQgetResult(handle) {
+            guard outcome == nil else { PQclear(raw); continue }
+            do { outcome = .success(try check(raw)) } catch {
+                outcome = .failure(error as? PostgresError ?? PostgresError(.statement, "PostgreSQL store at \(target): \(error)"))
+            }
+        }
+        ahead.outcome = outcome ?? .failure(abandon("the server's answer ended early"))
+    }
+
+    /// The connection is opened again with a statement's answer unread: it is lost with it.
+    func abandonInFlight() {
+        inFlight?.outcome = .failure(PostgresError(.unreachable, "Lost the PostgreSQL store at \(target): "
+                                                   + "the connection was opened again before a statement's answer came"))
+        inFlight = nil
+    }
+
     /// Forgets the queued statements unsent (before a `ROLLBACK`, or a connection opened again):
     /// their ``Ahead`` answers throw.
     public func dropWaiting() { waiting = [] }
@@ -67,6 +113,7 @@ extension PostgresConnection {
     /// Statements queued by ``sendWithNext(_:)`` go first, in the same round trip; their answers
     /// go to their ``Ahead``s, and only `statements`' results are returned.
     public func pipeline(_ statements: [PipelinedStatement]) throws -> [PostgresResult] {
+        settleInFlight()
         let queued = waiting
         waiting = []
         if queued.isEmpty && statements.isEmpty { return [] }
