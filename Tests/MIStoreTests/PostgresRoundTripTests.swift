@@ -91,6 +91,28 @@ import Testing
         #expect(try store.notices(for: "jdoe").suffix(3).map(\.id) == expired.map(\.noticeId))
     }
 
+    /// A purge of three trashed forms in one transaction: their read (with BEGIN), every form's
+    /// delete, notice and audit row in one batch, COMMIT (it was three round trips per form).
+    @Test func aPurgeTakesThreeRoundTripsPerTransaction() throws {
+        let dir = try TempDir()
+        let clock = TestClock(expiryNow)
+        let store = try ExpiryTests.store(dir, engine: .postgres, [("jdoe/C", "2026-10-01T07:00:00Z"),
+                                                                   ("jdoe/D", "2026-10-01T07:00:00Z"),
+                                                                   ("jdoe/E", "2026-10-01T07:00:00Z")], clock: clock)
+        #expect(try store.expire(store.expiryCutoff(days: 7), actor: "mkhan") == 3)
+        clock.advance(days: 1)
+        var purged: [TrashedForm] = []
+        var count = 0
+        #expect(try roundTrips(store) {
+            count = try store.purge(store.purgeCutoff(days: 0), actor: "mkhan") { purged.append($0) }
+        } == 3)
+        #expect(count == 3)
+        #expect(purged.map(\.form.name) == ["C", "D", "E"])
+        #expect(try store.notices(for: "jdoe").suffix(3).map(\.text)
+                == ["C", "D", "E"].map { "Form '\($0)' was deleted for good from the trash." })
+        #expect(try store.read { try $0.value(Int.self, "SELECT COUNT(*) FROM forms", []) } == 0)
+    }
+
     /// A new form with two photos: its read (with BEGIN), the insert (the media need its id), the
     /// media and the audit row with the COMMIT. The same tree again, unchanged: the read, the
     /// comments with the media list, COMMIT.
