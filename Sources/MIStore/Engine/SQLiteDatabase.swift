@@ -13,11 +13,22 @@ final class SQLiteDatabase: StoreDatabase {
     /// True while a session transaction has only read (``SQLiteEngine/session(end:_:)`` begins
     /// it DEFERRED): its first change takes the write lock (``startWriting()``).
     private var readingSession: Bool
+    /// True inside a write the engine began itself (``SQLiteEngine/write(_:)``): a statement
+    /// after an error that rolled the transaction back is refused, as GRDB refuses it inside
+    /// its own transaction blocks, instead of running outside any transaction.
+    private let inWriteTransaction: Bool
 
-    init(_ db: Database, busyTimeout: TimeInterval, readingSession: Bool = false) {
+    init(_ db: Database, busyTimeout: TimeInterval, readingSession: Bool = false, inWriteTransaction: Bool = false) {
         self.db = db
         self.busyTimeout = busyTimeout
         self.readingSession = readingSession
+        self.inWriteTransaction = inWriteTransaction
+    }
+
+    /// GRDB's error for a statement in a transaction that SQLite has already rolled back.
+    static func checkNotAborted(_ db: Database, sql: String? = nil) throws {
+        guard sqlite3_get_autocommit(db.sqliteConnection) != 0 else { return }
+        throw DatabaseError(resultCode: .SQLITE_ABORT, message: "Transaction was aborted", sql: sql)
     }
 
     /// The session's first change: the read transaction (nothing written in it) is given up and
@@ -49,6 +60,7 @@ final class SQLiteDatabase: StoreDatabase {
 
     func execute(_ sql: String, _ arguments: StoreArguments) throws -> Int {
         try mapped {
+            if inWriteTransaction { try Self.checkNotAborted(db, sql: sql) }
             let statement = try db.cachedStatement(sql: sql)
             if try !runDirectly(statement, sql: sql, arguments, { _ in }) {
                 try statement.execute(arguments: Self.bind(arguments))
@@ -59,7 +71,10 @@ final class SQLiteDatabase: StoreDatabase {
 
     func forEachRow(_ sql: String, _ arguments: StoreArguments, _ body: (StoreRow) throws -> Void) throws {
         // A statement of its own (not the cached one): `body` may run this same SQL again.
-        let statement = try mapped { try db.makeStatement(sql: sql) }
+        let statement = try mapped {
+            if inWriteTransaction { try Self.checkNotAborted(db, sql: sql) }
+            return try db.makeStatement(sql: sql)
+        }
         try step(statement, arguments, body)
     }
 
@@ -119,7 +134,10 @@ final class SQLiteDatabase: StoreDatabase {
     }
 
     func rows(_ sql: String, _ arguments: StoreArguments) throws -> [StoreRow] {
-        let statement = try mapped { try db.cachedStatement(sql: sql) }
+        let statement = try mapped {
+            if inWriteTransaction { try Self.checkNotAborted(db, sql: sql) }
+            return try db.cachedStatement(sql: sql)
+        }
         var rows: [StoreRow] = []
         var columns: StoreColumns?
         let ran = try mapped {
@@ -216,6 +234,7 @@ final class SQLiteDatabase: StoreDatabase {
     func inSavepoint<T>(rollback: Bool, _ body: () throws -> T) throws -> T {
         var result: T?
         do {
+            if inWriteTransaction { try Self.checkNotAborted(db) }
             try db.inSavepoint {
                 result = try body()
                 return rollback ? .rollback : .commit
