@@ -165,8 +165,8 @@ final class SQLiteEngine: StoreEngine {
     }
 
     /// What GRDB's `inTransaction(.immediate)` does, with BEGIN and COMMIT prepared once per
-    /// connection instead of at every change: GRDB prepares both from their text each time, a
-    /// fortieth of what a move costs in its own code (docs/benchmarks.md). As there, a failed
+    /// connection instead of at every change: GRDB prepares both from their text each time,
+    /// which showed in a move script's profile (docs/benchmarks.md). As there, a failed
     /// change or COMMIT is rolled back and its error thrown; a transaction SQLite rolled back
     /// by itself refuses further statements (``SQLiteDatabase``) and its COMMIT.
     func write<T>(_ body: (any StoreDatabase) throws -> T) throws -> T {
