@@ -15,8 +15,10 @@ let package = Package(
         .executable(name: "miadmin", targets: ["miadmin"]),
     ],
     dependencies: [
-        // swift-argument-parser 1.8.2 with two patches (a cache of argument definitions per
-        // command type; no help-flag search in a line without options):
+        // swift-argument-parser 1.8.2 with five patches (a cache of argument definitions per
+        // command type; no help-flag search in a line without options; option groups a line
+        // does not use decoded once; initial values set once per command type; the parsed
+        // command found from the end):
         // Vendor/swift-argument-parser/PATCHES.md says why and what.
         .package(path: "Vendor/swift-argument-parser"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),

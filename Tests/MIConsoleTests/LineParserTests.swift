@@ -75,3 +75,23 @@ import Testing
         #expect(parsed.uid == "asmith")
     }
 }
+
+/// The vendored argument-parser reuses the value of an option group none of whose options a line
+/// gives (Vendor/swift-argument-parser/PATCHES.md): a line that gives them gets them, and the
+/// line after it gets the defaults again.
+@Suite struct UntouchedGroupTests {
+    func move(_ arguments: [String]) throws -> MoveCommand {
+        try #require(try LineParser.parse(MoveCommand.self, arguments) as? MoveCommand)
+    }
+
+    @Test func givenOptionsAreNeverTakenFromAnEarlierLine() throws {
+        for _ in 0..<2 {
+            let plain = try move(["12", "asmith"])
+            #expect(!plain.batch.dryRun && !plain.batch.yes && plain.note.note == nil)
+            let given = try move(["jdoe/*", "asmith", "--dry-run", "--note", "on leave"])
+            #expect(given.batch.dryRun && !given.batch.yes && given.note.note == "on leave")
+            let yes = try move(["jdoe/*", "asmith", "--yes"])
+            #expect(!yes.batch.dryRun && yes.batch.yes && yes.note.note == nil)
+        }
+    }
+}

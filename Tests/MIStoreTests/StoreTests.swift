@@ -27,6 +27,22 @@ struct StoreTests {
         #expect(try impatient.names(of: "asmith") == ["Pump"])
     }
 
+    /// A change whose transaction SQLite ended (as it does itself after some errors) runs
+    /// nothing more outside a transaction: its next statement fails, as inside GRDB's own
+    /// transaction blocks, and the store works on.
+    @Test func aChangeWhoseTransactionEndedRunsNoFurtherStatement() throws {
+        let dir = try TempDir()
+        let store = try MoveTests.store(dir, ["jdoe/Pump"])
+        #expect {
+            try store.write { db in
+                try db.execute("ROLLBACK")
+                try db.execute("UPDATE forms SET name = 'Valve' WHERE owner = 'jdoe' AND name = 'Pump'")
+            }
+        } throws: { ($0 as! StoreError).message.contains("Transaction was aborted") }
+        #expect(try store.names(of: "jdoe") == ["Done", "Pump"])
+        #expect(try store.move(ref("jdoe/Pump"), to: "asmith", actor: "mkhan").newName == "Pump")
+    }
+
     @Test func opensInWALModeWithSchema() throws {
         let dir = try TempDir()
         let store = try makeStore(dir)

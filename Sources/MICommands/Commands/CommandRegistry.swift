@@ -114,8 +114,13 @@ public enum CommandRegistry {
     }
 
     public static func command(named name: String) -> (any ConsoleCommand.Type)? {
-        commands.first { $0.name == name }
+        byName[name]
     }
+
+    /// ``commands`` by name (the first of a name, should two share one): every line looks its
+    /// command up, and each name asked for builds that command's whole configuration.
+    private static let byName: [String: any ConsoleCommand.Type] =
+        Dictionary(commands.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
 
     /// The command the leading words name, descending into subcommands (`policy set`); words
     /// after the deepest command are ignored.

@@ -48,7 +48,7 @@ public struct MoveCommand: ConsoleCommand {
     public init() {}
 
     /// The technicians named, in the order given (`zangstrom,u00010`).
-    var targets: [String] { uid.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+    var targets: [String] { uid.split(separator: ",").map(\.trimmingBlanks) }
 
     public func validate() throws {
         let targets = self.targets
@@ -139,5 +139,18 @@ public struct MoveCommand: ConsoleCommand {
         }
         let moved = results.filter(\.moved)
         if !moved.isEmpty { session.recall.lastMoves = moved }
+    }
+}
+
+extension Substring {
+    /// Without the blanks at either end: what `trimmingCharacters(in: .whitespaces)` gives (general
+    /// category Zs, and tab), without Foundation's bridging, which showed in a move script's
+    /// profile (every `move` line asks twice: its check and its run).
+    fileprivate var trimmingBlanks: String {
+        func isBlank(_ scalar: Unicode.Scalar) -> Bool { scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator }
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isBlank($0) }) else { return "" }
+        let last = scalars.lastIndex(where: { !isBlank($0) })!
+        return String(scalars[first...last])
     }
 }

@@ -9,11 +9,16 @@ final class Pager {
 
         /// The terminal on stdout, or nil when stdout is not a terminal.
         static func ofStdout() -> Screen? {
-            guard isatty(1) == 1 else { return nil }
+            guard stdoutIsTerminal else { return nil }
             var size = winsize()
             guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0, size.ws_col > 0 else { return nil }
             return Screen(rows: Int(size.ws_row), columns: Int(size.ws_col))
         }
+
+        /// Asked once: the console never puts anything else on its stdout, and a script asked
+        /// it before every line, a failing system call each time when stdout is a file or a
+        /// pipe. The size is asked each time (a window can be resized).
+        private static let stdoutIsTerminal = isatty(1) == 1
     }
 
     /// The write end of the pipe to the pager.

@@ -155,7 +155,10 @@ final class TableRenderer: RenderingSink {
         if case .grid(let table) = value {
             return AnswerGrid.lines(table).map { TerminalText.escape($0, keepNewlines: false) }
         }
-        return TerminalText.escape(text(value, forTable: true), keepNewlines: true).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let text = TerminalText.escape(text(value, forTable: true), keepNewlines: true)
+        // Almost every cell is one line: a byte scan instead of splitting it Character by Character.
+        guard text.utf8.contains(UInt8(ascii: "\n")) else { return [text] }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
     /// One row of the grid: the cells of the shown columns, each padded to its width.

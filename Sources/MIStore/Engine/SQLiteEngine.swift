@@ -164,15 +164,24 @@ final class SQLiteEngine: StoreEngine {
         try read { db in try db.values(String.self, "PRAGMA integrity_check") }
     }
 
+    /// What GRDB's `inTransaction(.immediate)` does, with BEGIN and COMMIT prepared once per
+    /// connection instead of at every change: GRDB prepares both from their text each time,
+    /// which showed in a move script's profile (docs/benchmarks.md). As there, a failed
+    /// change or COMMIT is rolled back and its error thrown; a transaction SQLite rolled back
+    /// by itself refuses further statements (``SQLiteDatabase``) and its COMMIT.
     func write<T>(_ body: (any StoreDatabase) throws -> T) throws -> T {
         try mapped {
             try dbPool.writeWithoutTransaction { db in
-                var result: T?
-                try db.inTransaction(.immediate) {
-                    result = try body(SQLiteDatabase(db, busyTimeout: busyTimeout))
-                    return .commit
+                try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
+                do {
+                    let result = try body(SQLiteDatabase(db, busyTimeout: busyTimeout, inWriteTransaction: true))
+                    try SQLiteDatabase.checkNotAborted(db)
+                    try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+                    return result
+                } catch {
+                    try? db.rollback()
+                    throw error
                 }
-                return result!
             }
         }
     }

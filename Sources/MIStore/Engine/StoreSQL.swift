@@ -26,39 +26,62 @@ struct StoreSQL: ExpressibleByStringInterpolation, Sendable {
     }
 
     fileprivate private(set) var pieces: [Piece]
+    /// About how many bytes the rendered text takes (its text, a few per argument), so that it
+    /// is written into one buffer of that size.
+    fileprivate private(set) var sizeHint: Int
+
+    /// Room for an argument's placeholder in ``sizeHint`` (`?`, `$12`).
+    fileprivate static let placeholderBytes = 4
 
     /// Fixed SQL text, no arguments.
-    init(verbatim text: String) { pieces = text.isEmpty ? [] : [.text(text)] }
+    init(verbatim text: String) {
+        pieces = text.isEmpty ? [] : [.text(text)]
+        sizeHint = text.utf8.count
+    }
 
     init(stringLiteral text: String) { self.init(verbatim: text) }
 
-    init(stringInterpolation: Interpolation) { pieces = stringInterpolation.pieces }
+    init(stringInterpolation: Interpolation) {
+        pieces = stringInterpolation.pieces
+        sizeHint = stringInterpolation.sizeHint
+    }
 
     /// `sqlite` where SQLite runs the statement, `postgres` where PostgreSQL does.
-    init(sqlite: StoreSQL, postgres: StoreSQL) { pieces = [.byEngine(sqlite: sqlite, postgres: postgres)] }
+    init(sqlite: StoreSQL, postgres: StoreSQL) {
+        pieces = [.byEngine(sqlite: sqlite, postgres: postgres)]
+        sizeHint = max(sqlite.sizeHint, postgres.sizeHint)
+    }
 
     struct Interpolation: StringInterpolationProtocol {
         fileprivate var pieces: [Piece] = []
+        fileprivate var sizeHint = 0
 
-        init(literalCapacity: Int, interpolationCount: Int) {}
+        init(literalCapacity: Int, interpolationCount: Int) {
+            // A literal piece before, between and after the values: no growing as they come.
+            pieces.reserveCapacity(2 * interpolationCount + 1)
+        }
 
         mutating func appendLiteral(_ literal: String) {
             if !literal.isEmpty { pieces.append(.text(literal)) }
+            sizeHint += literal.utf8.count
         }
 
         /// A value: one argument.
         mutating func appendInterpolation(_ value: some StoreValueConvertible) {
             pieces.append(.argument(value))
+            sizeHint += StoreSQL.placeholderBytes
         }
 
         /// An optional value: one argument, NULL when nil.
         mutating func appendInterpolation(_ value: (some StoreValueConvertible)?) {
             pieces.append(.argument(value.map { $0.storeValue } ?? StoreValue.null))
+            sizeHint += StoreSQL.placeholderBytes
         }
 
         /// Another fragment, with its arguments.
         mutating func appendInterpolation(_ fragment: StoreSQL) {
             pieces += fragment.pieces
+            sizeHint += fragment.sizeHint
         }
 
         /// Fixed SQL text the store spells itself (a column list), never user text.
@@ -71,29 +94,36 @@ struct StoreSQL: ExpressibleByStringInterpolation, Sendable {
 
     static func + (lhs: StoreSQL, rhs: StoreSQL) -> StoreSQL {
         var joined = lhs
-        joined.pieces += rhs.pieces
+        joined += rhs
         return joined
     }
 
-    static func += (lhs: inout StoreSQL, rhs: StoreSQL) { lhs.pieces += rhs.pieces }
+    static func += (lhs: inout StoreSQL, rhs: StoreSQL) {
+        lhs.pieces += rhs.pieces
+        lhs.sizeHint += rhs.sizeHint
+    }
 
     /// The text and arguments for `dialect`'s engine, each placeholder spelled by the dialect
     /// for its argument's position (from 1).
     func rendered(for dialect: StoreDialect) -> (sql: String, arguments: StoreArguments) {
-        var sql = ""
+        // The bytes go into one buffer of about the right size and become a String once:
+        // appended to a String piece by piece, the text of a move's seven statements was copied
+        // into ever larger buffers (docs/benchmarks.md).
+        var sql: [UInt8] = []
+        sql.reserveCapacity(sizeHint)
         var arguments: StoreArguments = []
         render(for: dialect, into: &sql, &arguments)
-        return (sql, arguments)
+        return (String(decoding: sql, as: UTF8.self), arguments)
     }
 
-    private func render(for dialect: StoreDialect, into sql: inout String, _ arguments: inout StoreArguments) {
+    private func render(for dialect: StoreDialect, into sql: inout [UInt8], _ arguments: inout StoreArguments) {
         for piece in pieces {
             switch piece {
             case .text(let text):
-                sql += text
+                sql += text.utf8
             case .argument(let value):
                 arguments.append(value)
-                sql += dialect.placeholder(at: arguments.count)
+                sql += dialect.placeholder(at: arguments.count).utf8
             case .byEngine(let sqlite, let postgres):
                 (dialect.engine == .sqlite ? sqlite : postgres).render(for: dialect, into: &sql, &arguments)
             }

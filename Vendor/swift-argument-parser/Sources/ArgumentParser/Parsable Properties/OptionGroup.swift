@@ -52,10 +52,17 @@ public struct OptionGroup<Value: ParsableArguments>: Decodable, ParsedWrapper {
       let value = try? d.previousValue(Value.self)
     {
       self.init(_parsedValue: .value(value))
+    } else if let d = _decoder as? SingleValueDecoder,
+      let value = d.untouchedGroupValue(Value.self)
+    {
+      // miadmin's patch (PATCHES.md): no argument of the group was given.
+      self.init(_parsedValue: .value(value))
+      d.saveValue(value)
     } else {
       try self.init(_decoder: _decoder)
       if let d = _decoder as? SingleValueDecoder {
         d.saveValue(wrappedValue)
+        d.rememberIfUntouched(wrappedValue)
       }
     }
 
@@ -152,3 +159,51 @@ extension OptionGroup {
     self.init(title: "", visibility: _visibility)
   }
 }
+
+/// miadmin's patch (PATCHES.md): a group none of whose arguments the input gave decodes to the
+/// same value every time (its defaults), so that value is decoded once per group type and place
+/// and reused. Decoding it went through a decoder, a keyed container and every member's property
+/// wrapper, a fifth of a short line's parse. Valid under the condition of the cache of argument
+/// sets (constant defaults); the group's `validate()` still runs at every parse. A command
+/// (the group a parse wraps the command in) is always decoded: it may hold more than arguments.
+extension SingleValueDecoder {
+  /// The group's value from an earlier parse, if no argument of the group came from the input.
+  func untouchedGroupValue<V: ParsableArguments>(_ type: V.Type) -> V? {
+    guard !(type is ParsableCommand.Type) else { return nil }
+    let cacheKey = UntouchedGroupKey(type: ObjectIdentifier(type), key: key)
+    guard let cached = untouchedGroupCache.withLockUnchecked({ $0[cacheKey] }),
+      groupIsUntouched(type)
+    else { return nil }
+    return cached as? V
+  }
+
+  /// Keeps `value` for ``untouchedGroupValue(_:)`` if no argument of the group came from the input.
+  func rememberIfUntouched<V: ParsableArguments>(_ value: V) {
+    guard !(V.self is ParsableCommand.Type), groupIsUntouched(V.self) else { return }
+    let cacheKey = UntouchedGroupKey(type: ObjectIdentifier(V.self), key: key)
+    untouchedGroupCache.withLockUnchecked { $0[cacheKey] = value }
+  }
+
+  /// Whether every value parsed for the group's arguments (nested groups included) is an
+  /// initial one: none has a position in the input.
+  private func groupIsUntouched<V: ParsableArguments>(_ type: V.Type) -> Bool {
+    for definition in ArgumentSet(type, visibility: .private, parent: key) {
+      for argumentKey in definition.help.keys {
+        guard let element = underlying.values.element(forKey: argumentKey) else { continue }
+        var fromInput = false
+        element.inputOrigin.forEach {
+          if case .argumentIndex = $0 { fromInput = true }
+        }
+        if fromInput { return false }
+      }
+    }
+    return true
+  }
+}
+
+private struct UntouchedGroupKey: Hashable {
+  var type: ObjectIdentifier
+  var key: InputKey
+}
+
+nonisolated(unsafe) private let untouchedGroupCache = Mutex<[UntouchedGroupKey: Any]>([:])

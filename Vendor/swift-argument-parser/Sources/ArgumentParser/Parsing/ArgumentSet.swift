@@ -639,7 +639,17 @@ struct LenientParser {
       elements: [:], originalInput: inputArguments.originalInput)
     var allUsedOrigins = InputOrigin()
 
-    try argumentSet.setInitialValues(into: &result)
+    // miadmin's patch (PATCHES.md): the initial values come from the command's argument set,
+    // built once per type (the first patch), so they are the same at every parse: set them
+    // once per type and start each parse from a copy.
+    let cacheKey = ObjectIdentifier(command)
+    if let initial = initialValuesCache.withLockUnchecked({ $0[cacheKey] }) {
+      result.elements = initial
+    } else {
+      try argumentSet.setInitialValues(into: &result)
+      let initial = result.elements
+      initialValuesCache.withLockUnchecked { $0[cacheKey] = initial }
+    }
 
     // Loop over all arguments:
     ArgumentLoop: while let (origin, next) = inputArguments.popNext() {
@@ -728,3 +738,6 @@ struct LenientParser {
     return result
   }
 }
+
+/// The initial values of each command type's arguments (miadmin's patch, PATCHES.md).
+nonisolated(unsafe) private let initialValuesCache = Mutex<[ObjectIdentifier: [InputKey: ParsedValues.Element]]>([:])

@@ -196,8 +196,10 @@ extension CommandParser {
       throw ParserError.unexpectedExtraValues(extra)
     }
 
+    // miadmin's patch (PATCHES.md): the last command found from the end, not every decoded
+    // value cast to a command to keep the last.
     guard
-      let lastCommand = decodedArguments.lazy.compactMap({ $0.command }).last
+      let lastCommand = decodedArguments.reversed().lazy.compactMap({ $0.command }).first
     else {
       throw ParserError.invalidState
     }
