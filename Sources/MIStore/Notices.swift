@@ -28,13 +28,8 @@ public struct Notice: Sendable, Hashable, Identifiable {
 }
 
 enum Notices {
-    /// Adds a notice; call it inside the transaction of the change that causes it.
-    @discardableResult
-    static func add(_ db: any StoreDatabase, uid: String, text: String, source: String, formId: Int64?, at: Double) throws -> Int64 {
-        try db.insert(adding(uid: uid, text: text, source: source, formId: formId, at: at))
-    }
-
-    /// ``add(_:uid:text:source:formId:at:)`` as a statement for a batch; it returns the id.
+    /// Adds a notice: a statement for the transaction of the change that causes it (alone, or
+    /// in its batch); it returns the notice's id.
     static func adding(uid: String, text: String, source: String, formId: Int64?, at: Double) -> StoreStatement {
         StoreStatement(literal: """
             INSERT INTO notices (uid, text, created, source, form_id)

@@ -230,8 +230,6 @@ extension StoreDatabase {
     func insert(_ sql: String, _ arguments: StoreArguments) throws -> Int64 {
         try rows(sql, arguments).insertedId()
     }
-
-    func insert(_ statement: StoreStatement) throws -> Int64 { try rows(statement).insertedId() }
 }
 
 /// What the two engines spell differently, for the few statements that need it.
