@@ -137,23 +137,17 @@ final class PostgresDatabase: StoreDatabase {
         let result: T
         do {
             result = try body()
-        } catch {
-            // Back to the savepoint: the transaction stays usable for the commands after this one.
-            // What `body` queued (``sendLater(_:)``, ``readAhead(_:)``) is dropped unsent, not
-            // sent only to be rolled back (everything queued before went with the SAVEPOINT).
-            connection.dropWaiting()
-            _ = try? connection.execute("ROLLBACK TO SAVEPOINT \(name)")
-            _ = try? connection.execute("RELEASE SAVEPOINT \(name)")
-            throw error
-        }
-        do {
             try mapped {
                 if rollback { try connection.execute("ROLLBACK TO SAVEPOINT \(name)") }
                 try connection.execute("RELEASE SAVEPOINT \(name)")
             }
         } catch {
-            // A statement `body` left to go with the release (``sendLater(_:)``) failed, and the
-            // release with it: back to the savepoint, as when `body` throws.
+            // Back to the savepoint: the transaction stays usable for the commands after this one.
+            // `body` failed, or a statement it left to go with the release (``sendLater(_:)``)
+            // failed and the release with it. What `body` queued and did not send yet
+            // (``sendLater(_:)``, ``readAhead(_:)``) is dropped unsent, not sent only to be rolled
+            // back (everything queued before went with the SAVEPOINT).
+            connection.dropWaiting()
             _ = try? connection.execute("ROLLBACK TO SAVEPOINT \(name)")
             _ = try? connection.execute("RELEASE SAVEPOINT \(name)")
             throw error
