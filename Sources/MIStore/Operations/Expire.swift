@@ -91,9 +91,10 @@ extension FormStore {
         }
     }
 
-    /// How many forms' statements an expiry run sends in one batch (``StoreDatabase/batch(_:atMost:)``):
-    /// 750 statements, a few hundred kilobytes each way, one round trip on PostgreSQL.
-    static let expiryFormsPerBatch = 250
+    /// How many forms' statements a run into or out of the trash (expire, purge) sends in one
+    /// batch (``StoreDatabase/batch(_:atMost:)``): 750 statements, three per form, a few hundred
+    /// kilobytes each way, one round trip on PostgreSQL.
+    static let trashFormsPerBatch = 250
 
     /// Moves every incomplete form past `cutoff` to the trash (the device's "delete forms older
     /// than the expiration date", but recoverable): `trashed_at` set, version + 1, media kept with
@@ -131,7 +132,7 @@ extension FormStore {
                 let trashedText = JSONValue.string(trashedAt.iso8601)
                 let forms = try rows.map(Self.summary)
                 // Each form's update, notice and audit row need only the rows read above: they go
-                // in batches of ``expiryFormsPerBatch`` forms (on PostgreSQL one round trip each
+                // in batches of ``trashFormsPerBatch`` forms (on PostgreSQL one round trip each
                 // instead of three per form).
                 var statements: [StoreStatement] = []
                 statements.reserveCapacity(3 * forms.count)
@@ -153,7 +154,7 @@ extension FormStore {
                                      after: .object(after), note: note),
                     ]
                 }
-                let results = try db.batch(statements, atMost: 3 * Self.expiryFormsPerBatch)
+                let results = try db.batch(statements, atMost: 3 * Self.trashFormsPerBatch)
                 let expired = try forms.indices.map { index in
                     ExpiredForm(form: forms[index], trashedAt: trashedAt, noticeId: try results[3 * index + 1].insertedId())
                 }

@@ -109,7 +109,7 @@ extension FormStore {
                     ]
                     purged.append(TrashedForm(form: form, trashedAt: trashedAt))
                 }
-                try db.batch(statements, atMost: 3 * Self.expiryFormsPerBatch)
+                try db.batch(statements, atMost: 3 * Self.trashFormsPerBatch)
                 return purged
             }
             done += batch.count
