@@ -25,6 +25,11 @@ final class SQLiteDatabase: StoreDatabase {
         self.inWriteTransaction = inWriteTransaction
     }
 
+    /// Before a statement of a write the engine began: refused once SQLite rolled it back.
+    private func checkUsable(sql: String? = nil) throws {
+        if inWriteTransaction { try Self.checkNotAborted(db, sql: sql) }
+    }
+
     /// GRDB's error for a statement in a transaction that SQLite has already rolled back.
     static func checkNotAborted(_ db: Database, sql: String? = nil) throws {
         guard sqlite3_get_autocommit(db.sqliteConnection) != 0 else { return }
@@ -60,7 +65,7 @@ final class SQLiteDatabase: StoreDatabase {
 
     func execute(_ sql: String, _ arguments: StoreArguments) throws -> Int {
         try mapped {
-            if inWriteTransaction { try Self.checkNotAborted(db, sql: sql) }
+            try checkUsable(sql: sql)
             let statement = try db.cachedStatement(sql: sql)
             if try !runDirectly(statement, sql: sql, arguments, { _ in }) {
                 try statement.execute(arguments: Self.bind(arguments))
@@ -72,7 +77,7 @@ final class SQLiteDatabase: StoreDatabase {
     func forEachRow(_ sql: String, _ arguments: StoreArguments, _ body: (StoreRow) throws -> Void) throws {
         // A statement of its own (not the cached one): `body` may run this same SQL again.
         let statement = try mapped {
-            if inWriteTransaction { try Self.checkNotAborted(db, sql: sql) }
+            try checkUsable(sql: sql)
             return try db.makeStatement(sql: sql)
         }
         try step(statement, arguments, body)
@@ -135,7 +140,7 @@ final class SQLiteDatabase: StoreDatabase {
 
     func rows(_ sql: String, _ arguments: StoreArguments) throws -> [StoreRow] {
         let statement = try mapped {
-            if inWriteTransaction { try Self.checkNotAborted(db, sql: sql) }
+            try checkUsable(sql: sql)
             return try db.cachedStatement(sql: sql)
         }
         var rows: [StoreRow] = []
@@ -234,7 +239,7 @@ final class SQLiteDatabase: StoreDatabase {
     func inSavepoint<T>(rollback: Bool, _ body: () throws -> T) throws -> T {
         var result: T?
         do {
-            if inWriteTransaction { try Self.checkNotAborted(db) }
+            try checkUsable()
             try db.inSavepoint {
                 result = try body()
                 return rollback ? .rollback : .commit
