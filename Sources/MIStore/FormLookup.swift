@@ -19,12 +19,18 @@ extension FormStore {
     }
 
     static func loadForm(_ record: FormRecord, in db: any StoreDatabase) throws -> Form {
-        // Both lists need only the form's id: one batch (on PostgreSQL one round trip).
-        let lists = try db.batch([foremanCommentsQuery(formId: record.id), mediaQuery(formId: record.id)])
-        let comments = foremanComments(lists[0])
+        let (comments, media) = try commentsAndMedia(formId: record.id, in: db)
         return Form(id: record.id, owner: record.owner, state: record.state, version: record.version,
                     document: try record.document(foremanComments: comments),
-                    media: mediaFiles(lists[1]), foremanComments: comments)
+                    media: media, foremanComments: comments)
+    }
+
+    /// A form's foreman comments and media list: both need only its id, so they are read in one
+    /// batch (on PostgreSQL one round trip).
+    static func commentsAndMedia(formId: Int64, in db: any StoreDatabase) throws
+        -> (comments: [ForemanComment], media: [MediaFile]) {
+        let lists = try db.batch([foremanCommentsQuery(formId: formId), mediaQuery(formId: formId)])
+        return (foremanComments(lists[0]), mediaFiles(lists[1]))
     }
 
     static func media(formId: Int64, in db: any StoreDatabase) throws -> [MediaFile] {
@@ -32,13 +38,13 @@ extension FormStore {
     }
 
     /// The query for a form's media list (no bytes), for a batch; ``mediaFiles(_:)`` reads its rows.
-    static func mediaQuery(formId: Int64) -> StoreStatement {
+    private static func mediaQuery(formId: Int64) -> StoreStatement {
         StoreStatement(literal: """
             SELECT file_name, question, number, ext, size, sha256 FROM media WHERE form_id = \(formId) ORDER BY question, number, file_name
             """)
     }
 
-    static func mediaFiles(_ rows: [StoreRow]) -> [MediaFile] {
+    private static func mediaFiles(_ rows: [StoreRow]) -> [MediaFile] {
         rows.map { row in
             MediaFile(fileName: row["file_name"], question: row["question"], number: row["number"], ext: row["ext"],
                       size: row["size"], sha256: row["sha256"])
@@ -50,11 +56,11 @@ extension FormStore {
     }
 
     /// The query for a form's foreman comments, for a batch; ``foremanComments(_:)`` reads its rows.
-    static func foremanCommentsQuery(formId: Int64) -> StoreStatement {
+    private static func foremanCommentsQuery(formId: Int64) -> StoreStatement {
         StoreStatement(literal: "SELECT id, form_id, author, at, text FROM foreman_comments WHERE form_id = \(formId) ORDER BY id")
     }
 
-    static func foremanComments(_ rows: [StoreRow]) -> [ForemanComment] {
+    private static func foremanComments(_ rows: [StoreRow]) -> [ForemanComment] {
         rows.map { row in
             ForemanComment(id: row["id"], formId: row["form_id"], author: row["author"],
                            at: Date(timeIntervalSince1970: row["at"]), text: row["text"])

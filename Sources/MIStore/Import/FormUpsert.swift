@@ -134,11 +134,8 @@ enum FormUpsert {
                 WHERE owner = \(form.owner) AND name = \(form.document.name) AND trashed_at IS NULL
                 """) else { return nil }
             let stored = try FormRecord(row: row)
-            // Both lists need only the form's id: one batch (on PostgreSQL one round trip).
-            let lists = try db.batch([FormStore.foremanCommentsQuery(formId: stored.id), FormStore.mediaQuery(formId: stored.id)])
-            let comments = FormStore.foremanComments(lists[0])
+            let (comments, media) = try FormStore.commentsAndMedia(formId: stored.id, in: db)
             let storedDocument = try stored.document(foremanComments: comments)
-            let media = FormStore.mediaFiles(lists[1])
             let same = storedDocument.sameContent(as: form.document) && stored.state == form.state
                 && Set(media) == Set(form.mediaFiles)
             return Existing(record: stored, comments: comments, media: media, sameContent: same)
