@@ -74,6 +74,18 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// the same moment.
     var isUniqueViolation: Bool { sqlState == "23505" || sqliteCode == 2067 }
 
+    /// Whether the store refused this one change of a form (its state, its version, its name,
+    /// the input), as opposed to the whole run: a busy or unreachable store, or a PostgreSQL
+    /// transaction that lost a race and must start again. A bulk change's preview names the
+    /// forms so refused and goes on with the others.
+    public var refusesOneForm: Bool {
+        switch kind {
+        case .notFound, .invalidState, .invalidInput: true
+        case .conflict: sqlState == nil || isUniqueViolation
+        default: false
+        }
+    }
+
     public var description: String { message }
 }
 

@@ -163,19 +163,6 @@ enum DryRun {
     static let message = "dry run: nothing was saved"
 }
 
-extension StoreError {
-    /// Whether the store refused this one form (its state, its version, its name), as opposed to
-    /// the whole run: a busy or unreachable store, or a PostgreSQL transaction that lost a race
-    /// and must start again.
-    var refusesOneForm: Bool {
-        switch kind {
-        case .notFound, .invalidState, .invalidInput: true
-        case .conflict: sqlState == nil || sqlState == "23505"
-        default: false
-        }
-    }
-}
-
 extension Session {
     /// Runs `body`, a command's change, for real; or with `dryRun` inside a store transaction that
     /// is rolled back, then says nothing was saved. The transaction holds the store's write lock
