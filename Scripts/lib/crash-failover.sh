@@ -1,4 +1,4 @@
-# Sourced by Scripts/crash-test --failover (issue 24): TRIALS times, a fresh primary with a
+# Sourced by Scripts/crash-test --failover: TRIALS times, a fresh primary with a
 # synchronous streaming standby (Scripts/pg-fixture start + standby), the console's store.url
 # naming both (target_session_attrs=read-write). A scripted run of moves, an import or an expiry
 # runs with the built binary; at a random moment the primary is stopped

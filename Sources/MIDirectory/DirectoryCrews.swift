@@ -245,13 +245,6 @@ extension Directory {
         }
     }
 
-    /// `crew`'s members as users with their roles, foremen included (`teams show`).
-    public func forEachMember(of crew: Crew, _ body: (DirectoryUser) throws -> Void) throws {
-        for uid in try memberIDs(of: crew).sorted() {
-            if let user = try user(uid: uid) { try body(user) }
-        }
-    }
-
     /// Runs a search under the crew base; a base that does not exist or may not be read is the
     /// error of ``hiddenCrews(_:)``, not a missing crew.
     private func readingCrews(_ teams: CrewSettings, on ldap: LDAPConnection, _ search: () throws -> Void) throws {

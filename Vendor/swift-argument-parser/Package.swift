@@ -1,7 +1,9 @@
 // swift-tools-version:6.0
 // swift-argument-parser 1.8.2 (https://github.com/apple/swift-argument-parser, revision
-// 436bde4bb9489201ca6662f5cf94ec45fa8e244e), its two library targets only, with one change:
-// see PATCHES.md. Everything else is upstream's, under upstream's license (LICENSE.txt).
+// 436bde4bb9489201ca6662f5cf94ec45fa8e244e): its two library targets, with the changes
+// PATCHES.md lists, and upstream's tests of them (`swift test --package-path
+// Vendor/swift-argument-parser`, run by Scripts/test). Everything else is upstream's, under
+// upstream's license (LICENSE.txt).
 import PackageDescription
 
 let package = Package(
@@ -14,5 +16,19 @@ let package = Package(
         .target(name: "ArgumentParser", dependencies: ["ArgumentParserToolInfo"],
                 swiftSettings: [.unsafeFlags(["-suppress-warnings"])]),
         .target(name: "ArgumentParserToolInfo"),
+
+        // Upstream's tests, as upstream's Package.swift declares them. Left out: the example,
+        // manual and DocC reference tests, which run upstream's example programs and tools
+        // (not vendored; they test those programs, not the library).
+        .target(name: "ArgumentParserTestHelpers", dependencies: ["ArgumentParser", "ArgumentParserToolInfo"],
+                exclude: ["CMakeLists.txt"], swiftSettings: [.unsafeFlags(["-suppress-warnings"])]),
+        .testTarget(name: "ArgumentParserEndToEndTests", dependencies: ["ArgumentParser", "ArgumentParserTestHelpers"],
+                    exclude: ["CMakeLists.txt"], swiftSettings: [.unsafeFlags(["-suppress-warnings"])]),
+        .testTarget(name: "ArgumentParserPackageManagerTests", dependencies: ["ArgumentParser", "ArgumentParserTestHelpers"],
+                    exclude: ["CMakeLists.txt"], swiftSettings: [.unsafeFlags(["-suppress-warnings"])]),
+        .testTarget(name: "ArgumentParserToolInfoTests", dependencies: ["ArgumentParserToolInfo"],
+                    exclude: ["Examples"], swiftSettings: [.unsafeFlags(["-suppress-warnings"])]),
+        .testTarget(name: "ArgumentParserUnitTests", dependencies: ["ArgumentParser", "ArgumentParserTestHelpers"],
+                    exclude: ["CMakeLists.txt", "Snapshots"], swiftSettings: [.unsafeFlags(["-suppress-warnings"])]),
     ]
 )

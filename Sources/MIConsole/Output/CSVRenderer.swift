@@ -30,7 +30,7 @@ final class CSVRenderer: RenderingSink {
     }
 
     func record(_ columns: [Column], _ values: [Value]) {
-        if let detail = values.firstIndex(where: { Self.objects($0) != nil }), let objects = Self.objects(values[detail]) {
+        if let detail = values.firstIndex(where: { $0.objectList != nil }), let objects = values[detail].objectList {
             let keys = objects[0].map(\.key)
             let outer = columns.indices.filter { $0 != detail }
             let outerKeys = Set(outer.map { columns[$0].key })
@@ -44,17 +44,6 @@ final class CSVRenderer: RenderingSink {
         }
         beginRows(columns)
         row(values)
-    }
-
-    /// The fields of each element of a non-empty list of objects; nil for any other value.
-    private static func objects(_ value: Value) -> [[Value.Field]]? {
-        guard case .list(let items) = value, !items.isEmpty else { return nil }
-        var result: [[Value.Field]] = []
-        for item in items {
-            guard case .object(let fields) = item else { return nil }
-            result.append(fields)
-        }
-        return result
     }
 
     func beginRows(_ columns: [Column]) {

@@ -30,7 +30,7 @@ final class TableRenderer: RenderingSink {
         var nested: [(Column, [[Value.Field]])] = []
         for (column, value) in zip(columns, values) {
             // A list of objects (a form's questions) is drawn as its own table below.
-            if case .list(let items) = value, !items.isEmpty, let objects = Self.objects(items) {
+            if let objects = value.objectList {
                 nested.append((column, objects))
                 continue
             }
@@ -63,15 +63,6 @@ final class TableRenderer: RenderingSink {
         case .object(let fields): fields.isEmpty
         default: false
         }
-    }
-
-    private static func objects(_ items: [Value]) -> [[Value.Field]]? {
-        var result: [[Value.Field]] = []
-        for item in items {
-            guard case .object(let fields) = item else { return nil }
-            result.append(fields)
-        }
-        return result
     }
 
     func beginRows(_ columns: [Column]) {

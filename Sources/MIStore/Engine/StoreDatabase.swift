@@ -225,11 +225,6 @@ extension StoreDatabase {
         guard dialect.engine == .postgres else { return }
         try execute("SELECT setval(pg_get_serial_sequence('\(table)', 'id'), COALESCE((SELECT MAX(id) FROM \(table)), 0) + 1, false)")
     }
-
-    /// Runs an `INSERT ... RETURNING id` and returns the id.
-    func insert(_ sql: String, _ arguments: StoreArguments) throws -> Int64 {
-        try rows(sql, arguments).insertedId()
-    }
 }
 
 /// What the two engines spell differently, for the few statements that need it.

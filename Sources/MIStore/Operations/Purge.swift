@@ -55,15 +55,7 @@ extension FormStore {
     /// Calls `body` with each trashed form a purge would destroy, oldest in the trash first — the
     /// order the purge takes them in. Changes nothing.
     public func forEachPurgeable(_ cutoff: PurgeCutoff, _ body: (TrashedForm) throws -> Void) throws {
-        let query = purgeable(cutoff)
-        try read { db in
-            try db.forEachRow(literal: """
-                SELECT \(verbatim: SummarySQL.columns), forms.trashed_at FROM forms
-                WHERE \(query.condition) ORDER BY forms.trashed_at, forms.id
-                """) { row in
-                try body(TrashedForm(form: try Self.summary(row), trashedAt: Date(timeIntervalSince1970: row["trashed_at"])))
-            }
-        }
+        try forEachTrashed(purgeable(cutoff), body)
     }
 
     /// Destroys the forms trashed before `cutoff`, with their media and foreman comments (foreign

@@ -42,6 +42,11 @@ extension FormStore {
         var query = formQuery()
         query.add("forms.trashed_at IS NOT NULL")
         if let owner { query.add("forms.owner = \(owner.nfc)") }
+        try forEachTrashed(query, body)
+    }
+
+    /// Calls `body` with each form `query` finds, as a trashed form, oldest in the trash first.
+    func forEachTrashed(_ query: FormQuery, _ body: (TrashedForm) throws -> Void) throws {
         try read { db in
             try db.forEachRow(literal: """
                 SELECT \(verbatim: SummarySQL.columns), forms.trashed_at FROM forms

@@ -84,11 +84,6 @@ public struct PostgresTarget: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The options as libpq keyword/value pairs, plus `extra` (e.g. a password read from a file).
-    func keywordPairs(adding extra: [String: String] = [:]) -> [(String, String)] {
-        options.merging(extra) { _, new in new }.sorted { $0.key < $1.key }
-    }
-
     /// libpq's own parse of a URI or `key=value` string into its set options.
     private static func parse(_ conninfo: String) throws -> [String: String] {
         var errorMessage: UnsafeMutablePointer<CChar>?

@@ -304,16 +304,19 @@ extension ArgumentSetProvider {
 }
 
 extension ArgumentSet {
-  /// miadmin's patch (PATCHES.md): the argument set of a type is built once per process and
-  /// visibility and parent, then reused. Building it reflects over a fresh instance of the
-  /// type (Mirror, runtime type and conformance lookups), and every parse built it twice, so
-  /// a script of 10,000 lines paid for 20,000 builds of the same few sets.
+  /// miadmin's patch (PATCHES.md): the argument set of a type is built once per process,
+  /// visibility, parent and requesting shell, then reused. Building it reflects over a fresh
+  /// instance of the type (Mirror, runtime type and conformance lookups), and every parse
+  /// built it twice, so a script of 10,000 lines paid for 20,000 builds of the same few sets.
+  /// A completion list may depend on the shell a completion script is made for
+  /// (`CompletionShell.requesting`), so that is part of the key.
   init(
     _ type: ParsableArguments.Type, visibility: ArgumentVisibility,
     parent: InputKey?
   ) {
     let key = ArgumentSetCacheKey(
-      type: ObjectIdentifier(type), visibility: visibility, parent: parent)
+      type: ObjectIdentifier(type), visibility: visibility, parent: parent,
+      shell: CompletionShell.requesting)
     if let cached = argumentSetCache.withLockUnchecked({ $0[key] }) {
       self = cached
       return
@@ -364,6 +367,7 @@ private struct ArgumentSetCacheKey: Hashable {
   var type: ObjectIdentifier
   var visibility: ArgumentVisibility
   var parent: InputKey?
+  var shell: CompletionShell?
 }
 
 nonisolated(unsafe) private let argumentSetCache = Mutex<[ArgumentSetCacheKey: ArgumentSet]>([:])
