@@ -54,6 +54,17 @@ enum LDAPLibrary {
 
     static func start() { _ = started }
 
+    /// libldap reads its defaults once per process, at its first use: the system's ldap.conf,
+    /// then the user's (`~/ldaprc`, `~/.ldaprc`, `./ldaprc`, `LDAPRC`, `LDAP*` variables) unless
+    /// the process is setuid or setgid at that moment. Called while still privileged, this makes
+    /// that first use now: the system's file is read (its `TLS_CACERT` is the system CAs), the
+    /// user's never, and the binds after the drop use these defaults.
+    static let defaultsRead: Void = {
+        start()
+        var version: Int32 = 0
+        _ = ldap_get_option(nil, LDAP_OPT_PROTOCOL_VERSION, &version)
+    }()
+
     /// Cyrus SASL's GSSAPI plug-in, added on the first Kerberos bind (CLDAP/shim.h): the
     /// password logins never load it, nor the Kerberos libraries behind it.
     private static let gssapi: Result<Void, DirectoryError> = {

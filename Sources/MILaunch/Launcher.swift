@@ -39,6 +39,9 @@ public enum Launcher {
             }
             Privilege.scrubEnvironment()
             environment = Privilege.scrubbed(environment)
+            // libldap's defaults are taken while the group is still held, when libldap
+            // ignores the user's ldaprc files: the binds after the drop are the system's.
+            Directory.readLibraryDefaultsWhilePrivileged()
         }
         let logger = makeLogger(environment)
         let systemConfig = InstallLayout.systemConfigPath(executable: InstallLayout.executable)

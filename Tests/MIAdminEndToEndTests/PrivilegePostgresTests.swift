@@ -232,6 +232,8 @@ struct PrivilegePostgresTests {
             "/etc/ld.so.cache", "/lib/x86_64-linux-gnu/", "/usr/lib/x86_64-linux-gnu/gconv/",
             "/proc/self/maps", "/proc/filesystems", "/sys/devices/system/cpu/possible",
             "/usr/lib/ssl/openssl.cnf",
+            // libldap's defaults, read while privileged so that no user ldaprc is.
+            "/etc/ldap/ldap.conf",
             "/etc/passwd", "/etc/group", "/etc/nsswitch.conf",
             "/etc/hosts", "/etc/resolv.conf", "/etc/host.conf", "/etc/gai.conf",
             "/usr/lib/locale/", "/usr/share/locale/locale.alias", "/etc/localtime",
