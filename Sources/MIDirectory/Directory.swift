@@ -37,8 +37,9 @@ public final class Directory {
         self.logger = logger
     }
 
-    /// For the installed (setgid) binary, before it gives its group up: libldap reads the
-    /// system's ldap.conf now and never a user's `ldaprc` (``LDAPLibrary/defaultsRead``).
+    /// For the installed (setgid) binary, once `HOME` is out of its environment and before it
+    /// gives its group up: libldap reads the system's ldap.conf now and never a user's `ldaprc`
+    /// (``LDAPLibrary/defaultsRead``).
     public static func readLibraryDefaultsWhilePrivileged() { LDAPLibrary.defaultsRead }
 
     /// A connection opened for this session ahead of time, as ``openConnection(_:logger:)``

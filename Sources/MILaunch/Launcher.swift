@@ -39,8 +39,8 @@ public enum Launcher {
             }
             Privilege.scrubEnvironment()
             environment = Privilege.scrubbed(environment)
-            // libldap's defaults are taken while the group is still held, when libldap
-            // ignores the user's ldaprc files: the binds after the drop are the system's.
+            // libldap's defaults are taken now, with no HOME (scrubbed until the drop) and
+            // from `/`, so no ldaprc of the user's reaches the binds after the drop.
             Directory.readLibraryDefaultsWhilePrivileged()
         }
         let logger = makeLogger(environment)

@@ -31,7 +31,13 @@ import Testing
         try term.waitFor("[exited 0]")
         let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
         let prompt = try #require(calls.firstIndex { $0.hasPrefix("write(") && $0.contains("Password for mkhan: ") })
-        let echoOff = try #require(calls.firstIndex { $0.contains("TCSETS") && $0.contains("-echo") }, "\(calls)")
+        // strace shows the local flags set (`c_lflag=ISIG|ICANON|ECHOE|…`): echo off is no ECHO there.
+        func turnsEchoOff(_ call: Substring) -> Bool {
+            guard call.contains("TCSETS"), let flags = call.range(of: "c_lflag=") else { return false }
+            let set = call[flags.upperBound...].prefix { $0 != "," && $0 != "}" }.split(separator: "|")
+            return !set.contains("ECHO")
+        }
+        let echoOff = try #require(calls.firstIndex(where: turnsEchoOff), "\(calls)")
         #expect(echoOff < prompt, "\(calls[min(echoOff, prompt)...max(echoOff, prompt)])")
     }
 
