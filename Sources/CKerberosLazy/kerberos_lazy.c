@@ -92,6 +92,21 @@ static int opened(char *error, size_t size) {
     return 0;
 }
 
+/// A new libkrb5 context (libkrb5 opened first), or NULL with `error` saying why.
+static krb5_context krb5_opened(char *error, size_t size) {
+    const char *why = NULL;
+    if (!miadmin_library_open(&krb5, &why)) {
+        snprintf(error, size, "cannot load the Kerberos library: %s", why ? why : "unknown error");
+        return NULL;
+    }
+    krb5_context context = NULL;
+    if (krb5_init_context(&context) != 0) {
+        snprintf(error, size, "cannot read the Kerberos configuration (krb5.conf)");
+        return NULL;
+    }
+    return context;
+}
+
 /// The state for a failed acquisition, with its words in `error`.
 static int failed(OM_uint32 major, OM_uint32 minor, char *error, size_t size) {
     if (GSS_ROUTINE_ERROR(major) == GSS_S_CREDENTIALS_EXPIRED) {
@@ -154,16 +169,8 @@ static int unreachable(OM_uint32 minor) {
 /// 0 when `keytab` holds a key for `principal`; MIADMIN_KEYTAB_NO_KEY when it holds none, or -1
 /// when it cannot be read, with `error` saying which.
 static int keytab_holds(const char *keytab, const char *principal, char *error, size_t size) {
-    const char *why = NULL;
-    if (!miadmin_library_open(&krb5, &why)) {
-        snprintf(error, size, "cannot load the Kerberos library: %s", why ? why : "unknown error");
-        return -1;
-    }
-    krb5_context context = NULL;
-    if (krb5_init_context(&context) != 0) {
-        snprintf(error, size, "cannot read the Kerberos configuration (krb5.conf)");
-        return -1;
-    }
+    krb5_context context = krb5_opened(error, size);
+    if (context == NULL) return -1;
     krb5_principal parsed = NULL;
     krb5_keytab table = NULL;
     krb5_keytab_entry entry;
@@ -245,16 +252,8 @@ int miadmin_kerberos_use_cache(const char *ccache, char *error, size_t error_siz
 }
 
 int miadmin_kerberos_default_cache(char *name, size_t size, char *error, size_t error_size) {
-    const char *why = NULL;
-    if (!miadmin_library_open(&krb5, &why)) {
-        snprintf(error, error_size, "cannot load the Kerberos library: %s", why ? why : "unknown error");
-        return -1;
-    }
-    krb5_context context = NULL;
-    if (krb5_init_context(&context) != 0) {
-        snprintf(error, error_size, "cannot read the Kerberos configuration (krb5.conf)");
-        return -1;
-    }
+    krb5_context context = krb5_opened(error, error_size);
+    if (context == NULL) return -1;
     const char *found = krb5_cc_default_name(context);
     int rc = 0;
     if (found == NULL) {
@@ -303,16 +302,8 @@ int miadmin_sasl_add_gssapi(char *error, size_t size) {
 }
 
 int miadmin_kerberos_default_realm(char *realm, size_t size, char *error, size_t error_size) {
-    const char *why = NULL;
-    if (!miadmin_library_open(&krb5, &why)) {
-        snprintf(error, error_size, "cannot load the Kerberos library: %s", why ? why : "unknown error");
-        return -1;
-    }
-    krb5_context context = NULL;
-    if (krb5_init_context(&context) != 0) {
-        snprintf(error, error_size, "cannot read the Kerberos configuration (krb5.conf)");
-        return -1;
-    }
+    krb5_context context = krb5_opened(error, error_size);
+    if (context == NULL) return -1;
     char *found = NULL;
     int rc = 0;
     if (krb5_get_default_realm(context, &found) != 0 || found == NULL) {
