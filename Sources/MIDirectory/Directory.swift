@@ -37,6 +37,11 @@ public final class Directory {
         self.logger = logger
     }
 
+    /// For the installed (setgid) binary, once `HOME` is out of its environment and before it
+    /// gives its group up: libldap reads the system's ldap.conf now and never a user's `ldaprc`
+    /// (``LDAPLibrary/defaultsRead``).
+    public static func readLibraryDefaultsWhilePrivileged() { LDAPLibrary.defaultsRead }
+
     /// A connection opened for this session ahead of time, as ``openConnection(_:logger:)``
     /// opens one (the console starts one while it parses its command line): `connect()` takes
     /// it, or its error, instead of opening one.

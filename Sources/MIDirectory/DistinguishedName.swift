@@ -4,6 +4,15 @@ import CLDAP
 /// differ in spacing, escaping (`\2C` vs `\,`) and case; libldap's parser normalizes the syntax
 /// and we fold case (uid, cn and dc values compare case-insensitively in every schema we meet).
 public enum DistinguishedName {
+    /// Whether `dn` names an entry below `base` (not `base` itself), compared as normalized DNs.
+    /// A comma that a backslash escapes is part of a value, not a separator.
+    public static func isBelow(_ dn: String, _ base: String) -> Bool {
+        let entry = Array(normalized(dn).utf8), parent = Array(("," + normalized(base)).utf8)
+        guard parent.count > 1, entry.count > parent.count, entry.suffix(parent.count).elementsEqual(parent) else { return false }
+        let backslashes = entry[..<(entry.count - parent.count)].reversed().prefix { $0 == UInt8(ascii: "\\") }.count
+        return backslashes % 2 == 0
+    }
+
     public static func normalized(_ dn: String) -> String {
         if let simple = lowercasedIfSimple(dn.utf8) { return simple }
         return normalizedByLibldap(dn)

@@ -43,11 +43,19 @@ public enum Kerberos {
             let key = keytab + "\u{0}" + principal
             if let cache = caches[key] { return cache }
             let cache = "MEMORY:miadmin-service-\(caches.count)"
+            func refused(_ kind: DirectoryError.Kind, _ why: String) -> DirectoryError {
+                DirectoryError(kind, "cannot get a Kerberos ticket for \(principal) from the keytab \(keytab) "
+                               + "(ldap.kerberos.serviceKeytab): \(why)")
+            }
+            if let problem = KeytabAccess.problem(keytab) { throw refused(.serviceBindFailed, problem) }
             var error = [CChar](repeating: 0, count: 512)
-            guard miadmin_kerberos_keytab_ticket("FILE:" + keytab, principal, cache, &error, error.count) == 0 else {
-                throw DirectoryError(.serviceBindFailed,
-                    "cannot get a Kerberos ticket for \(principal) from the keytab \(keytab) " +
-                    "(ldap.kerberos.serviceKeytab): \(Kerberos.text(error))")
+            switch miadmin_kerberos_keytab_ticket("FILE:" + keytab, principal, cache, &error, error.count) {
+            case 0:
+                break
+            case Int32(MIADMIN_KEYTAB_KDC_UNREACHABLE.rawValue):
+                throw refused(.unreachable, "no Kerberos KDC could be reached (\(Kerberos.text(error)))")
+            default:
+                throw refused(.serviceBindFailed, Kerberos.text(error))
             }
             caches[key] = cache
             return cache
@@ -112,6 +120,26 @@ public enum Kerberos {
         // Kept open for the process: the cache is read (and service tickets are added to it)
         // through this descriptor only.
         return .pinned("FILE:/proc/self/fd/\(fd)")
+    }
+
+    /// The realm whose principals are the directory's users when `ldap.kerberos.realms` names
+    /// none: krb5.conf's `default_realm`.
+    public static func defaultRealm() throws -> String {
+        var realm = [CChar](repeating: 0, count: 256)
+        var error = [CChar](repeating: 0, count: 512)
+        guard miadmin_kerberos_default_realm(&realm, realm.count, &error, error.count) == 0 else {
+            throw DirectoryError(.configuration, "cannot tell the directory's Kerberos realm: \(text(error)) "
+                                 + "(set default_realm in krb5.conf, or list the realms in ldap.kerberos.realms)")
+        }
+        return text(realm)
+    }
+
+    /// Why a GSSAPI bind to `host` failed, when the reason is that no KDC could be reached:
+    /// asks for the service ticket again (with the cache the bind used) and reads the
+    /// Kerberos status, which the bind's SASL answer carries only as text.
+    static func kdcUnreachable(host: String) -> String? {
+        var error = [CChar](repeating: 0, count: 512)
+        return miadmin_kerberos_kdc_unreachable("ldap@" + host, &error, error.count) == 1 ? text(error) : nil
     }
 
     /// The text a C helper wrote into `buffer` (up to its NUL).

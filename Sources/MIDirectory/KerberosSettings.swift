@@ -13,9 +13,15 @@ public struct KerberosSettings: Sendable, Equatable {
     /// when the settings were made (``Kerberos/serviceTicket(keytab:principal:)``): the keytab
     /// itself is not read again.
     public var serviceCache: String?
+    /// The realms whose principals may log in (`realms`); empty: only krb5.conf's default realm.
+    /// A principal of a realm the directory's realm trusts is not one of its users, even when
+    /// its name part is a user id.
+    public var realms: [String]
 
-    public init(login: Bool, serviceKeytab: String? = nil, servicePrincipal: String? = nil, serviceCache: String? = nil) {
+    public init(login: Bool, serviceKeytab: String? = nil, servicePrincipal: String? = nil, serviceCache: String? = nil,
+                realms: [String] = []) {
         self.login = login
+        self.realms = realms
         self.serviceKeytab = serviceKeytab
         self.servicePrincipal = servicePrincipal
         self.serviceCache = serviceCache

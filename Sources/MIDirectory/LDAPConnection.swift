@@ -208,6 +208,12 @@ public final class LDAPConnection {
         var answer = BindAnswer(code: LDAPResultCode(rawValue: miadmin_ldap_gssapi_bind(handle)))
         try checkReachable(answer.code)
         answer.diagnostic = diagnosticMessage()
+        // SASL reports a KDC that does not answer as a local error with GSSAPI's text; ask
+        // Kerberos itself whether that was the reason, since nothing the user does fixes it.
+        if answer.code != .success, let host = serverHost(), let why = Kerberos.kdcUnreachable(host: host) {
+            throw DirectoryError(.unreachable, code: answer.code,
+                                 "cannot log in to \(settings.uri) with Kerberos: no KDC could be reached (\(why))")
+        }
         if answer.code == .success {
             var identity: UnsafeMutablePointer<CChar>?
             if ldap_get_option(handle, LDAP_OPT_X_SASL_USERNAME, &identity) == LDAP_OPT_SUCCESS, let identity {
@@ -216,6 +222,37 @@ public final class LDAPConnection {
             }
         }
         return answer
+    }
+
+    /// The host name of the server this connection talks to (the first of `ldap.uri`'s when
+    /// not yet connected), as the service principal `ldap/<host>` names it.
+    private func serverHost() -> String? {
+        var names: UnsafeMutablePointer<CChar>?
+        guard ldap_get_option(handle, LDAP_OPT_HOST_NAME, &names) == LDAP_OPT_SUCCESS, let names else { return nil }
+        defer { ldap_memfree(names) }
+        guard let first = String(cString: names).split(separator: " ").first else { return nil }
+        if first.hasPrefix("["), let close = first.firstIndex(of: "]") {
+            return String(first[first.index(after: first.startIndex)..<close])
+        }
+        return String(first.split(separator: ":", maxSplits: 1).first ?? first)
+    }
+
+    /// The server's answer to "Who am I?" (RFC 4532) for the identity this connection is bound
+    /// as: `dn:<DN>`, `u:<name>` (Active Directory: `u:DOMAIN\\name`) or empty (anonymous).
+    /// Nil when the server does not offer the operation (Samba).
+    func whoAmI() throws -> String? {
+        try settlePendingBind()
+        var answer: UnsafeMutablePointer<berval>?
+        let rc = ldap_whoami_s(handle, &answer, nil, nil)
+        defer { if let answer { ber_bvfree(answer) } }
+        let code = LDAPResultCode(rawValue: rc)
+        try checkReachable(code)
+        guard rc == LDAP_SUCCESS else {
+            logger.info("the directory does not answer Who am I? (\(code))")
+            return nil
+        }
+        guard let answer, let bytes = answer.pointee.bv_val else { return "" }
+        return String(decoding: UnsafeRawBufferPointer(start: bytes, count: Int(answer.pointee.bv_len)), as: UTF8.self)
     }
 
     /// Calls `body` with `password` as a bind's credentials, from a copy wiped afterwards.

@@ -1,5 +1,6 @@
 import CKerberosLazy
 import CLDAP
+import Glibc
 
 /// The URIs of `ldap.uri` as libldap reads them: the option may hold a list
 /// (`"ldaps://a:636 ldap://b:389"`) that libldap fails over through, so every entry must be safe,
@@ -53,6 +54,26 @@ enum LDAPLibrary {
     }()
 
     static func start() { _ = started }
+
+    /// libldap reads its defaults once per process, at its first use: the system's ldap.conf,
+    /// then the user's `$HOME/ldaprc`, `$HOME/.ldaprc` and `./ldaprc` (a setgid process too).
+    /// Made here with no `HOME` in the environment (the caller's duty) and `/` as the working
+    /// folder for the moment: the system's file is read (its `TLS_CACERT` is the system CAs),
+    /// no file of the user's, and every bind afterwards uses these defaults.
+    static let defaultsRead: Void = {
+        start()
+        let here = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard here >= 0, chdir("/") == 0 else {
+            if here >= 0 { close(here) }
+            return
+        }
+        defer {
+            _ = fchdir(here)
+            close(here)
+        }
+        var version: Int32 = 0
+        _ = ldap_get_option(nil, LDAP_OPT_PROTOCOL_VERSION, &version)
+    }()
 
     /// Cyrus SASL's GSSAPI plug-in, added on the first Kerberos bind (CLDAP/shim.h): the
     /// password logins never load it, nor the Kerberos libraries behind it.

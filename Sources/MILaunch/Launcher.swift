@@ -39,6 +39,9 @@ public enum Launcher {
             }
             Privilege.scrubEnvironment()
             environment = Privilege.scrubbed(environment)
+            // libldap's defaults are taken now, with no HOME (scrubbed until the drop) and
+            // from `/`, so no ldaprc of the user's reaches the binds after the drop.
+            Directory.readLibraryDefaultsWhilePrivileged()
         }
         let logger = makeLogger(environment)
         let systemConfig = InstallLayout.systemConfigPath(executable: InstallLayout.executable)

@@ -38,18 +38,20 @@ enum PasswordSource {
         let tty = open("/dev/tty", O_RDWR | O_CLOEXEC)
         guard tty >= 0 else { return [] }
         defer { close(tty) }
-        _ = text.withCString { write(tty, $0, strlen($0)) }
         var saved = termios()
         tcgetattr(tty, &saved)
         var quiet = saved
         quiet.c_lflag &= ~tcflag_t(ECHO)
         PromptTerminal.arm(tty: tty, saved: saved)
+        // Echo off before the prompt shows: what the user types once they see it is never
+        // echoed. What was typed before (and echoed) is discarded, not taken as the password.
         tcsetattr(tty, TCSAFLUSH, &quiet)
         defer {
             tcsetattr(tty, TCSAFLUSH, &saved)
             PromptTerminal.disarm()
             _ = write(tty, "\n", 1)
         }
+        _ = text.withCString { write(tty, $0, strlen($0)) }
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while Foundation.read(tty, &byte, 1) == 1, byte != 10, byte != 13 {

@@ -232,6 +232,12 @@ struct PrivilegePostgresTests {
             "/etc/ld.so.cache", "/lib/x86_64-linux-gnu/", "/usr/lib/x86_64-linux-gnu/gconv/",
             "/proc/self/maps", "/proc/filesystems", "/sys/devices/system/cpu/possible",
             "/usr/lib/ssl/openssl.cnf",
+            // libldap's defaults, read while privileged from `/` with no HOME, so that no user
+            // ldaprc is: its `./ldaprc` is `/ldaprc`. SASL started without plug-ins looks in a
+            // folder that does not exist.
+            "/etc/ldap/ldap.conf", "ldaprc", "/nonexistent/miadmin-uses-no-sasl-plugins",
+            // The working folder, kept open to go back to it.
+            ".",
             "/etc/passwd", "/etc/group", "/etc/nsswitch.conf",
             "/etc/hosts", "/etc/resolv.conf", "/etc/host.conf", "/etc/gai.conf",
             "/usr/lib/locale/", "/usr/share/locale/locale.alias", "/etc/localtime",

@@ -20,6 +20,27 @@ import Testing
         #expect(!screen.contains("half-typed"))
     }
 
+    /// Echo goes off before the prompt shows: whatever is typed once the prompt is there is not
+    /// echoed, however fast. The order of the two system calls, traced, says so whatever the timing.
+    @Test func echoIsOffBeforeThePasswordPromptIsWritten() throws {
+        let trace = try TempDir.make() + "/trace"
+        let term = try TerminalSession(uid: "mkhan", askPassword: true, arguments: ["-c", "whoami"],
+                                       wrapper: ["/usr/bin/strace", "-qq", "-o", trace, "-e", "trace=ioctl,write"])
+        try term.waitFor("Password for mkhan: ")
+        try term.enter(Fixture.shared.password("mkhan"))
+        try term.waitFor("[exited 0]")
+        let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        let prompt = try #require(calls.firstIndex { $0.hasPrefix("write(") && $0.contains("Password for mkhan: ") })
+        // strace shows the local flags set (`c_lflag=ISIG|ICANON|ECHOE|…`): echo off is no ECHO there.
+        func turnsEchoOff(_ call: Substring) -> Bool {
+            guard call.contains("TCSETS"), let flags = call.range(of: "c_lflag=") else { return false }
+            let set = call[flags.upperBound...].prefix { $0 != "," && $0 != "}" }.split(separator: "|")
+            return !set.contains("ECHO")
+        }
+        let echoOff = try #require(calls.firstIndex(where: turnsEchoOff), "\(calls)")
+        #expect(echoOff < prompt, "\(calls[min(echoOff, prompt)...max(echoOff, prompt)])")
+    }
+
     /// Issue 26: a mistyped password ended the console (and with it the demo). Now it asks again,
     /// three tries in all, as sudo does.
     @Test func aWrongTypedPasswordAsksAgain() throws {

@@ -37,6 +37,16 @@ struct KerberosConfigTests {
                                                          servicePrincipal: "svc-miadmin@EXAMPLE.COM"))
     }
 
+    @Test func realmsWhosePrincipalsMayLogIn() throws {
+        #expect(try parse(#"{"login": true}"#).ldap.kerberos?.realms == [])
+        #expect(try parse(#"{"login": true, "realms": ["EXAMPLE.COM", "CORP.EXAMPLE.COM"]}"#).ldap.kerberos?.realms
+                == ["EXAMPLE.COM", "CORP.EXAMPLE.COM"])
+        #expect(refusal(#"{"login": true, "realms": "EXAMPLE.COM"}"#).contains("key ldap.kerberos.realms must be a list of strings"))
+        #expect(refusal(#"{"login": true, "realms": ["EXAMPLE.COM", 3]}"#).contains("must be a list of strings"))
+        #expect(refusal(#"{"login": true, "realms": ["mkhan@EXAMPLE.COM"]}"#).contains("must list realm names"))
+        #expect(refusal(#"{"login": true, "realms": [""]}"#).contains("must list realm names"))
+    }
+
     @Test func badValuesSayWhichKeyAndWhy() {
         #expect(refusal(#"{"serviceKeytab": "k.keytab"}"#).contains("ldap.kerberos.servicePrincipal"))
         #expect(refusal(#"{"servicePrincipal": "svc@EXAMPLE.COM"}"#).contains("ldap.kerberos.serviceKeytab is required"))

@@ -75,6 +75,47 @@ public struct Fixture: Sendable {
         do { return try load(dir) } catch { fatalError("cannot read the 389 fixture in \(dir): \(error)") }
     }()
 
+    /// The MIT Kerberos KDC with a trusted second realm beside a slapd that takes tickets
+    /// (Scripts/kdc-fixture): `$MIADMIN_TEST_FIXTURE_KDC`'s when a script started one, else one
+    /// started for this test process on first use and stopped when it exits; or why there is none.
+    public static let kerberos: Result<Fixture, FixtureUnavailable> = {
+        if let dir = ProcessInfo.processInfo.environment[TestServer.kdc.variable], !dir.isEmpty {
+            return Result { try load(dir) }.mapError { FixtureUnavailable(.kdc, $0) }
+        }
+        guard TestServer.mayStart else { return .failure(TestServer.kdc.notStarted()) }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/krb5kdc") else {
+            return .failure(FixtureUnavailable(description: "\(TestServer.kdc.rawValue) needs krb5kdc (Scripts/install-deps)"))
+        }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("miadmin-fixture-kdc-\(getpid())").path
+        do {
+            let result = try Shell.run(Paths.repoRoot + "/Scripts/kdc-fixture", ["start", dir])
+            ownedKDCs.withLock { $0.append(dir) }
+            _ = registerCleanup
+            guard result.status == 0 else {
+                throw ShellError(description: "Scripts/kdc-fixture start failed (\(result.status)): \(result.stderr)")
+            }
+            return .success(try load(dir))
+        } catch {
+            return .failure(FixtureUnavailable(.kdc, error))
+        }
+    }()
+
+    /// Why this run has no Kerberos fixture (nil: it has one, started now if need be).
+    public static var kerberosUnavailable: String? {
+        if case .failure(let why) = kerberos { return why.description }
+        return nil
+    }
+
+    /// The password of a Kerberos fixture's principal (`name@REALM`), from its principals.tsv.
+    public func principalPassword(_ principal: String) throws -> String {
+        let tsv = try String(contentsOfFile: self["PRINCIPALS_FILE"], encoding: .utf8)
+        for line in tsv.split(separator: "\n").dropFirst() {
+            let cols = line.split(separator: "\t", maxSplits: 1).map(String.init)
+            if cols.count == 2, cols[0] == principal { return cols[1] }
+        }
+        throw ShellError(description: "no principal \(principal) in \(self["PRINCIPALS_FILE"])")
+    }
+
     /// A fixture of one suite's own (``CrewDirectory``): `$variable`'s when a script started
     /// one, else one started with `options` for this test process.
     public static func dedicated(variable: String, name: String, options: [String]) throws -> Fixture {
@@ -103,6 +144,10 @@ public struct Fixture: Sendable {
         atexit {
             for dir in ownedFixtures.withLock({ $0 }) {
                 _ = try? Shell.run(Paths.repoRoot + "/Scripts/ldap-fixture", ["stop", dir])
+                try? FileManager.default.removeItem(atPath: dir)
+            }
+            for dir in ownedKDCs.withLock({ $0 }) {
+                _ = try? Shell.run(Paths.repoRoot + "/Scripts/kdc-fixture", ["stop", dir])
                 try? FileManager.default.removeItem(atPath: dir)
             }
         }
@@ -153,6 +198,7 @@ public struct Fixture: Sendable {
 }
 
 private let ownedFixtures = Mutex<[String]>([])
+private let ownedKDCs = Mutex<[String]>([])
 
 /// Sets `object[a][b]... = value` for a dotted key path.
 public func setKey(_ object: inout [String: Any], _ path: String, _ value: Any?) {

@@ -15,9 +15,10 @@ public final class TerminalSession {
     /// password file, so miadmin asks on the terminal. `afterwards`: a shell command run in the
     /// same terminal once miadmin has exited (before `[exited N]` shows miadmin's status).
     /// `fixture`: the directory whose users' passwords are used. `arguments` go after the login flags.
+    /// `wrapper`: a command miadmin runs under (`strace -o FILE`).
     public init(uid: String, config: String? = nil, home: String? = nil, environment: [String: String] = [:],
                 askPassword: Bool = false, afterwards: String = ":", fixture: Fixture = .shared,
-                arguments: [String] = []) throws {
+                arguments: [String] = [], wrapper: [String] = []) throws {
         socket = "miadmin-test-\(UUID().uuidString.prefix(8))"
         self.home = try home ?? TempDir.make()
         let passwordFile = self.home + "/.pw"
@@ -25,7 +26,7 @@ public final class TerminalSession {
         chmod(passwordFile, 0o600)
         var words: [String] = ["env", "-i", "PATH=/usr/bin:/bin", "HOME=\(self.home)", "TERM=xterm", "LANG=C.UTF-8"]
         for (key, value) in environment.sorted(by: { $0.key < $1.key }) { words.append("\(key)=\(value)") }
-        words += [Paths.binary, "--config", config ?? fixture.configPath, "--user", uid]
+        words += wrapper + [Paths.binary, "--config", config ?? fixture.configPath, "--user", uid]
         words += askPassword ? [] : ["--password-file", passwordFile]
         words += arguments
         let command = words

@@ -12,6 +12,7 @@ public enum TestServer: String, Sendable, CaseIterable {
     case ldap = "the LDAP fixture (Scripts/ldap-fixture)"
     case postgres = "the PostgreSQL fixture (Scripts/pg-fixture)"
     case outbound = "the outbound fixture (Scripts/outbound-fixture)"
+    case kdc = "the MIT Kerberos fixture (Scripts/kdc-fixture)"
 
     /// The variable naming the folder of one a script started.
     public var variable: String {
@@ -19,6 +20,7 @@ public enum TestServer: String, Sendable, CaseIterable {
         case .ldap: "MIADMIN_TEST_FIXTURE"
         case .postgres: "MIADMIN_TEST_PG"
         case .outbound: "MIADMIN_TEST_OUTBOUND"
+        case .kdc: "MIADMIN_TEST_FIXTURE_KDC"
         }
     }
 

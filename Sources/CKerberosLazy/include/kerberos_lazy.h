@@ -24,9 +24,18 @@ enum miadmin_ticket_state {
 int miadmin_kerberos_ticket(const char *ccache, char *principal, size_t principal_size, unsigned *lifetime,
                             char *error, size_t error_size);
 
+/// What miadmin_kerberos_keytab_ticket answers besides 0 and -1.
+enum miadmin_keytab_failure {
+    /// The keytab holds no key for the principal.
+    MIADMIN_KEYTAB_NO_KEY = -3,
+    /// No KDC of the principal's realm answered.
+    MIADMIN_KEYTAB_KDC_UNREACHABLE = -2,
+};
+
 /// Gets a ticket-granting ticket for `principal` with the key in `keytab` (a keytab name such
 /// as FILE:/etc/miadmin/miadmin.keytab) and keeps it in the credential cache `ccache` (a
-/// MEMORY: cache). 0, or -1 with `error` saying why.
+/// MEMORY: cache). 0; MIADMIN_KEYTAB_NO_KEY or MIADMIN_KEYTAB_KDC_UNREACHABLE; or -1 for
+/// anything else (the keytab cannot be read, the KDC refused); `error` says why.
 int miadmin_kerberos_keytab_ticket(const char *keytab, const char *principal, const char *ccache,
                                    char *error, size_t error_size);
 
@@ -37,6 +46,14 @@ int miadmin_kerberos_use_cache(const char *ccache, char *error, size_t error_siz
 /// The name of the default credential cache (`FILE:/tmp/krb5cc_1000`, `KCM:`, ...), as
 /// krb5.conf and, for an unprivileged run, KRB5CCNAME give it. 0, or -1 with `error`.
 int miadmin_kerberos_default_cache(char *name, size_t size, char *error, size_t error_size);
+
+/// The default realm krb5.conf names (`default_realm`) in `realm`. 0, or -1 with `error`.
+int miadmin_kerberos_default_realm(char *realm, size_t size, char *error, size_t error_size);
+
+/// Asks for a ticket to `service` (a host-based name, `ldap@dc1.example.com`) with the calling
+/// thread's default credentials, to tell why a GSSAPI bind failed: 1 when no KDC could be
+/// reached (or none is known for the realm), with `error` in GSSAPI's words; 0 otherwise.
+int miadmin_kerberos_kdc_unreachable(const char *service, char *error, size_t error_size);
 
 /// Adds Cyrus SASL's GSSAPI plug-in to a SASL started without plug-ins (CLDAP/shim.h), from the
 /// folder the system's libsasl2 was built to use (`sasl2/` beside it), never from SASL_PATH.

@@ -25,8 +25,13 @@ extension AppConfig {
         case (nil, nil):
             break
         }
+        let realms = try reader.stringList("ldap.kerberos.realms") ?? []
+        if let bad = realms.first(where: { $0.isEmpty || $0.contains(where: { $0.isWhitespace || $0 == "@" }) }) {
+            throw ConfigError(file: file, message: "key ldap.kerberos.realms must list realm names such as "
+                              + "EXAMPLE.COM, not '\(bad)'")
+        }
         guard login || keytab != nil else { return nil }
-        return KerberosSettings(login: login, serviceKeytab: keytab, servicePrincipal: principal)
+        return KerberosSettings(login: login, serviceKeytab: keytab, servicePrincipal: principal, realms: realms)
     }
 
     /// The service account's ticket from `ldap.kerberos.serviceKeytab`, got once and kept in
@@ -56,7 +61,9 @@ extension AppConfig {
         }
         do {
             kerberos.serviceCache = try Kerberos.serviceTicket(keytab: keytab, principal: principal)
-        } catch let error as DirectoryError {
+        } catch let error as DirectoryError where error.kind != .unreachable {
+            // A keytab without the key, or one that cannot be read, is the config's to fix
+            // (exit 1); a KDC that cannot be reached stays unreachable (exit 2).
             throw ConfigError(file: file, message: error.message)
         }
         return kerberos

@@ -118,6 +118,16 @@ struct ConfigReader {
         return numbers.map { Int($0) }
     }
 
+    mutating func stringList(_ path: String) throws -> [String]? {
+        read.insert(path)
+        guard let value = lookup(path) else { return nil }
+        guard case .array(let list) = value else { throw fail(path, "a list of strings") }
+        return try list.map { item in
+            guard case .string(let string) = item else { throw fail(path, "a list of strings") }
+            return string
+        }
+    }
+
     /// Every leaf key in the file that was never read: misspellings and leftovers.
     func unknownKeys() -> [String] {
         var leaves: [String] = []
