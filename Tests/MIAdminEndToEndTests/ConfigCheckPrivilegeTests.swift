@@ -44,4 +44,30 @@ struct ConfigCheckPrivilegeTests {
         #expect(root.status == 0, "\(root.stdout)\(root.stderr)")
         #expect(root.stdout.contains("bound as service account '\(fixture["BIND_DN"])'"), "\(root.stdout)")
     }
+
+    /// Where the site keeps crews, a site lead (in `teams.allTeamsGroup`) gets the check; the
+    /// foreman of one crew does not.
+    @Test func aSiteLeadGetsTheCheckAndACrewsForemanDoesNot() throws {
+        let crews = CrewDirectory.fixture
+        let second = try Installation.configured(tag: "checkcrews", groupOf: install, fixture: crews) { object in
+            setKey(&object, "teams.source", "groups")
+            setKey(&object, "teams.base", CrewDirectory.base(crews))
+            setKey(&object, "teams.allTeamsGroup", CrewDirectory.siteLeadsGroup(crews))
+        }
+        defer { second.remove() }
+        func check(as uid: String) throws -> ProcessResult {
+            let file = second.home(.foreman) + "/.\(uid)-password"
+            try (crews.password(uid) + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+            try second.chown(file, to: .foreman)
+            chmod(file, 0o600)
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            return try second.runAs(.foreman, [second.binary, "--check-config", "--user", uid, "--password-file", file])
+        }
+        let lead = try check(as: "sitelead")
+        #expect(lead.status == 0 || lead.status == 1, "\(lead.stdout)\(lead.stderr)")
+        #expect(lead.stdout.contains("bound as service account '\(crews["BIND_DN"])'"), "\(lead.stdout)\(lead.stderr)")
+        let foreman = try check(as: "mkhan")
+        #expect(foreman.status == 4 && foreman.stdout.isEmpty, "\(foreman.stdout)\(foreman.stderr)")
+        #expect(!foreman.stderr.contains(crews["BIND_DN"]), "\(foreman.stderr)")
+    }
 }
