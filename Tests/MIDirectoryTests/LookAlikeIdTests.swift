@@ -61,6 +61,10 @@ import Testing
                 return error.message.contains("'m\\u{fc}ller'") && error.message.contains("'mu\\u{308}ller'")
                     && error.message.contains("Unicode normalization")
             }
+            // As a move's target: the pair is named, not "no user" (the look-up of one user).
+            #expect { try directory(userBase: base).user(uid: uid) } throws: { error in
+                (error as? DirectoryError)?.message.contains("('mu\\u{308}ller' and 'm\\u{fc}ller')") == true
+            }
         }
     }
 
