@@ -7,6 +7,7 @@ import PackageDescription
 //                                                                       \-> MIDirectory (LDAP via libldap)
 //                                                                       \-> MIReport (PDF via cairo/pango) -> MIStore
 //                                                                       \-> MIOutbound (HTTPS and SMTP via libcurl)
+// MIFiles (files made for the user) and MIText (confusable skeletons) depend on nothing.
 // The core modules (MIStore, MIDirectory) never print and never read the terminal.
 let package = Package(
     name: "miadmin",
@@ -63,8 +64,11 @@ let package = Package(
         // Files the console creates and trees it reads on the user's behalf, by folder descriptor
         // (openat, O_EXCL | O_NOFOLLOW, renameat): no planted link or swap redirects them.
         .target(name: "MIFiles"),
+        // Text as a person reads it: the confusable skeleton that tells look-alike user ids apart
+        // and finds a secret word however it is spelled (the history filter).
+        .target(name: "MIText"),
         .target(name: "MIDirectory", dependencies: [
-            "CLDAP", "CKerberosLazy",
+            "CLDAP", "CKerberosLazy", "MIText",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "MIStore", dependencies: [
@@ -83,7 +87,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "MIConsole", dependencies: [
-            "MICommands", "MIStore", "MIDirectory", "MIFiles", "MIOutbound", "CReadline", "CReadlineLazy",
+            "MICommands", "MIStore", "MIDirectory", "MIFiles", "MIText", "MIOutbound", "CReadline", "CReadlineLazy",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -120,6 +124,7 @@ let package = Package(
         ]),
         // The one helper for files made and trees read on the user's behalf (issue 27).
         .testTarget(name: "MIFilesTests", dependencies: ["MIFiles"]),
+        .testTarget(name: "MITextTests", dependencies: ["MIText"]),
         // Unit tests of the commands against fake directory and store services: the permission
         // matrix (every command x role), argument validation, output records. No server, no file.
         .testTarget(name: "MICommandsTests", dependencies: [

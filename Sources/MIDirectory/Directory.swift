@@ -203,6 +203,10 @@ public final class Directory {
         if let cached = userCache[uid.lowercased()] { return cached }
         let ldap = try connect()
         let entries = try findEntries(uid: uid, on: ldap, limit: 2)
+        // A move target that looks like another account (`jdоe` beside `jdoe`) is refused by name.
+        if let lookAlikes = LookAlikeIds.find(in: entries.compactMap { $0.first(settings.userAttribute) }) {
+            throw DirectoryError(.configuration, lookAlikes.message)
+        }
         let user = try entries.count == 1 ? makeUser(entries[0], on: ldap, deciding: false) : nil
         userCache[uid.lowercased()] = user
         return user
@@ -300,9 +304,10 @@ public final class Directory {
 
     private func sendUserSearch(attribute: String, value: String, flavor: DirectoryFlavor,
                                 on ldap: LDAPConnection) throws -> LDAPConnection.SentSearch {
-        // Every Unicode spelling of the value (as given, composed, decomposed): a directory that
-        // compares ids byte for byte (Active Directory) then returns look-alike entries too, so
-        // that two accounts whose ids normalize alike are refused rather than merged.
+        // Every spelling of the value that looks like it (as given, composed, decomposed, with a
+        // letter of another script): a directory that compares ids byte for byte (Active
+        // Directory), and any directory for another script's letters, then returns look-alike
+        // entries too, so that two accounts whose ids look alike are refused rather than merged.
         let spellings = LookAlikeIds.spellings(of: value)
         let match = spellings.count == 1 ? "(\(attribute)=\(FilterEscaping.escape(value)))"
             : "(|" + spellings.map { "(\(attribute)=\(FilterEscaping.escape($0)))" }.joined() + ")"

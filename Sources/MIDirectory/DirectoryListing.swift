@@ -19,12 +19,12 @@ extension Directory {
             filter += "(|(\(attribute)=\(value))(cn=\(value)))"
         }
         if let role, plan.usesMemberOf(role) { filter += memberOfFilter(role) }
-        // Two accounts whose ids normalize alike would be one owner in the store: refused.
+        // Two accounts whose ids look alike (``LookAlikeIds``): refused.
         var seen: [String: String] = [:]
         try ldap.search(base: settings.userBase, scope: .subtree, filter: "(&\(filter))",
                         attributes: try userAttributes(on: ldap)) { entry in
             if let id = entry.first(attribute) {
-                let key = LookAlikeIds.normalized(id)
+                let key = LookAlikeIds.key(id)
                 if let other = seen[key], !LookAlikeIds.sameScalars(other, id),
                    let lookAlikes = LookAlikeIds.find(in: [other, id]) {
                     throw DirectoryError(.configuration, lookAlikes.message)

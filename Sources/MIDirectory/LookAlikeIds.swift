@@ -1,24 +1,27 @@
 import Foundation
+import MIText
 
-/// Directory user ids that differ as the directory gives them but are the same text once
-/// normalized (Unicode NFC): `müller` with U+00FC and `mu` + U+0308 + `ller`. A directory such as
-/// Active Directory keeps them as two accounts with two passwords, while the console keeps one
-/// owner per normalized id, so the second account would see and change the first one's forms.
-/// Such ids are never merged: a login or a listing that meets them is refused, naming both,
-/// until the directory's administrators rename one.
+/// Directory user ids that differ as the directory gives them but look the same to a reader: the
+/// same text once normalized (Unicode NFC: `müller` with U+00FC and `mu` + U+0308 + `ller`), or
+/// the same but for letters of another script that look like Latin ones (`jdoe` and `jdоe`
+/// with a Cyrillic о): equal confusable skeletons (``Skeleton``). A directory keeps them as two
+/// accounts with two passwords, while a foreman moving forms to `jdоe` reads `jdoe`, and the
+/// console keeps one owner per normalized id, so the second account would see and change the
+/// first one's forms. Such ids are never merged: a login, a move target or a listing that meets
+/// them is refused, naming both, until the directory's administrators rename one.
 public struct LookAlikeIds: Sendable, Equatable {
     /// The ids as the directory gives them (two or more), sorted.
     public let ids: [String]
 
-    /// The first group of distinct ids in `ids` that normalize to the same text, or nil.
+    /// The first group of distinct ids in `ids` that look alike, or nil.
     /// (Swift's `==` calls canonically equivalent strings equal, so ids are told apart by their
     /// scalars, as the directory does.)
     public static func find(in ids: [String]) -> LookAlikeIds? {
-        var byNormalized: [String: [String]] = [:]
-        for id in ids where !(byNormalized[normalized(id)] ?? []).contains(where: { sameScalars($0, id) }) {
-            byNormalized[normalized(id), default: []].append(id)
+        var byKey: [String: [String]] = [:]
+        for id in ids where !(byKey[key(id)] ?? []).contains(where: { sameScalars($0, id) }) {
+            byKey[key(id), default: []].append(id)
         }
-        return byNormalized.values.filter { $0.count > 1 }
+        return byKey.values.filter { $0.count > 1 }
             .map { LookAlikeIds(ids: $0.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) }
             .min { Array($0.ids[0].utf8).lexicographicallyPrecedes(Array($1.ids[0].utf8)) }
     }
@@ -26,26 +29,32 @@ public struct LookAlikeIds: Sendable, Equatable {
     /// Whether two ids are the same scalars (not merely canonically equivalent).
     static func sameScalars(_ a: String, _ b: String) -> Bool { a.unicodeScalars.elementsEqual(b.unicodeScalars) }
 
-    /// The same id in NFC, as the store keeps owners (case is the directory's own affair).
-    static func normalized(_ id: String) -> String { id.precomposedStringWithCanonicalMapping }
+    /// What look-alike ids share: the confusable skeleton (case is the directory's own affair).
+    static func key(_ id: String) -> String { Skeleton.of(id) }
 
-    /// `value` as given, composed (NFC) and decomposed (NFD), without repeats.
+    /// The spellings of `value` a look-up asks the directory for, so that a look-alike account
+    /// is met and refused rather than missed: as given, composed (NFC) and decomposed (NFD), its
+    /// skeleton and the skeleton with one letter in another script (``Skeleton/lookAlikeSpellings(of:limit:)``),
+    /// without repeats.
     static func spellings(of value: String) -> [String] {
         var seen: [String] = []
+        let lookAlikes = Skeleton.lookAlikeSpellings(of: value)
         for spelling in [value, value.precomposedStringWithCanonicalMapping, value.decomposedStringWithCanonicalMapping]
+            + lookAlikes.flatMap({ [$0, $0.decomposedStringWithCanonicalMapping] })
         where !seen.contains(where: { $0.unicodeScalars.elementsEqual(spelling.unicodeScalars) }) {
             seen.append(spelling)
         }
         return seen
     }
 
-    /// Each id with its characters beyond ASCII spelled out (`mu\u{308}ller`), so the two can be
-    /// told apart on a terminal.
+    /// Each id with its characters beyond ASCII spelled out (`mu\u{308}ller`, `jd\u{43e}e`),
+    /// so the two can be told apart on a terminal.
     public var message: String {
         let shown = ids.map { id in
             "'" + id.unicodeScalars.map { $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16))}" }.joined() + "'"
         }
-        return "the directory has accounts whose user ids differ only in Unicode normalization ("
+        return "the directory has accounts whose user ids look alike, differing only in Unicode normalization "
+            + "or in letters of another script that look the same ("
             + shown.joined(separator: " and ")
             + "); miadmin keeps one owner per person and will not merge them: the directory's administrators must rename one"
     }

@@ -7,7 +7,8 @@ import Glibc
 /// missing. Opened in a ``Folder`` held by its descriptor with `O_APPEND | O_NOFOLLOW` (a link
 /// at the name is refused, never followed) and `O_NONBLOCK` (a FIFO planted there cannot hold
 /// the console), then checked with `fstat` on the descriptor: what is written to is what was
-/// checked, a regular file. Unlike ``NewFile`` the writes land in place as they are made, which
+/// checked, a regular file, and one the user may add to (``OwnFileRule``: their own, with one
+/// name). Unlike ``NewFile`` the writes land in place as they are made, which
 /// is what appending asks for. Owns its descriptor and closes it in `deinit`.
 public final class AppendingFile {
     public let fd: Int32
@@ -28,6 +29,10 @@ public final class AppendingFile {
         guard EntryKind(mode: info.st_mode) == .file else {
             close(fd)
             throw FileError(folder.pathOf(name), EINVAL, doing: "not a regular file")
+        }
+        if let refusal = OwnFileRule.refusal(of: info) {
+            close(fd)
+            throw FileError(folder.pathOf(name), EPERM, doing: refusal + ": " + OwnFileRule.notAppended)
         }
         // Writes to a regular file do not block; the flag only guarded the open.
         _ = fcntl(fd, F_SETFL, O_WRONLY | O_APPEND)

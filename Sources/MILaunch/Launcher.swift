@@ -73,7 +73,11 @@ public enum Launcher {
             out.write("store \(config.store.displayName) is ready (schema up to date)\n")
             return .success
         }
-        if options.checkConfig {
+        // What the check prints (the service account's DN, the role groups' sizes, the crews and
+        // locked accounts) is for those who run the site: from the installed binary, root, or
+        // after a login of support staff or a site lead (below).
+        let checkNeedsLogin = options.checkConfig && privileged && getuid() != 0
+        if options.checkConfig && !checkNeedsLogin {
             return checkDirectory(directorySettings, logger: logger, out: out, fail: fail)
         }
         let willPrompt = options.run.prompts(stdinIsTerminal: isatty(0) == 1)
@@ -90,6 +94,10 @@ public enum Launcher {
         // rather than try an empty one. At a terminal the password is asked as without Kerberos.
         if case .noTicket(let why) = login, !interactive || requestedUser == nil {
             err.write("miadmin: \(TerminalText.escape(TicketLogin.message(why), keepNewlines: false))\n")
+            return .authenticationFailed
+        }
+        if checkNeedsLogin && requestedUser == nil && ticketPrincipal == nil {
+            err.write("miadmin: \(ConfigCheckAccess.loginNeeded): pass --user UID\n")
             return .authenticationFailed
         }
         guard let uid = requestedUser ?? ticketPrincipal?.name else {
@@ -137,6 +145,13 @@ public enum Launcher {
             }
             let user = try authenticated.get()
             if let warning = directory.loginWarning { err.write("miadmin: warning: \(warning.message)\n") }
+            if checkNeedsLogin {
+                if let refusal = try ConfigCheckAccess.refusal(for: user, directory: directory) {
+                    err.write("miadmin: \(refusal)\n")
+                    return .authenticationFailed
+                }
+                return checkDirectory(directorySettings, logger: logger, out: out, fail: fail)
+            }
             session = Session(config: config, user: user, directory: directory, logger: logger, clock: storeClock) {
                 if let openedStore { return openedStore }
                 // An early opening is waited for once; after its failure the next command opens anew.

@@ -75,7 +75,7 @@ public struct MIAdminCommand: ParsableCommand {
     @Flag(name: .customLong("init-store"), help: "Create the store the config names if it is missing (schema only, mode 0660), then exit without logging in.")
     var initStore = false
 
-    @Flag(name: .customLong("check-config"), help: "Bind as the config's service account and report what miadmin sees of the directory (role groups, crews, memberOf, indexes, account states), then exit without logging in.")
+    @Flag(name: .customLong("check-config"), help: "Bind as the config's service account and report what miadmin sees of the directory (role groups, crews, memberOf, indexes, account states), then exit. The installed binary runs it for root, and for support staff and site leads after their login.")
     var checkConfig = false
 
     @Flag(name: .customLong("generate-manual"), help: .hidden)

@@ -26,6 +26,16 @@ extension FormStore {
     }
 }
 
+extension FormStore {
+    /// Between two commands of a session transaction: a session that has only read so far gives
+    /// up its read snapshot (``StoreDatabase/endReadSnapshot()``), so a reader waiting for its
+    /// next line (a technician's `--atomic` script fed from a pipe) holds back no checkpoint.
+    /// A no-op outside a session transaction and once the session has written.
+    public func endSessionReadSnapshot() throws {
+        try SessionConnection.of(self)?.db.endReadSnapshot()
+    }
+}
+
 /// The connection of the session transaction in progress on this thread, if any, and the store
 /// it belongs to: only that store's calls join it (during `store copy --atomic` the target is
 /// another store, with transactions of its own).

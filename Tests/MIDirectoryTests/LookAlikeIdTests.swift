@@ -11,26 +11,27 @@ import Testing
     let fixture = Fixture.shared
 
     /// A new OU holding the two look-alike accounts (each with its own password), as root.
-    private func lookAlikeBase() throws -> String {
+    private func lookAlikeBase(_ first: (uid: String, password: String) = ("m\u{FC}ller", "composed-Pa55"),
+                               _ second: (uid: String, password: String) = ("mu\u{308}ller", "decomposed-Pa55")) throws -> String {
         let base = "ou=lookalike-\(UUID().uuidString.prefix(8).lowercased()),\(fixture["LDAP_BASE"])"
         let ldif = """
             dn: \(base)
             objectClass: organizationalUnit
             ou: \(base.split(separator: ",")[0].dropFirst(3))
 
-            dn: cn=Mueller Composed,\(base)
+            dn: cn=First Account,\(base)
             objectClass: inetOrgPerson
-            cn: Mueller Composed
-            sn: Mueller
-            uid: m\u{FC}ller
-            userPassword: composed-Pa55
+            cn: First Account
+            sn: First
+            uid: \(first.uid)
+            userPassword: \(first.password)
 
-            dn: cn=Mueller Decomposed,\(base)
+            dn: cn=Second Account,\(base)
             objectClass: inetOrgPerson
-            cn: Mueller Decomposed
-            sn: Mueller
-            uid: mu\u{308}ller
-            userPassword: decomposed-Pa55
+            cn: Second Account
+            sn: Second
+            uid: \(second.uid)
+            userPassword: \(second.password)
 
             """
         let file = try TempDir.make() + "/lookalike.ldif"
@@ -60,6 +61,10 @@ import Testing
                 return error.message.contains("'m\\u{fc}ller'") && error.message.contains("'mu\\u{308}ller'")
                     && error.message.contains("Unicode normalization")
             }
+            // As a move's target: the pair is named, not "no user" (the look-up of one user).
+            #expect { try directory(userBase: base).user(uid: uid) } throws: { error in
+                (error as? DirectoryError)?.message.contains("('mu\\u{308}ller' and 'm\\u{fc}ller')") == true
+            }
         }
     }
 
@@ -73,7 +78,28 @@ import Testing
     @Test func lookAlikesAreToldApartByScalarsNotBySwiftEquality() {
         #expect(LookAlikeIds.find(in: ["m\u{FC}ller", "jdoe", "mu\u{308}ller"])?.ids == ["mu\u{308}ller", "m\u{FC}ller"])
         #expect(LookAlikeIds.find(in: ["m\u{FC}ller", "m\u{FC}ller", "jdoe"]) == nil)
-        #expect(LookAlikeIds.spellings(of: "m\u{FC}ller").count == 2)
-        #expect(LookAlikeIds.spellings(of: "jdoe") == ["jdoe"])
+        #expect(LookAlikeIds.find(in: ["jdoe", "jd\u{43E}e"])?.ids == ["jdoe", "jd\u{43E}e"])
+        #expect(LookAlikeIds.find(in: ["jdoe", "JDOE", "jdoe2"]) == nil, "case is the directory's own affair")
+        let spellings = LookAlikeIds.spellings(of: "m\u{FC}ller")
+        #expect(spellings.contains("m\u{FC}ller") && spellings.contains("mu\u{308}ller"))
+        #expect(LookAlikeIds.spellings(of: "jdoe").contains("jd\u{43E}e"), "a look-up meets the Cyrillic look-alike")
+        #expect(LookAlikeIds.spellings(of: "jd\u{43E}e").contains("jdoe"), "and the Latin one from the Cyrillic")
+    }
+
+    /// `jdoe` and `jdоe` (Cyrillic о): refused at either's login, as a move target (the
+    /// look-up of one user) and in a listing, naming both.
+    @Test func idsThatDifferInALetterOfAnotherScriptAreRefusedNamingBoth() throws {
+        let cyrillic = "jd\u{43E}e"
+        let base = try lookAlikeBase(("jdoe", "latin-Pa55"), (cyrillic, "cyrillic-Pa55"))
+        let namesBoth = { (error: any Error) -> Bool in
+            guard let error = error as? DirectoryError else { return false }
+            return error.message.contains("('jdoe' and 'jd\\u{43e}e')") && error.message.contains("rename one")
+        }
+        for (uid, password) in [("jdoe", "latin-Pa55"), (cyrillic, "cyrillic-Pa55")] {
+            #expect(performing: { try directory(userBase: base).authenticate(uid: uid, password: Array(password.utf8)) },
+                    throws: namesBoth)
+            #expect(performing: { try directory(userBase: base).user(uid: uid) }, throws: namesBoth)
+        }
+        #expect(performing: { try directory(userBase: base).forEachUser(matching: nil, role: nil) { _ in } }, throws: namesBoth)
     }
 }

@@ -17,7 +17,8 @@ public struct ReportCommand: ConsoleCommand {
             bar on a terminal; DIR is created if missing. Each file is written to a temporary \
             file in its folder and renamed into place; an existing file is replaced only with \
             --force, and left alone without a word with --skip-existing (a nightly job that \
-            writes only the new reports). Warnings come after the progress bar. Times are \
+            writes only the new reports) when it is a PDF file of your own; anything else at \
+            the name (a symbolic link, another user's file) is a warning and exit 1. Warnings come after the progress bar. Times are \
             shown in the site's time zone (display.timeZone; docs/review.md).
 
             Examples:
@@ -104,9 +105,19 @@ public struct ReportCommand: ConsoleCommand {
             var fileName = Self.fileName(owner: form.owner, name: form.name)
             if usedNames.contains(fileName) { fileName = Self.fileName(owner: form.owner, name: "\(form.name) (\(form.id))") }
             usedNames.insert(fileName)
-            if skipExisting, folder.kind(of: fileName) != .missing {
-                skipped += 1
-                continue
+            if skipExisting {
+                // Only a PDF of the user's own counts as the report written before: a link or
+                // another user's file planted at the name would leave the report missing unseen.
+                do {
+                    if try folder.holdsOwnFile(fileName, beginningWith: Self.pdfMagic) {
+                        skipped += 1
+                        continue
+                    }
+                } catch {
+                    failures += 1
+                    warnings.append("form \(form.id) \(form.owner)/\(form.name): not written, and not counted as written before: \(error)")
+                    continue
+                }
             }
             do {
                 let review = try store.review(.id(form.id))
@@ -154,6 +165,9 @@ public struct ReportCommand: ConsoleCommand {
             throw error
         }
     }
+
+    /// How every PDF file begins.
+    static let pdfMagic = Array("%PDF-".utf8)
 
     /// `owner - form name.pdf`, safe as one file name: `/`, control characters and a leading dot
     /// become `_`, and the name is cut to stay within 255 bytes.

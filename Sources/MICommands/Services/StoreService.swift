@@ -39,6 +39,7 @@ public protocol StoreAdministration: AnyObject {
     func backup(to path: String) throws -> Int64
     func withSessionTransaction<T>(end: FormStore.SessionEnd, _ body: () throws -> T) throws -> T
     var isInSessionTransaction: Bool { get }
+    func endSessionReadSnapshot() throws
 }
 
 /// Reading forms, their media, notices, the audit trail and the trash, within the session's reach.

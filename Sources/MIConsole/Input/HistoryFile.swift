@@ -1,5 +1,6 @@
 import Foundation
 import MIFiles
+import MIText
 
 /// The per-user history file: created 0600, appended one accepted line at a time so it survives
 /// a crash or a kill, and never given a line that mentions a secret or starts with a space.
@@ -66,8 +67,11 @@ struct HistoryFile {
     /// never stored when any of its words contains one, in any case (`--bind-password=x`,
     /// `API_TOKEN=x`, `comment 1 my password is hunter2`, `Kennwort: …`): docs/security.md
     /// promises "mentioning", and a secret typed into free text is as secret as one after an
-    /// option. The sites speak German too.
-    static let secretMarkers = ["password", "passwd", "secret", "token", "credential", "passwort", "kennwort", "geheimnis"]
+    /// option. The sites speak German too: the plurals (`Passwörter`, `Kennwoerter` as typed
+    /// without umlauts) and the compounds (`Kennwortliste`, `Passwort-Reset`) are caught by
+    /// their stems.
+    static let secretMarkers = ["password", "passwd", "passphrase", "secret", "token", "credential",
+                                "passwort", "passwört", "passwoert", "kennwort", "kennwört", "kennwoert", "geheimnis"]
 
     /// Short words that mark a secret only as a word of their own (`PIN 1234`, `pw: x`), not
     /// inside another (`spinning`, `pwm`).
@@ -78,10 +82,14 @@ struct HistoryFile {
         return !mentionsSecret(line)
     }
 
+    /// Whether the line, as a reader sees it, holds a secret word: the words are looked for in
+    /// its confusable skeleton (``Skeleton``: fullwidth `ＰＡＳＳＷＯＲＤ`, Cyrillic `pаssword`
+    /// and invisible code points inside a word such as `Pass\u{34F}word` or a soft hyphen all
+    /// read as `password`), in any case.
     static func mentionsSecret(_ line: String) -> Bool {
-        // Invisible format characters (a soft hyphen in `pass\u{AD}word`, a zero-width space)
-        // would hide a word from the check while the line reads the same: they are left out.
-        let visible = String(String.UnicodeScalarView(line.unicodeScalars.filter { $0.properties.generalCategory != .format }))
+        // Format characters are dropped too (a few, such as the Arabic number signs, are
+        // not default-ignorable but still invisible inside a word).
+        let visible = Skeleton.of(String(String.UnicodeScalarView(line.unicodeScalars.filter { $0.properties.generalCategory != .format })))
         let lowered = visible.lowercased()
         if secretMarkers.contains(where: { lowered.contains($0) }) { return true }
         let words = lowered.split { !$0.isLetter }

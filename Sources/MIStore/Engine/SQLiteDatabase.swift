@@ -53,6 +53,17 @@ final class SQLiteDatabase: StoreDatabase {
         }
     }
 
+    /// Ends the read transaction of a session that has only read and begins another, DEFERRED:
+    /// it takes its snapshot at its first read, so between commands the session holds none.
+    func endReadSnapshot() throws {
+        guard readingSession else { return }
+        try mapped {
+            guard db.isInsideTransaction, !hasStatementInProgress else { return }
+            try db.commit()
+            try db.beginTransaction(.deferred)
+        }
+    }
+
     /// Whether a statement on this connection has started stepping and not finished.
     private var hasStatementInProgress: Bool {
         var statement = sqlite3_next_stmt(db.sqliteConnection, nil)

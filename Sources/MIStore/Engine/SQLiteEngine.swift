@@ -11,6 +11,10 @@ final class SQLiteEngine: StoreEngine {
     let busyTimeout: TimeInterval
     let dbPool: DatabasePool
     var dialect: StoreDialect { .sqlite }
+    /// The size (bytes) the `-wal` file is truncated to after a checkpoint: the 1,000 pages
+    /// SQLite checkpoints at (4 MiB of 4 KiB pages) fit, so a store in steady use does not
+    /// truncate and grow it again at every checkpoint.
+    static let walSizeLimit = 4 << 20
 
     init(path: String, busyTimeout: TimeInterval, opening: FormStore.Opening) throws {
         self.path = path
@@ -32,6 +36,9 @@ final class SQLiteEngine: StoreEngine {
             var flag: CInt = 1
             let code = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &flag)
             guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
+            // A -wal file that grew while a reader held back the checkpoints is cut back to this
+            // size when it is next reset, instead of keeping its largest size on the disk.
+            try db.execute(sql: "PRAGMA journal_size_limit = \(SQLiteEngine.walSizeLimit)")
         }
         do {
             dbPool = try DatabasePool(path: path, configuration: configuration)

@@ -66,20 +66,14 @@ public final class SQLiteFileTarget {
                     guard work.kind(of: inner + suffix) == .file else {
                         throw FileError(folder.pathOf(name + suffix), ELOOP, doing: "not a regular file")
                     }
-                    // Every crew's forms go into it: only into a file of the user's own that no
-                    // other name reaches (ours in the private folder is its second link). A file
-                    // another user planted in a shared folder, or a hard link to one, is refused.
+                    // Every crew's forms go into it: only into a file the user may add to
+                    // (ours in the private folder is its second link).
                     var info = stat()
                     guard fstatat(work.fd, inner + suffix, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
                         throw FileError(folder.pathOf(name + suffix), errno, doing: "cannot open")
                     }
-                    if info.st_uid != getuid() {
-                        throw StoreError(.invalidInput, "\(folder.pathOf(name + suffix)) belongs to another user: "
-                                         + "not appended to; name a file of your own.", path: display)
-                    }
-                    if info.st_nlink > 2 {
-                        throw StoreError(.invalidInput, "\(folder.pathOf(name + suffix)) has more than one name (a hard link): "
-                                         + "not appended to; name a file with one name.", path: display)
+                    if let refusal = OwnFileRule.refusal(of: info, names: 2) {
+                        throw StoreError(.invalidInput, "\(folder.pathOf(name + suffix)) \(refusal): \(OwnFileRule.notAppended).", path: display)
                     }
                 }
             } else {

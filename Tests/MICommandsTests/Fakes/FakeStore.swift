@@ -281,6 +281,7 @@ final class FakeStore: StoreService {
     }
 
     var isInSessionTransaction: Bool { false }
+    func endSessionReadSnapshot() throws {}
 
     func dueDeliveries(ignoringBackoff: Bool, limit: Int) throws -> [Delivery] { throw reached("dueDeliveries") }
     func delivery(_ id: Int64) throws -> Delivery { throw reached("delivery") }
