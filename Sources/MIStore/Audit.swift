@@ -104,8 +104,8 @@ enum Audit {
             // Each use of owner and name is its own argument: no placeholder is numbered by hand.
             if let id = try db.value(Int64.self, literal: """
                 SELECT form_id FROM audit WHERE form_id IS NOT NULL AND (
-                    (\(verbatim: dialect.jsonText("after", "owner")) = \(owner) AND \(verbatim: dialect.jsonText("after", "name")) = \(name)) OR
-                    (\(verbatim: dialect.jsonText("before", "owner")) = \(owner) AND \(verbatim: dialect.jsonText("before", "name")) = \(name)))
+                    (\(dialect.jsonText("after", "owner")) = \(owner) AND \(dialect.jsonText("after", "name")) = \(name)) OR
+                    (\(dialect.jsonText("before", "owner")) = \(owner) AND \(dialect.jsonText("before", "name")) = \(name)))
                 ORDER BY at DESC, id DESC LIMIT 1
                 """) {
                 return id
@@ -155,11 +155,11 @@ extension FormStore {
                 conditions.append("(\(matches.joined(separator: " OR ")))")
             }
             let whereClause: StoreSQL = conditions.isEmpty ? "" : "WHERE \(conditions.joined(separator: " AND "))"
-            let columns = "id, at, actor, command, form_id, object, before, after, note"
-            var sql: StoreSQL = "SELECT \(verbatim: columns) FROM audit \(whereClause) ORDER BY at, id"
+            let columns: StoreSQL = "id, at, actor, command, form_id, object, before, after, note"
+            var sql: StoreSQL = "SELECT \(columns) FROM audit \(whereClause) ORDER BY at, id"
             if let newest = filter.newest {
                 sql = """
-                    SELECT * FROM (SELECT \(verbatim: columns) FROM audit \(whereClause) ORDER BY at DESC, id DESC \
+                    SELECT * FROM (SELECT \(columns) FROM audit \(whereClause) ORDER BY at DESC, id DESC \
                     LIMIT \(max(0, newest))) AS newest ORDER BY at, id
                     """
             }

@@ -2,7 +2,7 @@ import Foundation
 
 /// One `forms` row, the bridge between SQL and the model types. Internal.
 struct FormRecord: Sendable {
-    static let columns = """
+    static let columns: StoreSQL = """
         forms.id, forms.owner, forms.name, forms.template, forms.template_id, forms.state, \
         forms.created, forms.created_utc, forms.modified, forms.modified_utc, forms.questions, \
         forms.extra, forms.version, forms.expiry_reset_at
@@ -51,14 +51,14 @@ struct FormRecord: Sendable {
         var row: StoreRow?
         switch ref {
         case .id(let id):
-            row = try db.row(literal: "SELECT \(verbatim: columns), forms.trashed_at FROM forms WHERE id = \(id)")
+            row = try db.row(literal: "SELECT \(columns), forms.trashed_at FROM forms WHERE id = \(id)")
             if let found = row, let owner, found["owner"] as String != owner { row = nil }
             if let row, row["trashed_at"] as Double? != nil {
                 throw StoreError(.notFound, "Form \(id) is in the trash.")
             }
         case .path(let owner, let name):
             row = try db.row(literal: """
-                SELECT \(verbatim: columns) FROM forms WHERE owner = \(owner) AND name = \(name) AND trashed_at IS NULL
+                SELECT \(columns) FROM forms WHERE owner = \(owner) AND name = \(name) AND trashed_at IS NULL
                 """)
         }
         if let found = row, let owner, found["owner"] as String != owner { row = nil }

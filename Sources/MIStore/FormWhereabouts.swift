@@ -54,7 +54,7 @@ extension FormStore {
                 let after = db.dialect.jsonText("after", "name"), before = db.dialect.jsonText("before", "name")
                 ids = try db.values(Int64.self, literal: "SELECT id FROM forms WHERE name = \(name) ORDER BY modified DESC")
                 for id in try db.values(Int64.self, literal: """
-                    SELECT form_id FROM audit WHERE form_id IS NOT NULL AND (\(verbatim: after) = \(name) OR \(verbatim: before) = \(name))
+                    SELECT form_id FROM audit WHERE form_id IS NOT NULL AND (\(after) = \(name) OR \(before) = \(name))
                     GROUP BY form_id ORDER BY MAX(at) DESC
                     """) where !ids.contains(id) {
                     ids.append(id)
@@ -83,7 +83,7 @@ extension FormStore {
         }
         let owner = db.dialect.jsonText("before", "owner"), name = db.dialect.jsonText("before", "name")
         guard let last = try db.row(literal: """
-            SELECT \(verbatim: owner) AS owner, \(verbatim: name) AS name FROM audit WHERE form_id = \(id) AND before IS NOT NULL
+            SELECT \(owner) AS owner, \(name) AS name FROM audit WHERE form_id = \(id) AND before IS NOT NULL
             ORDER BY at DESC, id DESC LIMIT 1
             """) else { return nil }
         let lastOwner: String? = last["owner"], lastName: String? = last["name"]

@@ -27,7 +27,7 @@ extension FormStore {
             switch ref {
             case .id(let id):
                 guard let row = try db.row(literal: """
-                    SELECT \(verbatim: FormRecord.columns), forms.trashed_at FROM forms WHERE id = \(id)
+                    SELECT \(FormRecord.columns), forms.trashed_at FROM forms WHERE id = \(id)
                     """) else {
                     throw StoreError.noSuchForm(ref)
                 }

@@ -56,16 +56,16 @@ public struct OwnerScope: Sendable, Equatable {
 
     /// `column IN (...)` for the scope, or nil for everyone. The owners are arguments, never SQL.
     /// Every form query has it through ``FormQuery``.
-    func condition(_ column: String) -> StoreSQL? {
+    func condition(_ column: StoreSQL) -> StoreSQL? {
         guard let owners else { return nil }
         guard !owners.isEmpty else { return "1 = 0" }
         let sorted = owners.sorted()
         if sorted.count <= Self.placeholderLimit {
-            return "\(verbatim: column) IN (\(sorted.map { "\($0)" as StoreSQL }.joined(separator: ", ")))"
+            return "\(column) IN (\(sorted.map { "\($0)" as StoreSQL }.joined(separator: ", ")))"
         }
         let array = JSONWriter.compact(.array(sorted.map(JSONValue.string)))
-        return StoreSQL(sqlite: "\(verbatim: column) IN (SELECT value FROM json_each(\(array)))",
-                        postgres: "\(verbatim: column) IN (SELECT json_array_elements_text(\(array)::json))")
+        return StoreSQL(sqlite: "\(column) IN (SELECT value FROM json_each(\(array)))",
+                        postgres: "\(column) IN (SELECT json_array_elements_text(\(array)::json))")
     }
 }
 
@@ -84,10 +84,10 @@ struct FormQuery {
     let scope: OwnerScope
     /// The owner column as the statement names it (`forms.owner`, or `owner` in a statement on
     /// `forms` alone).
-    let ownerColumn: String
+    let ownerColumn: StoreSQL
     private var conditions: [StoreSQL]
 
-    init(_ reach: Reach, ownerColumn: String = "forms.owner") {
+    init(_ reach: Reach, ownerColumn: StoreSQL = "forms.owner") {
         scope = reach.scope
         self.ownerColumn = ownerColumn
         conditions = reach.scope.condition(ownerColumn).map { [$0] } ?? []
@@ -142,7 +142,7 @@ struct FormQuery {
 
 extension FormStore {
     /// A form query over the forms the session's ``reach`` reaches: every form query starts here.
-    func formQuery(ownerColumn: String = "forms.owner") -> FormQuery {
+    func formQuery(ownerColumn: StoreSQL = "forms.owner") -> FormQuery {
         FormQuery(reach, ownerColumn: ownerColumn)
     }
 }
@@ -154,7 +154,7 @@ public enum OwnerSelection: Sendable, Hashable {
     case except(Set<String>)
 
     /// `column IN (…)` / `NOT (column IN (…))`; nil for "all but none".
-    func condition(_ column: String) -> StoreSQL? {
+    func condition(_ column: StoreSQL) -> StoreSQL? {
         switch self {
         case .only(let owners):
             return OwnerScope(owners: owners, crews: []).condition(column)

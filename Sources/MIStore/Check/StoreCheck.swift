@@ -69,7 +69,7 @@ extension FormStore {
                                       object: "form \(formId) \(row["owner"] as String)/\(row["name"] as String): \(fileName)",
                                       message: "media file \(fileName) is damaged: " + problems.joined(separator: "; ")))
             }
-            try db.forEachRow(literal: "SELECT \(verbatim: FormRecord.columns), forms.trashed_at FROM forms ORDER BY id") { row in
+            try db.forEachRow(literal: "SELECT \(FormRecord.columns), forms.trashed_at FROM forms ORDER BY id") { row in
                 guard scope.allows(row["owner"]) else { return }
                 let trashed = row["trashed_at"] as Double? != nil
                 let record: FormRecord

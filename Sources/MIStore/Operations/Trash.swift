@@ -44,7 +44,7 @@ extension FormStore {
         if let owner { query.add("forms.owner = \(owner.nfc)") }
         try read { db in
             try db.forEachRow(literal: """
-                SELECT \(verbatim: SummarySQL.columns), forms.trashed_at FROM forms
+                SELECT \(SummarySQL.columns), forms.trashed_at FROM forms
                 WHERE \(query.condition) ORDER BY forms.trashed_at, forms.id
                 """) { row in
                 try body(TrashedForm(form: try Self.summary(row), trashedAt: Date(timeIntervalSince1970: row["trashed_at"])))
@@ -107,7 +107,7 @@ extension FormStore {
         switch ref {
         case .id(let id):
             guard let row = try db.row(literal: """
-                SELECT \(verbatim: FormRecord.columns), forms.trashed_at FROM forms WHERE id = \(id)
+                SELECT \(FormRecord.columns), forms.trashed_at FROM forms WHERE id = \(id)
                 """) else {
                 throw StoreError.noSuchForm(ref)
             }
@@ -118,7 +118,7 @@ extension FormStore {
             return try FormRecord(row: row)
         case .path(let owner, let name):
             guard let row = try db.row(literal: """
-                SELECT \(verbatim: FormRecord.columns) FROM forms WHERE owner = \(owner) AND name = \(name) AND trashed_at IS NOT NULL
+                SELECT \(FormRecord.columns) FROM forms WHERE owner = \(owner) AND name = \(name) AND trashed_at IS NOT NULL
                 ORDER BY trashed_at DESC, id DESC LIMIT 1
                 """) else {
                 throw StoreError(.notFound, "\(owner) has no form named '\(name)' in the trash.")
