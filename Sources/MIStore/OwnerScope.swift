@@ -123,21 +123,30 @@ struct FormQuery {
         conditions.isEmpty ? "1 = 1" : conditions.map { "(\($0))" as StoreSQL }.joined(separator: " AND ")
     }
 
-    /// The live form `ref` names, found as ``FormRecord/find(_:owner:in:)`` finds it, if the
-    /// reach has its owner; `.forbidden` (naming the crews) if not.
+    /// The live form `ref` names, found as ``FormRecord/find(_:owner:reach:in:)`` finds it,
+    /// within the reach. One answer outside it, whatever the store holds: `owner/name` of an
+    /// owner outside is refused by the owner (`.forbidden`, naming the crews) before anything is
+    /// read; an id whose form is outside is not read, and answered as a missing id is.
     func find(_ ref: FormReference, owner: String? = nil, in db: any StoreDatabase) throws -> FormRecord {
-        let record = try FormRecord.find(ref, owner: owner, in: db)
-        try scope.check(record.owner)
-        return record
+        try checkOwner(of: ref)
+        return try FormRecord.find(ref, owner: owner, reach: reachCondition, in: db)
     }
 
-    /// The trashed form `ref` names (``FormStore/findTrashed(_:in:)``), if the reach has its
-    /// owner; `.forbidden` (naming the crews) if not.
+    /// The trashed form `ref` names (``FormStore/findTrashed(_:reach:in:)``), with the one
+    /// answer outside the reach of ``find(_:owner:in:)``.
     func findTrashed(_ ref: FormReference, in db: any StoreDatabase) throws -> FormRecord {
-        let record = try FormStore.findTrashed(ref, in: db)
-        try scope.check(record.owner)
-        return record
+        try checkOwner(of: ref)
+        return try FormStore.findTrashed(ref, reach: reachCondition, in: db)
     }
+
+    /// Refuses `owner/name` of an owner outside the reach (`.forbidden`, naming the crews),
+    /// whether or not such a form exists; an id passes (its form is looked for within the reach).
+    func checkOwner(of ref: FormReference) throws {
+        if case .path(let owner, _) = ref { try scope.check(owner) }
+    }
+
+    /// The reach's condition alone (`1 = 1` for everyone), for a lookup by id or name.
+    var reachCondition: StoreSQL { scope.condition(ownerColumn) ?? "1 = 1" }
 }
 
 extension FormStore {

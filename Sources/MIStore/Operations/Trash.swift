@@ -102,12 +102,13 @@ extension FormStore {
         return result
     }
 
-    /// The trashed form `ref` names.
-    static func findTrashed(_ ref: FormReference, in db: any StoreDatabase) throws -> FormRecord {
+    /// The trashed form `ref` names; a form outside `reach` (a ``FormQuery``'s condition) is
+    /// not read, and an id of one is answered as a missing one.
+    static func findTrashed(_ ref: FormReference, reach: StoreSQL = "1 = 1", in db: any StoreDatabase) throws -> FormRecord {
         switch ref {
         case .id(let id):
             guard let row = try db.row(literal: """
-                SELECT \(FormRecord.columns), forms.trashed_at FROM forms WHERE id = \(id)
+                SELECT \(FormRecord.columns), forms.trashed_at FROM forms WHERE id = \(id) AND (\(reach))
                 """) else {
                 throw StoreError.noSuchForm(ref)
             }
