@@ -104,8 +104,8 @@ enum Audit {
             // Each use of owner and name is its own argument: no placeholder is numbered by hand.
             if let id = try db.value(Int64.self, literal: """
                 SELECT form_id FROM audit WHERE form_id IS NOT NULL AND (
-                    (\(verbatim: dialect.jsonText("after", "owner")) = \(owner) AND \(verbatim: dialect.jsonText("after", "name")) = \(name)) OR
-                    (\(verbatim: dialect.jsonText("before", "owner")) = \(owner) AND \(verbatim: dialect.jsonText("before", "name")) = \(name)))
+                    (\(dialect.jsonText("after", "owner")) = \(owner) AND \(dialect.jsonText("after", "name")) = \(name)) OR
+                    (\(dialect.jsonText("before", "owner")) = \(owner) AND \(dialect.jsonText("before", "name")) = \(name)))
                 ORDER BY at DESC, id DESC LIMIT 1
                 """) {
                 return id
@@ -134,17 +134,13 @@ extension FormStore {
             }
             let reached = formQuery(ownerColumn: "owner")
             if let ref = filter.form {
-                let id = try Audit.formId(ref, in: db)
-                // A form of another crew is refused by name, not answered with an empty trail.
-                if let owner = try db.value(String.self, literal: "SELECT owner FROM forms WHERE id = \(id)") {
-                    try reached.scope.check(owner)
-                }
-                conditions.append("form_id = \(id)")
+                // Another crew's owner is refused by name whether or not he has such a form; an
+                // id is answered with the rows in reach (none for another crew's form, as for a
+                // missing one).
+                try reached.checkOwner(of: ref)
+                conditions.append("form_id = \(try Audit.formId(ref, in: db))")
             }
-            if !reached.scope.isEveryone {
-                // A foreman reads the history of his crews' forms, and the site-wide rows (policy).
-                conditions.append("(form_id IS NULL OR form_id IN (SELECT id FROM forms WHERE \(reached.condition)))")
-            }
+            if let inReach = reached.auditRows(db.dialect) { conditions.append(inReach) }
             if !filter.commands.isEmpty {
                 // "policy" also matches "policy.set": the range of names starting "policy."
                 // ('/' is the character after '.'), which reads the same on both engines.
@@ -155,11 +151,11 @@ extension FormStore {
                 conditions.append("(\(matches.joined(separator: " OR ")))")
             }
             let whereClause: StoreSQL = conditions.isEmpty ? "" : "WHERE \(conditions.joined(separator: " AND "))"
-            let columns = "id, at, actor, command, form_id, object, before, after, note"
-            var sql: StoreSQL = "SELECT \(verbatim: columns) FROM audit \(whereClause) ORDER BY at, id"
+            let columns: StoreSQL = "id, at, actor, command, form_id, object, before, after, note"
+            var sql: StoreSQL = "SELECT \(columns) FROM audit \(whereClause) ORDER BY at, id"
             if let newest = filter.newest {
                 sql = """
-                    SELECT * FROM (SELECT \(verbatim: columns) FROM audit \(whereClause) ORDER BY at DESC, id DESC \
+                    SELECT * FROM (SELECT \(columns) FROM audit \(whereClause) ORDER BY at DESC, id DESC \
                     LIMIT \(max(0, newest))) AS newest ORDER BY at, id
                     """
             }
@@ -169,5 +165,37 @@ extension FormStore {
                                     before: row["before"], after: row["after"], note: row["note"]))
             }
         }
+    }
+}
+
+extension FormQuery {
+    /// The audit rows the reach shows (nil for everyone). A form's row while the form was in
+    /// the reach: its owner before or after the change is (a row that names no owner: the
+    /// form's owner now is). A row of no form: one the reach's people made, or a site-wide one
+    /// that is not another crew's (another crew's policy, other people's notices read or
+    /// imported).
+    func auditRows(_ dialect: StoreDialect) -> StoreSQL? {
+        guard let owners = scope.condition("actor") else { return nil }
+        let before = dialect.jsonText("before", "owner"), after = dialect.jsonText("after", "owner")
+        let ownerBefore = scope.condition(before) ?? "1 = 0", ownerAfter = scope.condition(after) ?? "1 = 0"
+        let formNow = "form_id IN (SELECT id FROM forms WHERE \(condition))" as StoreSQL
+        let formRow: StoreSQL = """
+            form_id IS NOT NULL AND ((\(ownerBefore)) OR (\(ownerAfter)) OR \
+            (\(before) IS NULL AND \(after) IS NULL AND \(formNow)))
+            """
+        // "notices of jdoe": the uid from the 12th character on.
+        let noticesOf = scope.condition("substr(object, 12)") ?? "1 = 0"
+        let crewPolicies = scope.crews.map { crew -> StoreSQL in
+            let prefix = "policy team \(crew) "
+            return "substr(object, 1, \(prefix.unicodeScalars.count)) = \(prefix)"
+        }
+        let ownCrewPolicy = crewPolicies.isEmpty ? "1 = 0" : crewPolicies.joined(separator: " OR ")
+        let siteRow: StoreSQL = """
+            form_id IS NULL AND ((\(owners)) OR \
+            (command = 'import.notices' AND (\(noticesOf))) OR \
+            (command = 'policy.set' AND object LIKE 'policy team %' AND (\(ownCrewPolicy))) OR \
+            (command NOT IN ('notices.read', 'import.notices') AND NOT (command = 'policy.set' AND object LIKE 'policy team %')))
+            """
+        return "((\(formRow)) OR (\(siteRow)))"
     }
 }

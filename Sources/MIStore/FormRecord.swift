@@ -2,7 +2,7 @@ import Foundation
 
 /// One `forms` row, the bridge between SQL and the model types. Internal.
 struct FormRecord: Sendable {
-    static let columns = """
+    static let columns: StoreSQL = """
         forms.id, forms.owner, forms.name, forms.template, forms.template_id, forms.state, \
         forms.created, forms.created_utc, forms.modified, forms.modified_utc, forms.questions, \
         forms.extra, forms.version, forms.expiry_reset_at
@@ -46,19 +46,21 @@ struct FormRecord: Sendable {
 
     /// Finds the live form `ref` names, or throws `.notFound`. With `owner`, a form of anybody
     /// else is not found either, with the very message of a missing one (technicians: see
-    /// `Session.visibleOwner`).
-    static func find(_ ref: FormReference, owner: String? = nil, in db: any StoreDatabase) throws -> FormRecord {
+    /// `Session.visibleOwner`); so is a form outside `reach` (a ``FormQuery``'s condition),
+    /// which is not read at all.
+    static func find(_ ref: FormReference, owner: String? = nil, reach: StoreSQL = "1 = 1",
+                     in db: any StoreDatabase) throws -> FormRecord {
         var row: StoreRow?
         switch ref {
         case .id(let id):
-            row = try db.row(literal: "SELECT \(verbatim: columns), forms.trashed_at FROM forms WHERE id = \(id)")
+            row = try db.row(literal: "SELECT \(columns), forms.trashed_at FROM forms WHERE id = \(id) AND (\(reach))")
             if let found = row, let owner, found["owner"] as String != owner { row = nil }
             if let row, row["trashed_at"] as Double? != nil {
                 throw StoreError(.notFound, "Form \(id) is in the trash.")
             }
         case .path(let owner, let name):
             row = try db.row(literal: """
-                SELECT \(verbatim: columns) FROM forms WHERE owner = \(owner) AND name = \(name) AND trashed_at IS NULL
+                SELECT \(columns) FROM forms WHERE owner = \(owner) AND name = \(name) AND trashed_at IS NULL
                 """)
         }
         if let found = row, let owner, found["owner"] as String != owner { row = nil }

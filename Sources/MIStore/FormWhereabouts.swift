@@ -39,12 +39,15 @@ extension FormStore {
     /// now. A reference names one form: the live form of that owner and name, else a trashed
     /// one, else the form whose audit rows last gave it that name (so a moved or renamed form is
     /// found by the name it had). A bare name finds every such form. Forms outside the session's
-    /// crews are left out; a reference to one is refused by name.
+    /// crews are left out, so an id of one (or a name that took a form out of them) finds
+    /// nothing, as a missing one does; `owner/name` of an owner outside is refused by the
+    /// owner before anything is read, whether or not such a form ever existed.
     public func whereabouts(_ query: FindTarget, limit: Int = 20) throws -> [FormWhereabouts] {
         try read { db in
             var ids: [Int64] = []
             switch query {
             case .reference(let reference):
+                try formQuery().checkOwner(of: reference)
                 do {
                     ids = [try Audit.formId(reference, in: db)]
                 } catch let error as StoreError where error.kind == .notFound {
@@ -54,7 +57,7 @@ extension FormStore {
                 let after = db.dialect.jsonText("after", "name"), before = db.dialect.jsonText("before", "name")
                 ids = try db.values(Int64.self, literal: "SELECT id FROM forms WHERE name = \(name) ORDER BY modified DESC")
                 for id in try db.values(Int64.self, literal: """
-                    SELECT form_id FROM audit WHERE form_id IS NOT NULL AND (\(verbatim: after) = \(name) OR \(verbatim: before) = \(name))
+                    SELECT form_id FROM audit WHERE form_id IS NOT NULL AND (\(after) = \(name) OR \(before) = \(name))
                     GROUP BY form_id ORDER BY MAX(at) DESC
                     """) where !ids.contains(id) {
                     ids.append(id)
@@ -62,12 +65,7 @@ extension FormStore {
             }
             var found: [FormWhereabouts] = []
             for id in ids where found.count < limit {
-                guard let place = try Self.whereabouts(of: id, in: db) else { continue }
-                if case .reference = query {
-                    try ownerScope.check(place.owner)
-                } else if !ownerScope.allows(place.owner) {
-                    continue
-                }
+                guard let place = try Self.whereabouts(of: id, in: db), ownerScope.allows(place.owner) else { continue }
                 found.append(place)
             }
             return found
@@ -83,7 +81,7 @@ extension FormStore {
         }
         let owner = db.dialect.jsonText("before", "owner"), name = db.dialect.jsonText("before", "name")
         guard let last = try db.row(literal: """
-            SELECT \(verbatim: owner) AS owner, \(verbatim: name) AS name FROM audit WHERE form_id = \(id) AND before IS NOT NULL
+            SELECT \(owner) AS owner, \(name) AS name FROM audit WHERE form_id = \(id) AND before IS NOT NULL
             ORDER BY at DESC, id DESC LIMIT 1
             """) else { return nil }
         let lastOwner: String? = last["owner"], lastName: String? = last["name"]

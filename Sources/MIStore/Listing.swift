@@ -14,7 +14,7 @@ extension FormStore {
         let search = filter.answerText
         try readListing { db in
             try db.forEachRow(literal: """
-                SELECT \(verbatim: SummarySQL.columns)\(verbatim: search == nil ? "" : ", forms.questions") FROM forms \
+                SELECT \(SummarySQL.columns)\(search == nil ? "" : ", forms.questions" as StoreSQL) FROM forms \
                 WHERE \(condition) ORDER BY owner, name, id
                 """) { row in
                 if let search, !AnswerSearch.matches(search, questionsJSON: row[SummarySQL.names.count]) { return }
@@ -38,9 +38,8 @@ extension FormStore {
     /// in the order of `fields`. No fields: one row, the total (0 included).
     public func countForms(by fields: [FormField], _ filter: FormFilter = FormFilter()) throws -> [FormCount] {
         let condition = sqlCondition(filter)
-        // Fixed column names, never user text.
-        let columns = fields.enumerated().map { "\($0.element.rawValue) AS v\($0.offset)" }
-        let groups = fields.map(\.rawValue).joined(separator: ", ")
+        let columns = fields.enumerated().map { "\(identifier: $0.element.rawValue) AS \(identifier: "v\($0.offset)")" as StoreSQL }
+        let groups = StoreSQL(identifiers: fields.map(\.rawValue))
         let counts: [FormCount] = try readListing { db in
             guard let search = filter.answerText else {
                 let sql: StoreSQL
@@ -48,8 +47,8 @@ extension FormStore {
                     sql = "SELECT COUNT(*) AS count FROM forms WHERE \(condition)"
                 } else {
                     sql = """
-                        SELECT \(verbatim: columns.joined(separator: ", ")), COUNT(*) AS count FROM forms \
-                        WHERE \(condition) GROUP BY \(verbatim: groups)
+                        SELECT \(columns.joined(separator: ", ")), COUNT(*) AS count FROM forms \
+                        WHERE \(condition) GROUP BY \(groups)
                         """
                 }
                 return try db.rows(literal: sql).map { row in
@@ -59,7 +58,7 @@ extension FormStore {
             // The answers are decoded in Swift: the groups are counted here too.
             var counted: [[String]: Int] = [:]
             try db.forEachRow(literal: """
-                SELECT \(verbatim: (columns + ["questions"]).joined(separator: ", ")) FROM forms WHERE \(condition)
+                SELECT \((columns + ["questions"]).joined(separator: ", ")) FROM forms WHERE \(condition)
                 """) { row in
                 guard AnswerSearch.matches(search, questionsJSON: row["questions"]) else { return }
                 counted[fields.indices.map { row["v\($0)"] }, default: 0] += 1
@@ -123,7 +122,7 @@ extension FormStore {
 /// The columns of a form's summary, first in every statement ``FormStore/summary(_:)`` reads
 /// (listings, trash, purge, expiry, reminders), in this order.
 enum SummarySQL {
-    static let columns = """
+    static let columns: StoreSQL = """
         forms.id, forms.owner, forms.name, forms.state, forms.template, forms.created, forms.created_utc, \
         forms.modified, forms.modified_utc, forms.version, \
         (SELECT COUNT(*) FROM media WHERE media.form_id = forms.id) AS media_count, forms.expiry_reset_at

@@ -22,23 +22,25 @@ extension FormStore {
     public func forEachMediaFile(of ref: FormReference, fileName: String? = nil, owner: String? = nil,
                                  _ body: (MediaSource, MediaFile, Data) throws -> Void) throws -> MediaSource {
         try read { db in
+            let query = formQuery()
+            try query.checkOwner(of: ref)
             let record: FormRecord
             let trashed: Bool
             switch ref {
             case .id(let id):
                 guard let row = try db.row(literal: """
-                    SELECT \(verbatim: FormRecord.columns), forms.trashed_at FROM forms WHERE id = \(id)
+                    SELECT \(FormRecord.columns), forms.trashed_at FROM forms WHERE id = \(id) AND (\(query.reachCondition))
                     """) else {
                     throw StoreError.noSuchForm(ref)
                 }
                 record = try FormRecord(row: row)
                 trashed = row["trashed_at"] as Double? != nil
             case .path:
-                if let live = try? FormRecord.find(ref, in: db) {
+                if let live = try? query.find(ref, in: db) {
                     record = live
                     trashed = false
                 } else {
-                    record = try Self.findTrashed(ref, in: db)
+                    record = try query.findTrashed(ref, in: db)
                     trashed = true
                 }
             }
@@ -51,7 +53,6 @@ extension FormStore {
                 case .path(let asked, let name): throw StoreError(.notFound, "\(asked) has no form named '\(name)' in the trash.")
                 }
             }
-            try ownerScope.check(record.owner)
             let files = try Self.media(formId: record.id, in: db).filter { fileName == nil || $0.fileName == fileName }
             if let fileName, files.isEmpty {
                 throw StoreError(.notFound, "Form \(record.id) '\(record.name)' has no media file '\(fileName)'.")

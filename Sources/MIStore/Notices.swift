@@ -84,7 +84,7 @@ extension FormStore {
         return try read { db in
             try db.rows(literal: """
                 SELECT id, uid, text, created, read_at, source, form_id FROM notices
-                WHERE uid = \(uid.nfc) \(verbatim: unreadOnly ? "AND read_at IS NULL" : "") ORDER BY id
+                WHERE uid = \(uid.nfc) \(unreadOnly ? "AND read_at IS NULL" : "" as StoreSQL) ORDER BY id
                 """).map(Notices.notice)
         }
     }

@@ -56,16 +56,16 @@ public struct OwnerScope: Sendable, Equatable {
 
     /// `column IN (...)` for the scope, or nil for everyone. The owners are arguments, never SQL.
     /// Every form query has it through ``FormQuery``.
-    func condition(_ column: String) -> StoreSQL? {
+    func condition(_ column: StoreSQL) -> StoreSQL? {
         guard let owners else { return nil }
         guard !owners.isEmpty else { return "1 = 0" }
         let sorted = owners.sorted()
         if sorted.count <= Self.placeholderLimit {
-            return "\(verbatim: column) IN (\(sorted.map { "\($0)" as StoreSQL }.joined(separator: ", ")))"
+            return "\(column) IN (\(sorted.map { "\($0)" as StoreSQL }.joined(separator: ", ")))"
         }
         let array = JSONWriter.compact(.array(sorted.map(JSONValue.string)))
-        return StoreSQL(sqlite: "\(verbatim: column) IN (SELECT value FROM json_each(\(array)))",
-                        postgres: "\(verbatim: column) IN (SELECT json_array_elements_text(\(array)::json))")
+        return StoreSQL(sqlite: "\(column) IN (SELECT value FROM json_each(\(array)))",
+                        postgres: "\(column) IN (SELECT json_array_elements_text(\(array)::json))")
     }
 }
 
@@ -84,10 +84,10 @@ struct FormQuery {
     let scope: OwnerScope
     /// The owner column as the statement names it (`forms.owner`, or `owner` in a statement on
     /// `forms` alone).
-    let ownerColumn: String
+    let ownerColumn: StoreSQL
     private var conditions: [StoreSQL]
 
-    init(_ reach: Reach, ownerColumn: String = "forms.owner") {
+    init(_ reach: Reach, ownerColumn: StoreSQL = "forms.owner") {
         scope = reach.scope
         self.ownerColumn = ownerColumn
         conditions = reach.scope.condition(ownerColumn).map { [$0] } ?? []
@@ -123,26 +123,35 @@ struct FormQuery {
         conditions.isEmpty ? "1 = 1" : conditions.map { "(\($0))" as StoreSQL }.joined(separator: " AND ")
     }
 
-    /// The live form `ref` names, found as ``FormRecord/find(_:owner:in:)`` finds it, if the
-    /// reach has its owner; `.forbidden` (naming the crews) if not.
+    /// The live form `ref` names, found as ``FormRecord/find(_:owner:reach:in:)`` finds it,
+    /// within the reach. One answer outside it, whatever the store holds: `owner/name` of an
+    /// owner outside is refused by the owner (`.forbidden`, naming the crews) before anything is
+    /// read; an id whose form is outside is not read, and answered as a missing id is.
     func find(_ ref: FormReference, owner: String? = nil, in db: any StoreDatabase) throws -> FormRecord {
-        let record = try FormRecord.find(ref, owner: owner, in: db)
-        try scope.check(record.owner)
-        return record
+        try checkOwner(of: ref)
+        return try FormRecord.find(ref, owner: owner, reach: reachCondition, in: db)
     }
 
-    /// The trashed form `ref` names (``FormStore/findTrashed(_:in:)``), if the reach has its
-    /// owner; `.forbidden` (naming the crews) if not.
+    /// The trashed form `ref` names (``FormStore/findTrashed(_:reach:in:)``), with the one
+    /// answer outside the reach of ``find(_:owner:in:)``.
     func findTrashed(_ ref: FormReference, in db: any StoreDatabase) throws -> FormRecord {
-        let record = try FormStore.findTrashed(ref, in: db)
-        try scope.check(record.owner)
-        return record
+        try checkOwner(of: ref)
+        return try FormStore.findTrashed(ref, reach: reachCondition, in: db)
     }
+
+    /// Refuses `owner/name` of an owner outside the reach (`.forbidden`, naming the crews),
+    /// whether or not such a form exists; an id passes (its form is looked for within the reach).
+    func checkOwner(of ref: FormReference) throws {
+        if case .path(let owner, _) = ref { try scope.check(owner) }
+    }
+
+    /// The reach's condition alone (`1 = 1` for everyone), for a lookup by id or name.
+    var reachCondition: StoreSQL { scope.condition(ownerColumn) ?? "1 = 1" }
 }
 
 extension FormStore {
     /// A form query over the forms the session's ``reach`` reaches: every form query starts here.
-    func formQuery(ownerColumn: String = "forms.owner") -> FormQuery {
+    func formQuery(ownerColumn: StoreSQL = "forms.owner") -> FormQuery {
         FormQuery(reach, ownerColumn: ownerColumn)
     }
 }
@@ -154,7 +163,7 @@ public enum OwnerSelection: Sendable, Hashable {
     case except(Set<String>)
 
     /// `column IN (…)` / `NOT (column IN (…))`; nil for "all but none".
-    func condition(_ column: String) -> StoreSQL? {
+    func condition(_ column: StoreSQL) -> StoreSQL? {
         switch self {
         case .only(let owners):
             return OwnerScope(owners: owners, crews: []).condition(column)

@@ -23,10 +23,14 @@ public struct Reach: Sendable {
 
 extension FormStore {
     /// The session's reach (``Reach``); everyone, without crews, until set.
-    public var reach: Reach {
+    public internal(set) var reach: Reach {
         get { reachState.withLock { $0 } }
         set { reachState.withLock { $0 = newValue } }
     }
+
+    /// Sets ``reach``: the console's session does, when it opens the store and whenever it
+    /// reads its crews again (nothing else sets it).
+    public func setReach(_ reach: Reach) { self.reach = reach }
 
     /// Whose forms this process may see and change: every form query's condition (``FormQuery``), every change's check.
     public var ownerScope: OwnerScope { reach.scope }

@@ -60,7 +60,7 @@ final class StandbyReads: Sendable {
         var started = false
         do {
             return try engine.read { db in
-                let lag = try db.value(Double.self, """
+                let lag = try db.value(Double.self, literal: """
                     SELECT CASE WHEN pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() THEN 0
                            ELSE extract(epoch FROM now() - pg_last_xact_replay_timestamp()) END
                     """) ?? 0

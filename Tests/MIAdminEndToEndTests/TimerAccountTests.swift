@@ -22,22 +22,36 @@ import Testing
         return config
     }
 
-    @Test func aForemanWhoLeadsNoCrewIsRefusedTheSiteWideRuns() throws {
-        let config = try site(try fixture.config { object in
-            setKey(&object, "teams.source", "groups")
-            setKey(&object, "teams.base", CrewDirectory.base(fixture))
-        })
+    /// `expire`, `purge` and `remind` as `sitelead` under `config` are refused, and change nothing.
+    func expectSiteWideRunsRefused(_ config: String) throws {
         let store = try fixture.storePath(config)
         let before = try sqlite(store, ".dump")
         for line in ["expire --yes --note nightly", "expire --dry-run", "purge --older-than 0 --yes", "remind --dry-run"] {
             let result = try MIAdmin.as_("sitelead", config: config, [line], fixture: fixture)
             let command = String(line.split(separator: " ")[0])
             #expect(result.status == 1, "\(line): \(result.stdout) \(result.stderr)")
-            #expect(result.stderr.contains("'\(command)' would see only your own forms: you lead no crew"), "\(line): \(result.stderr)")
+            #expect(result.stderr.contains("'\(command)' would see only your own forms: your crews hold no technician but you"),
+                    "\(line): \(result.stderr)")
             #expect(result.stderr.contains("belongs in the group teams.allTeamsGroup names (none is set in"), "\(line): \(result.stderr)")
             #expect(result.stdout.isEmpty, "\(line): \(result.stdout)")
         }
         #expect(try sqlite(store, ".dump") == before)
+    }
+
+    /// With crews from the `manager` attribute, a foreman who manages nobody leads the crew of
+    /// himself alone: no technician but him, so the same refusal.
+    @Test func aForemanWhoseCrewHoldsOnlyHimselfIsRefusedWithManagerCrews() throws {
+        try expectSiteWideRunsRefused(try site(try fixture.config { object in
+            setKey(&object, "teams.source", "manager")
+        }))
+    }
+
+    @Test func aForemanWhoLeadsNoCrewIsRefusedTheSiteWideRuns() throws {
+        let config = try site(try fixture.config { object in
+            setKey(&object, "teams.source", "groups")
+            setKey(&object, "teams.base", CrewDirectory.base(fixture))
+        })
+        try expectSiteWideRunsRefused(config)
         // Commands scoped to the user's own forms are not refused: `whoami` says why the runs were.
         let whoami = try MIAdmin.as_("sitelead", config: config, ["whoami"], fixture: fixture)
         #expect(whoami.status == 0 && whoami.stdout.contains("you lead none"), "\(whoami.stdout) \(whoami.stderr)")

@@ -124,7 +124,8 @@ struct CrewRuleTests {
     }
 
     /// Every command the issue names, by the north foreman on the south crew's forms (or with a
-    /// south target): refused with the rule and the crew named, and the store is as it was.
+    /// south target): an owner or target outside refused with the rule and the crew named, an id
+    /// of a south form answered as an id no form has, and the store is as it was.
     @Test func outsideTheCrewEveryCommandIsRefusedAndChangesNothing() throws {
         let site = try Site()
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("crew-out-\(UUID().uuidString)")
@@ -153,9 +154,14 @@ struct CrewRuleTests {
         let before = try site.snapshot()
         for line in lines {
             let error = #expect(throws: (any Error).self, "\(line)") { _ = try site.run("mkhan", line) }
-            let refused = error?.isPermissionDenied == true || (error as? StoreError)?.kind == .forbidden
-            #expect(refused, "\(line): \(String(describing: error))")
-            #expect("\(error.map { "\($0)" } ?? "")".contains("Kolonne Nord"), "\(line): \(String(describing: error))")
+            if let id = line.dropFirst().first.flatMap({ Int64($0) }), id == site.southIncomplete || id == site.southCompleted {
+                #expect((error as? StoreError)?.kind == .notFound, "\(line): \(String(describing: error))")
+                #expect("\(error.map { "\($0)" } ?? "")" == "There is no form \(id).", "\(line): \(String(describing: error))")
+            } else {
+                let refused = error?.isPermissionDenied == true || (error as? StoreError)?.kind == .forbidden
+                #expect(refused, "\(line): \(String(describing: error))")
+                #expect("\(error.map { "\($0)" } ?? "")".contains("Kolonne Nord"), "\(line): \(String(describing: error))")
+            }
             #expect(try site.snapshot() == before, "\(line) changed the store")
         }
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("r.pdf").path))
@@ -190,6 +196,16 @@ struct CrewRuleTests {
         let site = try Site()
         let inside = make("\(site.northIncomplete)", "jdoe", "\(site.northCompleted)")
         let outside = make("\(site.southIncomplete)", "asmith", "\(site.southCompleted)")
+        /// The crew refusal, or (an id outside the reach) the answer of a missing form: an
+        /// error saying there is no such form, or an audit trail without a row.
+        func keptOut(_ uid: String, _ line: [String]) -> Bool {
+            do {
+                let output = try site.run(uid, line)
+                return name == "audit" && output.rows.isEmpty
+            } catch {
+                return "\(error)".contains("not in your crews") || "\(error)".hasPrefix("There is no form")
+            }
+        }
         func crewRefused(_ uid: String, _ line: [String]) -> Bool {
             do {
                 _ = try site.run(uid, line)
@@ -199,13 +215,15 @@ struct CrewRuleTests {
             }
         }
         for uid in ["mkhan", "slead", "lchen", "jdoe"] {
-            #expect(!crewRefused(uid, inside), "\(uid): \(inside)")
+            #expect(!keptOut(uid, inside), "\(uid): \(inside)")
         }
-        #expect(crewRefused("mkhan", outside), "mkhan: \(outside)")
-        for uid in ["slead", "lchen", "jdoe"] {
-            // Site leads and support reach every crew; a technician meets his own rule, not the crews'.
-            #expect(!crewRefused(uid, outside), "\(uid): \(outside)")
+        #expect(keptOut("mkhan", outside), "mkhan: \(outside)")
+        for uid in ["slead", "lchen"] {
+            // Site leads and support reach every crew.
+            #expect(!keptOut(uid, outside), "\(uid): \(outside)")
         }
+        // A technician meets his own rule, not the crews'.
+        #expect(!crewRefused("jdoe", outside), "jdoe: \(outside)")
     }
 
     @Test func insideTheCrewTheForemanWorksAsBefore() throws {
@@ -355,7 +373,8 @@ struct CrewRuleTests {
         let moveOutput = RecordingSink()
         let (move, moveName) = try CommandHarness.parse(["move", "\(site.northIncomplete)", "zangstrom"])
         let refused = #expect(throws: (any Error).self) { try session.run(move, named: moveName, output: moveOutput) }
-        #expect("\(refused.map { "\($0)" } ?? "")".contains("jdoe is not in your crews (Kolonne Nord)"))
+        // Out of reach now: the id is answered as one no form has.
+        #expect("\(refused.map { "\($0)" } ?? "")" == "There is no form \(site.northIncomplete).")
         #expect(try site.snapshot() == before)
         #expect(moveOutput.warnings == ["crews changed: jdoe left Kolonne Nord"])
         // Said once; jdoe's forms are out of reach in the listing, a lookup and the store's scope.

@@ -27,15 +27,16 @@ struct CheckTests {
         let pump = try store.form(ref("asmith/Pump station 4"))
         try store.write { db in
             // The bytes are gone; flipped bytes of the same size; bad JSON.
-            try db.execute("UPDATE media SET data = ? WHERE form_id = ? AND file_name = 'Qid1(1).mp4'", [Data(), generator.id])
-            try db.execute("UPDATE media SET data = ? WHERE form_id = ? AND file_name = 'Qid1(2).jpg'",
-                           [Data("sampl3".utf8), generator.id])
-            try db.execute("UPDATE forms SET questions = '[{\"type\": \"trueFalse\", ' WHERE id = ?", [pump.id])
+            try db.execute(literal: "UPDATE media SET data = \(Data()) WHERE form_id = \(generator.id) AND file_name = 'Qid1(1).mp4'")
+            try db.execute(literal: """
+                UPDATE media SET data = \(Data("sampl3".utf8)) WHERE form_id = \(generator.id) AND file_name = 'Qid1(2).jpg'
+                """)
+            try db.execute(literal: "UPDATE forms SET questions = '[{\"type\": \"trueFalse\", ' WHERE id = \(pump.id)")
             // A rule broken: a single-answer question with two answers.
-            let questions = try #require(try db.value(String.self, "SELECT questions FROM forms WHERE id = ?", [valve.id]))
+            let questions = try #require(try db.value(String.self, literal: "SELECT questions FROM forms WHERE id = \(valve.id)"))
             let broken = questions.replacingOccurrences(of: "\"answer\":[0]", with: "\"answer\":[0,1]")
             #expect(broken != questions)
-            try db.execute("UPDATE forms SET questions = ? WHERE id = ?", [broken, valve.id])
+            try db.execute(literal: "UPDATE forms SET questions = \(broken) WHERE id = \(valve.id)")
         }
         let found = try findings(store)
         #expect(found.map(\.kind) == [.media, .media, .unreadable, .rule])

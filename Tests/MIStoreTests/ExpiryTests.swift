@@ -24,9 +24,9 @@ struct ExpiryTests {
         try store.read { db in
             var result: [String: Int] = [:]
             for table in ["forms", "media", "notices", "audit"] {
-                result[table] = try db.value(Int.self, "SELECT COUNT(*) FROM \(table)")
+                result[table] = try db.value(Int.self, literal: "SELECT COUNT(*) FROM \(identifier: table)")
             }
-            result["trashed"] = try db.value(Int.self, "SELECT COUNT(*) FROM forms WHERE trashed_at IS NOT NULL")
+            result["trashed"] = try db.value(Int.self, literal: "SELECT COUNT(*) FROM forms WHERE trashed_at IS NOT NULL")
             return result
         }
     }

@@ -87,7 +87,7 @@ struct ExportTests {
         let dir = try TempDir()
         let store = try MoveTests.store(dir, engine: engine, ["jdoe/Pump"])
         // A form name that cannot be a folder is reported; a target in a missing parent fails as a whole.
-        try store.write { try $0.execute("UPDATE forms SET name = 'a/b' WHERE name = 'Pump'") }
+        try store.write { try $0.execute(literal: "UPDATE forms SET name = 'a/b' WHERE name = 'Pump'") }
         let report = try store.exportTree(to: dir.sub("export"))
         #expect(report.skipped.map(\.reason) == ["the name 'a/b' contains '/', which a folder name cannot"])
         #expect { try store.exportTree(to: dir.sub("missing/export")) } throws: { ($0 as! StoreError).kind == .io }

@@ -60,7 +60,7 @@ struct MoveTests {
             try tree.form(form.replacingOccurrences(of: "3/4", with: "3∕4") + "", name: nil, created: "2026-11-1\(index)T07:00:00Z")
         }
         _ = try store.importTree(at: tree.root, actor: "seed")
-        try store.write { try $0.execute("UPDATE forms SET name = replace(name, '3∕4', '3/4')") }
+        try store.write { try $0.execute(literal: "UPDATE forms SET name = replace(name, '3∕4', '3/4')") }
 
         let before = try store.names(of: "asmith")
         let result = try store.move(ref(moved), to: "asmith", actor: "mkhan")

@@ -16,15 +16,15 @@ import Testing
     @Test func aConnectionTheServerClosedIsOpenedAgainAtTheNextTransaction() throws {
         let dir = try TempDir()
         let store = try MoveTests.store(dir, engine: .postgres, ["jdoe/Pump", "asmith/Pump"])
-        let before: Int64 = try #require(try store.read { try $0.value(Int64.self, "SELECT pg_backend_pid()") })
+        let before: Int64 = try #require(try store.read { try $0.value(Int64.self, literal: "SELECT pg_backend_pid()") })
         let killed = try admin().execute("SELECT pg_terminate_backend($1::int)", [.int(before)])
         #expect(killed.string(0, 0) == "t")
         // The next command: a new backend, the busy timeout set again, the move done.
         let result = try store.move(ref("jdoe/Pump"), to: "asmith", actor: "mkhan")
         #expect(result.newName == "Pump (2)")
-        let after: Int64 = try #require(try store.read { try $0.value(Int64.self, "SELECT pg_backend_pid()") })
+        let after: Int64 = try #require(try store.read { try $0.value(Int64.self, literal: "SELECT pg_backend_pid()") })
         #expect(after != before)
-        #expect(try store.read { try $0.value(String.self, "SHOW lock_timeout") } == "5s")
+        #expect(try store.read { try $0.value(String.self, literal: "SHOW lock_timeout") } == "5s")
     }
 
     /// A move's round trips to the server (each also a hop through a pooler): BEGIN with the
@@ -54,7 +54,7 @@ import Testing
         let before = engine.roundTrips
         var seen: [Int64] = []
         try store.read { db in
-            try db.forEachRow("SELECT n FROM generate_series(1, 20000) AS n ORDER BY n", []) { seen.append($0["n"]) }
+            try db.forEachRow(literal: "SELECT n FROM generate_series(1, 20000) AS n ORDER BY n") { seen.append($0["n"]) }
         }
         #expect(seen == Array(1...20000))
         #expect(engine.roundTrips - before == 8)
@@ -68,11 +68,11 @@ import Testing
         var seen: [Int64] = []
         var doubled: [Int64] = []
         try store.read { db in
-            try db.forEachRow("SELECT n FROM generate_series(1, 4000) AS n ORDER BY n", []) { row in
+            try db.forEachRow(literal: "SELECT n FROM generate_series(1, 4000) AS n ORDER BY n") { row in
                 let n: Int64 = row["n"]
                 seen.append(n)
                 // In every batch (500, 1,000, 2,000, then the short rest), early and late.
-                if n % 250 == 1 { doubled.append(try #require(try db.value(Int64.self, "SELECT ? * 2", [n]))) }
+                if n % 250 == 1 { doubled.append(try #require(try db.value(Int64.self, literal: "SELECT \(n) * 2"))) }
             }
         }
         #expect(seen == Array(1...4000))
@@ -88,16 +88,16 @@ import Testing
         var seen = 0
         #expect(throws: Stop.self) {
             try store.read { db in
-                try db.forEachRow("SELECT n FROM generate_series(1, 4000) AS n", []) { _ in
+                try db.forEachRow(literal: "SELECT n FROM generate_series(1, 4000) AS n") { _ in
                     seen += 1
                     if seen == 300 { throw Stop() }
                 }
             }
         }
         #expect(seen == 300)
-        #expect(try store.read { try $0.value(Int64.self, "SELECT 41 + 1") } == 42)
+        #expect(try store.read { try $0.value(Int64.self, literal: "SELECT 41 + 1") } == 42)
         var again = 0
-        try store.read { db in try db.forEachRow("SELECT n FROM generate_series(1, 4000) AS n", []) { _ in again += 1 } }
+        try store.read { db in try db.forEachRow(literal: "SELECT n FROM generate_series(1, 4000) AS n") { _ in again += 1 } }
         #expect(again == 4000)
     }
 
@@ -110,7 +110,7 @@ import Testing
         let id = try seed.form(ref("jdoe/Pump")).id
         try seed.withSessionTransaction(end: .rollback) {
             // Held by the seed console's open transaction until the end of this block.
-            try seed.write { try $0.execute("UPDATE forms SET version = version WHERE id = ?", [id]) }
+            try seed.write { try $0.execute(literal: "UPDATE forms SET version = version WHERE id = \(id)") }
             let started = Date()
             #expect { try impatient.move(.id(id), to: "asmith", actor: "mkhan") } throws: { error in
                 let error = error as! StoreError
@@ -133,9 +133,9 @@ import Testing
         let id = try seed.form(ref("jdoe/Pump")).id
         seed.setActivity("mkhan expire")
         try seed.withSessionTransaction(end: .rollback) {
-            try seed.write { try $0.execute("UPDATE forms SET version = version WHERE id = ?", [id]) }
-            let backend: Int64 = try #require(try seed.read { try $0.value(Int64.self, "SELECT pg_backend_pid()") })
-            #expect(try seed.read { try $0.value(String.self, "SELECT current_setting('application_name')") }
+            try seed.write { try $0.execute(literal: "UPDATE forms SET version = version WHERE id = \(id)") }
+            let backend: Int64 = try #require(try seed.read { try $0.value(Int64.self, literal: "SELECT pg_backend_pid()") })
+            #expect(try seed.read { try $0.value(String.self, literal: "SELECT current_setting('application_name')") }
                     == "miadmin: mkhan expire")
             #expect { try impatient.move(.id(id), to: "asmith", actor: "lchen") } throws: { error in
                 let error = error as! StoreError

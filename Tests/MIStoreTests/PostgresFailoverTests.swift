@@ -23,11 +23,11 @@ import Testing
     func moveCounts(_ store: FormStore) throws -> [String: [Int]] {
         try store.read { db in
             var counts: [String: [Int]] = [:]
-            for row in try db.rows("""
+            for row in try db.rows(literal: """
                 SELECT f.name, (SELECT count(*) FROM audit a WHERE a.form_id = f.id AND a.command = 'move'),
                        (SELECT count(*) FROM notices n WHERE n.form_id = f.id AND n.source = 'move')
                 FROM forms f WHERE f.name LIKE 'Pump %'
-                """, []) {
+                """) {
                 let name: String = row[0], audits: Int = row[1], notices: Int = row[2]
                 counts[name] = [audits, notices]
             }

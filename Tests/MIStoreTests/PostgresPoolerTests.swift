@@ -45,9 +45,9 @@ import Testing
             }
         }
         let counts = try second.read { db in
-            (try db.value(Int.self, "SELECT count(*) FROM audit WHERE command = 'move'"),
-             try db.value(Int.self, "SELECT count(*) FROM notices WHERE source IN ('move', 'move.received')"),
-             try db.value(Int.self, "SELECT count(*) FROM forms WHERE owner = 'jdoe' AND name LIKE 'Pump %'"))
+            (try db.value(Int.self, literal: "SELECT count(*) FROM audit WHERE command = 'move'"),
+             try db.value(Int.self, literal: "SELECT count(*) FROM notices WHERE source IN ('move', 'move.received')"),
+             try db.value(Int.self, literal: "SELECT count(*) FROM forms WHERE owner = 'jdoe' AND name LIKE 'Pump %'"))
         }
         #expect(counts.0 == moves && counts.1 == 2 * moves && counts.2 == 6)
     }
@@ -56,17 +56,17 @@ import Testing
     /// longer than one cursor batch (500 rows) reads through its cursor inside the transaction.
     @Test func lockTimeoutAndCursorsHoldWithinEachTransaction() throws {
         let store = try open(try newDatabase().pooled)
-        #expect(try store.read { try $0.value(String.self, "SHOW lock_timeout") } == "5s")
+        #expect(try store.read { try $0.value(String.self, literal: "SHOW lock_timeout") } == "5s")
         var seen = 0
         try store.read { db in
-            try db.forEachRow("SELECT g FROM generate_series(1, 1234) AS g", []) { row in
+            try db.forEachRow(literal: "SELECT g FROM generate_series(1, 1234) AS g") { row in
                 seen += 1
                 #expect(row.values[0] == .integer(Int64(seen)))
             }
         }
         #expect(seen == 1234)
         // Writes too: the id recorded, the timeout set.
-        let timeout = try store.write { db in try db.value(String.self, "SHOW lock_timeout") }
+        let timeout = try store.write { db in try db.value(String.self, literal: "SHOW lock_timeout") }
         #expect(timeout == "5s")
     }
 
@@ -87,8 +87,8 @@ import Testing
         for index in 1...4 {
             try (index % 2 == 0 ? found : told).move(ref("jdoe/Pump \(index)"), to: "asmith", actor: "mkhan")
         }
-        #expect(try found.read { try $0.value(Int.self, "SELECT count(*) FROM audit WHERE command = 'move'") } == 4)
-        #expect(try told.read { try $0.value(String.self, "SHOW lock_timeout") } == "5s")
+        #expect(try found.read { try $0.value(Int.self, literal: "SELECT count(*) FROM audit WHERE command = 'move'") } == 4)
+        #expect(try told.read { try $0.value(String.self, literal: "SHOW lock_timeout") } == "5s")
     }
 
     /// A session-pooling site may say so: named statements are kept (prepared once per
@@ -99,6 +99,6 @@ import Testing
         #expect(store.postgresPooler == .session)
         let direct = try open(urls.direct, pooler: .transaction)
         #expect(direct.postgresPooler == .transaction)
-        #expect(try direct.read { try $0.value(String.self, "SHOW lock_timeout") } == "5s")
+        #expect(try direct.read { try $0.value(String.self, literal: "SHOW lock_timeout") } == "5s")
     }
 }

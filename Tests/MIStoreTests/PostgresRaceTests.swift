@@ -36,8 +36,8 @@ import Testing
     func setUp(_ dir: TempDir) throws -> (FormStore, PostgresEngine, Int64, PostgresConnection, backend: Int64) {
         let store = try MoveTests.store(dir, engine: .postgres, ["jdoe/Pump", "asmith/Valve"])
         let engine = try #require(store.engine as? PostgresEngine)
-        let schema = try #require(try store.read { try $0.value(String.self, "SELECT current_schema()") })
-        let backend = try #require(try store.read { try $0.value(Int64.self, "SELECT pg_backend_pid()") })
+        let schema = try #require(try store.read { try $0.value(String.self, literal: "SELECT current_schema()") })
+        let backend = try #require(try store.read { try $0.value(Int64.self, literal: "SELECT pg_backend_pid()") })
         let other = try PostgresConnection(target: try PostgresTarget(uri: fixture.url), password: fixture.password)
         try other.execute("SET search_path = \(schema)")
         return (store, engine, try store.form(ref("jdoe/Pump")).id, other, backend)
@@ -90,7 +90,7 @@ import Testing
         #expect(result.moved && result.newName == "Pump" && result.version == 2)
         #expect(engine.racesRetried == 1)
         #expect(try store.form(.id(id)).owner == "asmith")
-        #expect(try store.read { try $0.value(Int.self, "SELECT count(*) FROM audit WHERE command = 'move'") } == 1)
+        #expect(try store.read { try $0.value(Int.self, literal: "SELECT count(*) FROM audit WHERE command = 'move'") } == 1)
     }
 
     /// The same two races with a single attempt allowed: the move fails as a serialization

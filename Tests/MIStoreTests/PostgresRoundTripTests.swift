@@ -110,7 +110,7 @@ import Testing
         #expect(purged.map(\.form.name) == ["C", "D", "E"])
         #expect(try store.notices(for: "jdoe").suffix(3).map(\.text)
                 == ["C", "D", "E"].map { "Form '\($0)' was deleted for good from the trash." })
-        #expect(try store.read { try $0.value(Int.self, "SELECT COUNT(*) FROM forms", []) } == 0)
+        #expect(try store.read { try $0.value(Int.self, literal: "SELECT COUNT(*) FROM forms") } == 0)
     }
 
     /// A new form with two photos: its read (with BEGIN), the insert (the media need its id), the

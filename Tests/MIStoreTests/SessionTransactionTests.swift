@@ -75,7 +75,7 @@ struct SessionTransactionTests {
                 (error as? StoreError)?.kind == .invalidState
             }
             // A statement that fails in the server: the name is taken by the form beside it.
-            #expect { try session.write { try $0.execute("UPDATE forms SET name = 'Done' WHERE name = 'Pump'", []) } }
+            #expect { try session.write { try $0.execute(literal: "UPDATE forms SET name = 'Done' WHERE name = 'Pump'") } }
                 throws: { error in (error as? StoreError)?.kind == .conflict }
             let result = try session.submit(ref("jdoe/Done"), actor: "mkhan")
             #expect(try session.form(ref("jdoe/Done")).state == .submitted)

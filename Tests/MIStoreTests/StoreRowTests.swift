@@ -32,7 +32,7 @@ import Testing
         let dir = try TempDir()
         let store = try makeStore(dir, engine: engine)
         let wide = (0..<30).map { "\($0) AS w\($0)" }.joined(separator: ", ")
-        let (narrowRows, wideRows) = try store.read { db in (try db.rows("SELECT 7 AS a, 'x' AS b"), try db.rows("SELECT \(wide)")) }
+        let (narrowRows, wideRows) = try store.read { db in (try db.rows(literal: "SELECT 7 AS a, 'x' AS b"), try db.rows(literal: "SELECT \(unsafeRaw: wide)")) }
         let a: Int64 = narrowRows[0]["a"]
         let b: String = narrowRows[0]["b"]
         let w29: Int64 = wideRows[0]["w29"]

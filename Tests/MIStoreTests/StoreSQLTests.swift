@@ -21,16 +21,26 @@ import Testing
         #expect(postgres.arguments.map(\.storeValue) == expected)
     }
 
-    /// Fragments joined with a separator, and text the store spells itself, keep the numbering
+    /// Fragments joined with a separator, and text marked as raw SQL, keep the numbering
     /// running across them; a nil value is a NULL argument, not text.
-    @Test func joinedFragmentsNumberOnAndVerbatimTextIsNoArgument() {
+    @Test func joinedFragmentsNumberOnAndRawTextIsNoArgument() {
         let ids: [Int64] = [3, 5, 8]
         let list = ids.map { "\($0)" as StoreSQL }.joined(separator: ", ")
         let missing: String? = nil
-        let sql: StoreSQL = "SELECT \(verbatim: "id, owner") FROM forms WHERE id IN (\(list)) AND note IS NOT \(missing)"
+        let sql: StoreSQL = "SELECT \(unsafeRaw: "id, owner") FROM forms WHERE id IN (\(list)) AND note IS NOT \(missing)"
         let postgres = sql.rendered(for: .postgres)
         #expect(postgres.sql == "SELECT id, owner FROM forms WHERE id IN ($1, $2, $3) AND note IS NOT $4")
         #expect(postgres.arguments.map(\.storeValue) == [.integer(3), .integer(5), .integer(8), .null])
+    }
+
+    /// A name goes in quoted, a `"` in it doubled: whatever it holds stays one identifier and
+    /// no argument; so does each name of a column list.
+    @Test func identifiersAreQuoted() {
+        let table = #"notes"; DROP TABLE forms; --"#
+        let sql: StoreSQL = "SELECT \(StoreSQL(identifiers: ["id", "text"])) FROM \(identifier: table) WHERE id = \(Int64(1))"
+        let rendered = sql.rendered(for: .postgres)
+        #expect(rendered.sql == #"SELECT "id", "text" FROM "notes""; DROP TABLE forms; --" WHERE id = $1"#)
+        #expect(rendered.arguments.map(\.storeValue) == [.integer(1)])
     }
 
     /// A `?` in a string literal, a comment or jsonb's `?` operator is SQL text: it is left as

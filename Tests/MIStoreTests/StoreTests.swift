@@ -35,8 +35,8 @@ struct StoreTests {
         let store = try MoveTests.store(dir, ["jdoe/Pump"])
         #expect {
             try store.write { db in
-                try db.execute("ROLLBACK")
-                try db.execute("UPDATE forms SET name = 'Valve' WHERE owner = 'jdoe' AND name = 'Pump'")
+                try db.execute(literal: "ROLLBACK")
+                try db.execute(literal: "UPDATE forms SET name = 'Valve' WHERE owner = 'jdoe' AND name = 'Pump'")
             }
         } throws: { ($0 as! StoreError).message.contains("Transaction was aborted") }
         #expect(try store.names(of: "jdoe") == ["Done", "Pump"])
@@ -57,11 +57,11 @@ struct StoreTests {
     @Test(arguments: TestEngine.allCases) func liveNamesAreUniquePerOwner(engine: TestEngine) throws {
         let dir = try TempDir()
         let store = try MoveTests.store(dir, engine: engine, ["jdoe/Pump", "asmith/Pump"])
-        #expect { try store.write { try $0.execute("UPDATE forms SET owner = 'asmith' WHERE owner = 'jdoe' AND name = 'Pump'") } } throws: {
+        #expect { try store.write { try $0.execute(literal: "UPDATE forms SET owner = 'asmith' WHERE owner = 'jdoe' AND name = 'Pump'") } } throws: {
             ($0 as! StoreError).kind == .conflict
         }
         // A trashed form no longer holds its name.
-        try store.write { try $0.execute("UPDATE forms SET trashed_at = 1 WHERE owner = 'asmith'") }
+        try store.write { try $0.execute(literal: "UPDATE forms SET trashed_at = 1 WHERE owner = 'asmith'") }
         #expect(try store.move(ref("jdoe/Pump"), to: "asmith", actor: "mkhan").newName == "Pump")
     }
 

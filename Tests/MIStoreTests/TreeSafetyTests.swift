@@ -60,9 +60,9 @@ struct TreeSafetyTests {
         _ = try store.importTree(at: Samples.writeTree(at: dir.sub("Documents")).root, actor: "seed")
         // Rows no import would make: an owner `..`, a media name with a slash, a notice for `../x`.
         try store.write { db in
-            try db.execute("UPDATE forms SET owner = '..' WHERE name = 'Pump station 4 (2)'")
-            try db.execute("UPDATE media SET file_name = '../../escaped.m4a' WHERE file_name = 'Qid3(1).m4a'")
-            try db.execute("INSERT INTO notices (uid, text, source, created) VALUES ('../x', 'hello', 'import', 0)")
+            try db.execute(literal: "UPDATE forms SET owner = '..' WHERE name = 'Pump station 4 (2)'")
+            try db.execute(literal: "UPDATE media SET file_name = '../../escaped.m4a' WHERE file_name = 'Qid3(1).m4a'")
+            try db.execute(literal: "INSERT INTO notices (uid, text, source, created) VALUES ('../x', 'hello', 'import', 0)")
         }
         let target = dir.sub("parent/export")
         try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)

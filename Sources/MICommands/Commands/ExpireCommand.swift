@@ -16,7 +16,7 @@ public struct ExpireCommand: ConsoleCommand {
             from then. Each expired form keeps its media, is audited, and its owner gets a notice. \
             Shows what will go and asks first (--yes to skip the question); --dry-run only lists. \
             Support staff may run --dry-run (it changes nothing); expiring needs a foreman. \
-            Where the site keeps crews, a foreman who leads none is refused (exit 1): he would see \
+            Where the site keeps crews, a foreman whose crews hold no technician but himself is refused (exit 1): he would see \
             only his own forms; a timer's account belongs in teams.allTeamsGroup.
 
             Examples:

@@ -14,7 +14,7 @@ public struct PurgeCommand: ConsoleCommand {
             forms by it; 0 empties the trash). Media and foreman comments go with them; the audit trail \
             keeps every step. Each owner gets a notice. Shows what will go and asks first (--yes \
             to skip the question); --dry-run only lists. Where the site keeps crews, a foreman \
-            who leads none is refused (exit 1): he would see only his own forms; a timer's account \
+            whose crews hold no technician but himself is refused (exit 1): he would see only his own forms; a timer's account \
             belongs in teams.allTeamsGroup.
 
             Examples:

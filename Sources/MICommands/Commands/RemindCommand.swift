@@ -22,7 +22,7 @@ public struct RemindCommand: ConsoleCommand {
 
             Exit status 2 when the mail server cannot be reached (nothing more is sent; what was \
             not sent is sent by the next run). Usually run by the miadmin-remind timer. \
-            Where the site keeps crews, a foreman who leads none is refused (exit 1): he would see \
+            Where the site keeps crews, a foreman whose crews hold no technician but himself is refused (exit 1): he would see \
             only his own forms; a timer's account belongs in teams.allTeamsGroup.
 
             Examples:

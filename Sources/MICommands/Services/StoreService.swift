@@ -22,10 +22,11 @@ public protocol StoreAdministration: AnyObject {
     var engineName: String { get }
     /// What the store did that the console should say after the line (``StoreEvent``).
     func takeEvents() -> [StoreEvent]
-    /// Who the session acts for (``Reach``: its scope and crew naming): the session sets it before
-    /// any command reaches the store, and again when it reads its crews again; the store
-    /// enforces it in every listing and change and decides each owner's policy with it.
-    var reach: Reach { get set }
+    /// Who the session acts for (``Reach``: its scope and crew naming), read-only here: the
+    /// session alone sets it (``StoreReachSetting``), before any command reaches the store and
+    /// again when it reads its crews again; the store enforces it in every listing and change
+    /// and decides each owner's policy with it.
+    var reach: Reach { get }
     /// ``reach``'s scope.
     var ownerScope: OwnerScope { get }
     /// Who runs what now (`mkhan expire`), for another console's busy error.
@@ -200,7 +201,17 @@ extension StoreAdministration {
     }
 }
 
-extension FormStore: StoreService {}
+/// The one way the reach is set: the ``Session`` holds its store as a ``SessionStore`` and sets
+/// the reach when it opens the store and whenever it reads its crews again. Commands receive a
+/// ``StoreService``, whose ``StoreAdministration/reach`` they read and cannot set.
+public protocol StoreReachSetting: AnyObject {
+    func setReach(_ reach: Reach)
+}
+
+/// The store as the session holds it: what commands use, and the reach's setter.
+public typealias SessionStore = StoreService & StoreReachSetting
+
+extension FormStore: StoreService, StoreReachSetting {}
 
 extension StoreAdministration {
     /// None, for a store that has no events to tell (the fakes of the tests).

@@ -27,10 +27,10 @@ public final class Session {
     /// How results are shown (format, expanded, pager, time zone); `set` changes it.
     public var display = DisplaySettings()
     /// The store once opened, and how to open it until then.
-    private(set) var openedStore: (any StoreService)?
+    private(set) var openedStore: (any SessionStore)?
     /// The store if a command opened it (nil before): the run loop asks it for its events.
     public var storeIfOpened: (any StoreService)? { openedStore }
-    private let openStore: () throws -> any StoreService
+    private let openStore: () throws -> any SessionStore
     /// Whether Ctrl-C asked the running command to stop (``checkpoint(_:)``); the console's
     /// signal flag, a stand-in in unit tests.
     public var interruptionRequested: () -> Bool = { Interruption.isRequested }
@@ -50,7 +50,7 @@ public final class Session {
     /// `store`: opens the store on first use (``store()``); called again after a failure, so a
     /// store that was unreachable once may be reached by a later command.
     public init(config: AppConfig, user: DirectoryUser, directory: any DirectoryService, logger: Logger,
-                clock: any StoreClock = SystemClock(), store: @escaping () throws -> any StoreService) {
+                clock: any StoreClock = SystemClock(), store: @escaping () throws -> any SessionStore) {
         self.config = config
         self.user = user
         self.directory = directory
@@ -66,7 +66,7 @@ public final class Session {
         // leaves the store closed rather than open to every crew.
         let scope = try crewReach().scope
         let store = try openStore()
-        store.reach = Reach(scope: scope, naming: directory.crewSettings.map { _ in DirectoryCrewNaming(directory: directory) })
+        store.setReach(Reach(scope: scope, naming: directory.crewSettings.map { _ in DirectoryCrewNaming(directory: directory) }))
         store.setActivity(activity)
         openedStore = store
         return store

@@ -43,10 +43,11 @@ extension FormStore {
     ///
     /// Trashed forms are checked for 2 and 3 (they can still be restored). Reads one snapshot;
     /// changes nothing. Whether owners are still technicians is the caller's part (the directory).
-    /// A foreman's check covers his crews' forms and notices (``OwnerScope``); the store file's
-    /// own integrity is everybody's.
+    /// A foreman's check covers his crews' forms and notices (``FormQuery``: no other form or
+    /// media file is read, so none is hashed); the store file's own integrity is everybody's.
     public func check(_ body: (StoreFinding) throws -> Void) throws {
         let scope = ownerScope
+        let reached = formQuery()
         // The engine's own check of its storage (SQLite's integrity_check).
         for line in try engine.integrityProblems() where line != "ok" {
             try body(StoreFinding(kind: .integrity, formId: nil, formState: nil, trashed: false, object: "store", message: line))
@@ -55,22 +56,24 @@ extension FormStore {
             try db.forEachRow(literal: """
                 SELECT media.form_id, media.file_name, media.size, media.sha256, media.data,
                        forms.owner, forms.name, forms.state, forms.trashed_at
-                FROM media JOIN forms ON forms.id = media.form_id ORDER BY media.form_id, media.file_name
+                FROM media JOIN forms ON forms.id = media.form_id WHERE \(reached.condition)
+                ORDER BY media.form_id, media.file_name
                 """) { row in
                 let data: Data = row["data"] ?? Data()
                 let size: Int = row["size"], recorded: String = row["sha256"]
                 var problems: [String] = []
                 if data.count != size { problems.append("\(data.count) bytes stored, \(size) recorded") }
                 if MediaDigest.hex(data) != recorded { problems.append("SHA-256 does not match the one recorded") }
-                guard !problems.isEmpty, scope.allows(row["owner"]) else { return }
+                guard !problems.isEmpty else { return }
                 let formId: Int64 = row["form_id"], fileName: String = row["file_name"]
                 try body(StoreFinding(kind: .media, formId: formId, formState: FormState(rawValue: row["state"]),
                                       trashed: row["trashed_at"] as Double? != nil,
                                       object: "form \(formId) \(row["owner"] as String)/\(row["name"] as String): \(fileName)",
                                       message: "media file \(fileName) is damaged: " + problems.joined(separator: "; ")))
             }
-            try db.forEachRow(literal: "SELECT \(verbatim: FormRecord.columns), forms.trashed_at FROM forms ORDER BY id") { row in
-                guard scope.allows(row["owner"]) else { return }
+            try db.forEachRow(literal: """
+                SELECT \(FormRecord.columns), forms.trashed_at FROM forms WHERE \(reached.condition) ORDER BY id
+                """) { row in
                 let trashed = row["trashed_at"] as Double? != nil
                 let record: FormRecord
                 do {
@@ -101,7 +104,8 @@ extension FormStore {
                                           object: record.label, message: "\(violation.rule): \(violation.message)"))
                 }
             }
-            for uid in try db.values(String.self, literal: "SELECT DISTINCT uid FROM notices ORDER BY uid") where scope.allows(uid) {
+            let reachedUids = scope.condition("uid") ?? "1 = 1"
+            for uid in try db.values(String.self, literal: "SELECT DISTINCT uid FROM notices WHERE \(reachedUids) ORDER BY uid") {
                 guard let problem = TreePathRules.ownerProblem(uid) else { continue }
                 try body(StoreFinding(kind: .path, formId: nil, formState: nil, trashed: false, object: "notices of \(uid)",
                                       message: problem + "; export skips these notices"))
@@ -110,13 +114,14 @@ extension FormStore {
     }
 
     /// Calls `body` with each owner of live incomplete or completed forms (by uid) and how many
-    /// such forms they own — the forms someone still has to work on. Submitted forms are done and
-    /// trashed ones wait for purge, so their owners are not listed.
+    /// such forms they own — the forms someone still has to work on — within the reach.
+    /// Submitted forms are done and trashed ones wait for purge, so their owners are not listed.
     public func forEachOwner(_ body: (_ uid: String, _ forms: Int) throws -> Void) throws {
+        let query = formQuery(ownerColumn: "owner").adding("trashed_at IS NULL AND state IN ('incomplete', 'completed')")
         try read { db in
             try db.forEachRow(literal: """
                 SELECT owner, COUNT(*) AS forms FROM forms
-                WHERE trashed_at IS NULL AND state IN ('incomplete', 'completed') GROUP BY owner ORDER BY owner
+                WHERE \(query.condition) GROUP BY owner ORDER BY owner
                 """) { row in try body(row["owner"], row["forms"]) }
         }
     }

@@ -42,6 +42,14 @@ enum StoreCopy {
         /// All of them; `id` first where there is one.
         let columns: [String]
         var hasId: Bool { columns.first == "id" }
+
+        /// The column list, each name quoted.
+        var columnList: StoreSQL { StoreSQL(identifiers: columns) }
+
+        /// The statement that inserts one row of `values`, in the order of ``columns``.
+        func insert(_ values: [StoreValue]) -> StoreSQL {
+            "INSERT INTO \(identifier: name) (\(columnList)) VALUES (\(values.map { "\($0)" as StoreSQL }.joined(separator: ", ")))"
+        }
     }
 
     /// Every table the migrations create (``Migrations/tables``), parents first, with its
@@ -50,14 +58,14 @@ enum StoreCopy {
     /// them), so the source's columns are the target's.
     static func tables(_ db: any StoreDatabase) throws -> [Table] {
         try Migrations.tables.map { name in
-            let columns = try db.values(String.self, db.dialect.columnNames, [name])
+            let columns = try db.values(String.self, literal: db.dialect.columnNames(of: name))
             guard !columns.isEmpty else { throw StoreError(.database, "The store has no table \(name).") }
             return Table(name: name, columns: columns)
         }
     }
 
     static func counts(_ db: any StoreDatabase) throws -> [(table: String, rows: Int)] {
-        try Migrations.tables.map { (table: $0, rows: try db.value(Int.self, "SELECT COUNT(*) FROM \($0)") ?? 0) }
+        try Migrations.tables.map { (table: $0, rows: try db.value(Int.self, literal: "SELECT COUNT(*) FROM \(identifier: $0)") ?? 0) }
     }
 }
 
@@ -101,33 +109,31 @@ extension FormStore {
                                          + "copy into an empty store, or add --append to add to it.")
                     }
                     try Self.checkNoClashingIds(source: source, target: db, targetPath: target.path)
-                    policyKept = try db.values(String.self, "SELECT key FROM policy ORDER BY key")
+                    policyKept = try db.values(String.self, literal: "SELECT key FROM policy ORDER BY key")
                 }
                 for table in try StoreCopy.tables(source) {
                     var count = 0
-                    let placeholders = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")
-                    let insert = "INSERT INTO \(table.name) (\(table.columns.joined(separator: ", "))) VALUES (\(placeholders))"
                     if table.name == "media" {
                         // Metadata streamed; each file's bytes read on their own, so a batch of
                         // rows never holds many files at once.
                         let meta = table.columns.filter { $0 != "data" }
-                        try source.forEachRow("SELECT \(meta.joined(separator: ", ")) FROM media ORDER BY id", []) { row in
+                        try source.forEachRow(literal: "SELECT \(StoreSQL(identifiers: meta)) FROM media ORDER BY id") { row in
                             let id: Int64 = row["id"]
-                            let data = try source.value(Data.self, "SELECT data FROM media WHERE id = ?", [id]) ?? Data()
-                            try db.execute(insert, row.values + [StoreValue.blob(data)])
+                            let data = try source.value(Data.self, literal: "SELECT data FROM media WHERE id = \(id)") ?? Data()
+                            try db.execute(literal: table.insert(row.values + [StoreValue.blob(data)]))
                             count += 1
                             if count % 10_000 == 0 { progress(table.name, count) }
                         }
                     } else if table.name == "policy" {
-                        for row in try source.rows("SELECT \(table.columns.joined(separator: ", ")) FROM policy ORDER BY key") {
+                        for row in try source.rows(literal: "SELECT \(table.columnList) FROM policy ORDER BY key") {
                             if policyKept.contains(row["key"]) { continue }
-                            try db.execute(insert, row.values)
+                            try db.execute(literal: table.insert(row.values))
                             count += 1
                         }
                     } else {
-                        let order = table.hasId ? "id" : table.columns.prefix(2).joined(separator: ", ")
-                        try source.forEachRow("SELECT \(table.columns.joined(separator: ", ")) FROM \(table.name) ORDER BY \(order)", []) { row in
-                            try db.execute(insert, row.values)
+                        let order = StoreSQL(identifiers: table.hasId ? ["id"] : Array(table.columns.prefix(2)))
+                        try source.forEachRow(literal: "SELECT \(table.columnList) FROM \(identifier: table.name) ORDER BY \(order)") { row in
+                            try db.execute(literal: table.insert(row.values))
                             count += 1
                             if count % 10_000 == 0 { progress(table.name, count) }
                         }
@@ -149,8 +155,8 @@ extension FormStore {
                 let targetCounts = try StoreCopy.counts(db)
                 var mismatches = 0, checked = 0
                 var bytes: Int64 = 0
-                try source.forEachRow("SELECT id, sha256 FROM media ORDER BY id", []) { row in
-                    let data = try db.value(Data.self, "SELECT data FROM media WHERE id = ?", [row["id"] as Int64]) ?? Data()
+                try source.forEachRow(literal: "SELECT id, sha256 FROM media ORDER BY id") { row in
+                    let data = try db.value(Data.self, literal: "SELECT data FROM media WHERE id = \(row["id"] as Int64)") ?? Data()
                     bytes += Int64(data.count)
                     checked += 1
                     if MediaDigest.hex(data) != row["sha256"] as String { mismatches += 1 }
@@ -179,15 +185,15 @@ extension FormStore {
     /// id looked up.
     private static func checkNoClashingIds(source: any StoreDatabase, target: any StoreDatabase, targetPath: String) throws {
         for table in try StoreCopy.tables(source) where table.hasId {
-            let range = "SELECT MIN(id) AS low, MAX(id) AS high FROM \(table.name)"
-            guard let s = try source.row(range), let t = try target.row(range),
+            let range: StoreSQL = "SELECT MIN(id) AS low, MAX(id) AS high FROM \(identifier: table.name)"
+            guard let s = try source.row(literal: range), let t = try target.row(literal: range),
                   let sLow = s["low"] as Int64?, let sHigh = s["high"] as Int64?,
                   let tLow = t["low"] as Int64?, let tHigh = t["high"] as Int64?,
                   sLow <= tHigh && tLow <= sHigh else { continue }
-            let held = Set(try target.values(Int64.self, "SELECT id FROM \(table.name)"))
+            let held = Set(try target.values(Int64.self, literal: "SELECT id FROM \(identifier: table.name)"))
             var clashes = 0
             var first: Int64?
-            try source.forEachRow("SELECT id FROM \(table.name) ORDER BY id", []) { row in
+            try source.forEachRow(literal: "SELECT id FROM \(identifier: table.name) ORDER BY id") { row in
                 let id: Int64 = row["id"]
                 if held.contains(id) { clashes += 1; first = first ?? id }
             }

@@ -1,16 +1,12 @@
 import CPostgres
 import Foundation
-import Synchronization
 
 /// ``StoreDatabase`` on a libpq connection: the PostgreSQL engine's half of every operation.
 ///
 /// - A ``StoreSQL`` comes with its placeholders spelled `$1`, `$2` as it was written, and is
-///   sent as it is. The older path's text has `?` placeholders, which become `$1`, `$2`, ...
-///   (`?N` becomes `$N`; quoted text is left alone, comments are not).
-///   Each statement's translation is computed once, and the statement prepared once per
-///   connection (``PostgresConnection/executePrepared(_:_:)``).
+///   sent as it is, prepared once per connection (``PostgresConnection/executePrepared(_:_:)``).
 /// - Result values arrive in libpq's text format and are typed by their column's OID.
-/// - ``forEachRow(_:_:_:)`` reads through a server-side cursor, 500 rows at first and more per
+/// - ``forEachRow(literal:_:)`` reads through a server-side cursor, 500 rows at first and more per
 ///   `FETCH` while they stay small, so a listing of a million forms does not sit in memory and
 ///   `body` may run statements of its own; its `DECLARE` goes with the first `FETCH`, and each
 ///   next `FETCH` is sent before the rows of the one before are handed out (at most two
@@ -23,21 +19,11 @@ final class PostgresDatabase: StoreDatabase {
     var dialect: StoreDialect { .postgres }
     private var savepointDepth = 0
     private var cursorCount = 0
-    /// Rows ``forEachRow(_:_:_:)`` has handed to its callers since the engine last set it to 0:
+    /// Rows ``forEachRow(literal:_:)`` has handed to its callers since the engine last set it to 0:
     /// a read that printed rows cannot be run again after a lost connection.
     var rowsHandedOut = 0
 
     init(_ connection: PostgresConnection) { self.connection = connection }
-
-    func execute(_ sql: String, _ arguments: StoreArguments) throws -> Int {
-        try Self.checkText(arguments, sql)
-        return try mapped { try connection.executePrepared(Self.translate(sql), Self.bind(arguments)).affectedRows }
-    }
-
-    func rows(_ sql: String, _ arguments: StoreArguments) throws -> [StoreRow] {
-        try Self.checkText(arguments, sql)
-        return try mapped { Self.rows(of: try connection.executePrepared(Self.translate(sql), Self.bind(arguments))) }
-    }
 
     // A StoreSQL is rendered with `$N` already: its text goes to the server untouched.
     func execute(literal sql: StoreSQL) throws -> Int {
@@ -76,20 +62,14 @@ final class PostgresDatabase: StoreDatabase {
         for statement in try statements.map(spelledChecked) { connection.sendWithNext(statement) }
     }
 
-    /// `statement` as the server takes it, placeholders `$N`, after the text check: a
-    /// ``StoreSQL`` is written that way, the older path's `?` text is rewritten.
+    /// `statement` as the server takes it, placeholders `$N`, after the text check.
     private func spelledChecked(_ statement: StoreStatement) throws -> PostgresConnection.PipelinedStatement {
-        let (sql, arguments, spelled) = statement.rendered(for: dialect)
+        let (sql, arguments) = statement.sql.rendered(for: dialect)
         try Self.checkText(arguments, sql)
-        return .init(spelled ? sql : Self.translate(sql), Self.bind(arguments))
+        return .init(sql, Self.bind(arguments))
     }
 
-    func forEachRow(_ sql: String, _ arguments: StoreArguments, _ body: (StoreRow) throws -> Void) throws {
-        try Self.checkText(arguments, sql)
-        try forEachRow(spelled: Self.translate(sql), arguments, body)
-    }
-
-    /// ``forEachRow(_:_:_:)`` of text whose placeholders are `$N` already.
+    /// ``forEachRow(literal:_:)`` of rendered text, placeholders `$N`.
     private func forEachRow(spelled sql: String, _ arguments: StoreArguments, _ body: (StoreRow) throws -> Void) throws {
         cursorCount += 1
         let cursor = "miadmin_cursor_\(cursorCount)"
@@ -223,44 +203,5 @@ final class PostgresDatabase: StoreDatabase {
         case 16: return .integer(text == "t" ? 1 : 0)                                     // bool
         default: return .text(text)
         }
-    }
-
-    // MARK: - Placeholders
-
-    private static let translations = Mutex<[String: String]>([:])
-
-    /// `?` → `$1`, `$2`, ... in order; `?N` → `$N`. Text in single or double quotes is copied as is.
-    static func translate(_ sql: String) -> String {
-        if let cached = translations.withLock({ $0[sql] }) { return cached }
-        var out = ""
-        out.reserveCapacity(sql.utf8.count + 8)
-        var next = 0
-        var quote: Character?
-        var chars = sql[...]
-        while let c = chars.popFirst() {
-            if let q = quote {
-                out.append(c)
-                if c == q { quote = nil }
-                continue
-            }
-            switch c {
-            case "'", "\"":
-                quote = c
-                out.append(c)
-            case "?":
-                var digits = ""
-                while let d = chars.first, d.isASCII, d.isNumber { digits.append(d); chars.removeFirst() }
-                if digits.isEmpty {
-                    next += 1
-                    out += "$\(next)"
-                } else {
-                    out += "$" + digits
-                }
-            default:
-                out.append(c)
-            }
-        }
-        translations.withLock { $0[sql] = out }
-        return out
     }
 }

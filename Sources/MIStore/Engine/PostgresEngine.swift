@@ -163,7 +163,7 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
         do {
             return try body()
         } catch let error as StoreError where error.kind == .busy && !error.holderSought && !connection.lost {
-            let rows = try? database.rows("""
+            let rows = try? database.rows(literal: """
                 SELECT pid, usename::text AS role, application_name, extract(epoch FROM xact_start)::float8 AS since
                 FROM pg_stat_activity
                 WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_xid IS NOT NULL
@@ -171,7 +171,7 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
                               WHERE l.granted AND l.mode IN ('RowExclusiveLock', 'RowShareLock')
                                 AND c.relnamespace = (SELECT relnamespace FROM pg_class WHERE oid = 'forms'::regclass))
                 ORDER BY xact_start LIMIT 1
-                """, [])
+                """)
             let holder = rows?.first.map { row -> StoreHolder in
                 let application: String = row["application_name"] ?? ""
                 var who = "role " + (row["role"] as String? ?? "?")
@@ -475,7 +475,7 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
     /// PostgreSQL checks its own storage (page checksums, `amcheck`); the store has nothing of
     /// its own to add, so this is the server's answer that the connection and schema are usable.
     func integrityProblems() throws -> [String] {
-        try read { db in _ = try db.value(Int.self, "SELECT count(*) FROM schema_migrations") }
+        try read { db in _ = try db.value(Int.self, literal: "SELECT count(*) FROM schema_migrations") }
         return ["ok"]
     }
 

@@ -16,15 +16,15 @@ enum PostgresTextCheck {
         return nil
     }
 
-    /// The column parameter `number` (1-based, `?`, `?N` or `$N` placeholders) is compared with
-    /// or stored in: `column = ?`, or the column at its place in `INSERT ... (columns) VALUES (...)`.
+    /// The column parameter `number` (1-based, `$N` placeholders: the text as rendered for
+    /// PostgreSQL) is compared with or stored in: `column = $N`, or the column at its place in
+    /// `INSERT ... (columns) VALUES (...)`.
     static func fieldName(parameter number: Int, in sql: String) -> String? {
-        let translated = PostgresDatabase.translate(sql)
         let placeholder = "$\(number)"
         // INSERT INTO table (a, b, c) VALUES ($1, $2, $3)
-        if let insert = translated.range(of: #"INSERT\s+INTO\s+(\w+)\s*\(([^)]*)\)\s*VALUES\s*\(([^)]*)\)"#,
+        if let insert = sql.range(of: #"INSERT\s+INTO\s+(\w+)\s*\(([^)]*)\)\s*VALUES\s*\(([^)]*)\)"#,
                                          options: [.regularExpression, .caseInsensitive]) {
-            let text = String(translated[insert])
+            let text = String(sql[insert])
             let groups = text.components(separatedBy: "(")
             if groups.count >= 3 {
                 let table = groups[0].split(whereSeparator: \.isWhitespace).last.map(String.init) ?? ""
@@ -39,8 +39,8 @@ enum PostgresTextCheck {
         }
         // column = $N (SET, WHERE), with an optional table prefix and cast
         let pattern = #"([A-Za-z_][\w.]*)\s*(=|<>|!=|<=|>=|<|>|LIKE|ILIKE)\s*\#(NSRegularExpression.escapedPattern(for: placeholder))(?!\d)"#
-        if let match = translated.range(of: pattern, options: [.regularExpression, .caseInsensitive]) {
-            return translated[match].split(whereSeparator: { $0.isWhitespace || "=<>!".contains($0) }).first.map(String.init)
+        if let match = sql.range(of: pattern, options: [.regularExpression, .caseInsensitive]) {
+            return sql[match].split(whereSeparator: { $0.isWhitespace || "=<>!".contains($0) }).first.map(String.init)
         }
         return nil
     }

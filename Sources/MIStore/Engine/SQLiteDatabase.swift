@@ -74,7 +74,7 @@ final class SQLiteDatabase: StoreDatabase {
         return false
     }
 
-    func execute(_ sql: String, _ arguments: StoreArguments) throws -> Int {
+    private func execute(text sql: String, _ arguments: StoreArguments) throws -> Int {
         try mapped {
             try checkUsable(sql: sql)
             let statement = try db.cachedStatement(sql: sql)
@@ -85,7 +85,7 @@ final class SQLiteDatabase: StoreDatabase {
         }
     }
 
-    func forEachRow(_ sql: String, _ arguments: StoreArguments, _ body: (StoreRow) throws -> Void) throws {
+    private func forEachRow(text sql: String, _ arguments: StoreArguments, _ body: (StoreRow) throws -> Void) throws {
         // A statement of its own (not the cached one): `body` may run this same SQL again.
         let statement = try mapped {
             try checkUsable(sql: sql)
@@ -97,17 +97,17 @@ final class SQLiteDatabase: StoreDatabase {
     // SQLite binds `?` in order and parses the text itself: the rendered text is the statement.
     func execute(literal sql: StoreSQL) throws -> Int {
         let (text, arguments) = sql.rendered(for: dialect)
-        return try execute(text, arguments)
+        return try execute(text: text, arguments)
     }
 
     func forEachRow(literal sql: StoreSQL, _ body: (StoreRow) throws -> Void) throws {
         let (text, arguments) = sql.rendered(for: dialect)
-        try forEachRow(text, arguments, body)
+        try forEachRow(text: text, arguments, body)
     }
 
     func rows(literal sql: StoreSQL) throws -> [StoreRow] {
         let (text, arguments) = sql.rendered(for: dialect)
-        return try rows(text, arguments)
+        return try rows(text: text, arguments)
     }
 
     /// Runs `statement` and hands each result row to `body`. Each step's values come straight
@@ -149,7 +149,7 @@ final class SQLiteDatabase: StoreDatabase {
         return values
     }
 
-    func rows(_ sql: String, _ arguments: StoreArguments) throws -> [StoreRow] {
+    private func rows(text sql: String, _ arguments: StoreArguments) throws -> [StoreRow] {
         let statement = try mapped {
             try checkUsable(sql: sql)
             return try db.cachedStatement(sql: sql)

@@ -168,7 +168,7 @@ final class SQLiteEngine: StoreEngine {
     }
 
     func integrityProblems() throws -> [String] {
-        try read { db in try db.values(String.self, "PRAGMA integrity_check") }
+        try read { db in try db.values(String.self, literal: "PRAGMA integrity_check") }
     }
 
     /// What GRDB's `inTransaction(.immediate)` does, with BEGIN and COMMIT prepared once per

@@ -2,10 +2,9 @@ import Foundation
 
 /// The SQL access every store operation is written against, once, for both engines: a
 /// connection inside a transaction the engine opened (``FormStore/read(_:)``,
-/// ``FormStore/write(_:)``). SQL is a ``StoreSQL`` that carries its arguments (the `literal:`
-/// functions), or text with `?` placeholders (or `?1`, `?2` for a value used twice) and an
-/// argument array, the older path that the statements not yet written as ``StoreSQL`` use. Both
-/// are written in the subset of SQL both SQLite and PostgreSQL spell the same way, including
+/// ``FormStore/write(_:)``). Every statement is a ``StoreSQL`` that carries its arguments (the
+/// `literal:` functions); no function here takes SQL as a `String`. Statements are written in
+/// the subset of SQL both SQLite and PostgreSQL spell the same way, including
 /// `INSERT ... ON CONFLICT ... DO UPDATE` and `RETURNING`; what is spelled differently comes
 /// from ``dialect``.
 ///
@@ -15,22 +14,17 @@ import Foundation
 protocol StoreDatabase: AnyObject {
     var dialect: StoreDialect { get }
 
-    /// Runs a statement that returns no rows; returns how many rows it changed.
+    /// Runs a statement that returns no rows; returns how many rows it changed. Its
+    /// placeholders are spelled for this engine as it is written, and the text is sent as it
+    /// comes out (no search for `?` in it); so for the two below.
     @discardableResult
-    func execute(_ sql: String, _ arguments: StoreArguments) throws -> Int
+    func execute(literal sql: StoreSQL) throws -> Int
 
     /// Runs a query and calls `body` for each row as it arrives, without holding them all: a
     /// listing of a million forms stays small. `body` may run other statements (nested reads).
-    func forEachRow(_ sql: String, _ arguments: StoreArguments, _ body: (StoreRow) throws -> Void) throws
+    func forEachRow(literal sql: StoreSQL, _ body: (StoreRow) throws -> Void) throws
 
     /// Runs a query and returns all its rows (for results known to be small).
-    func rows(_ sql: String, _ arguments: StoreArguments) throws -> [StoreRow]
-
-    /// The same three for a ``StoreSQL``: its placeholders are spelled for this engine as it is
-    /// written, and the text is sent as it comes out (no search for `?` in it).
-    @discardableResult
-    func execute(literal sql: StoreSQL) throws -> Int
-    func forEachRow(literal sql: StoreSQL, _ body: (StoreRow) throws -> Void) throws
     func rows(literal sql: StoreSQL) throws -> [StoreRow]
 
     /// Runs `statements` in order and returns each one's rows (empty for commands); the first
@@ -64,47 +58,18 @@ protocol StoreDatabase: AnyObject {
     /// begins as a read transaction: SQLite takes its one write lock now, so a session that only
     /// reads (a technician's) never keeps another console from writing. A no-op elsewhere.
     func startWriting() throws
-
-    /// Called between the commands of a session transaction: one that has only read gives up
-    /// its read snapshot, so the next command reads the store as it is then. On SQLite a
-    /// snapshot held while the session waits for its next line would stop every checkpoint,
-    /// and the `-wal` file would grow with every other console's change for as long as it
-    /// waits. A session that has written keeps its transaction. A no-op elsewhere.
-    func endReadSnapshot() throws
 }
 
 extension StoreDatabase {
     func startWriting() throws {}
-    func endReadSnapshot() throws {}
 }
 
 /// One statement with its arguments, for ``StoreDatabase/batch(_:)`` and
-/// ``StoreDatabase/readAhead(_:)``: a ``StoreSQL`` (`literal:`), or text with `?` placeholders
-/// and an argument array (the older path).
+/// ``StoreDatabase/readAhead(_:)``.
 struct StoreStatement: Sendable {
-    fileprivate enum Form {
-        case text(String, StoreArguments)
-        case literal(StoreSQL)
-    }
+    let sql: StoreSQL
 
-    fileprivate let form: Form
-
-    init(_ sql: String, _ arguments: StoreArguments = []) { form = .text(sql, arguments) }
-
-    init(literal sql: StoreSQL) { form = .literal(sql) }
-
-    /// The text and arguments for `dialect`'s engine. `spelled` is true when the placeholders are
-    /// already written for that engine (a ``StoreSQL``); false for the older path's `?` text,
-    /// which PostgreSQL still has to rewrite.
-    func rendered(for dialect: StoreDialect) -> (sql: String, arguments: StoreArguments, spelled: Bool) {
-        switch form {
-        case .text(let sql, let arguments):
-            return (sql, arguments, false)
-        case .literal(let sql):
-            let (text, arguments) = sql.rendered(for: dialect)
-            return (text, arguments, true)
-        }
-    }
+    init(literal sql: StoreSQL) { self.sql = sql }
 }
 
 extension [StoreRow] {
@@ -143,16 +108,15 @@ final class SQLBlobReader: BlobReader {
     }
 
     func piece(offset: Int, count: Int) throws -> [UInt8] {
-        let data = try db.value(Data.self, "SELECT substr(\(column), CAST(? AS integer), CAST(? AS integer)) FROM \(table) WHERE id = ?",
-                                [offset + 1, count, id])
+        let data = try db.value(Data.self, literal: """
+            SELECT substr(\(identifier: column), CAST(\(offset + 1) AS integer), CAST(\(count) AS integer)) \
+            FROM \(identifier: table) WHERE id = \(id)
+            """)
         return data.map { [UInt8]($0) } ?? []
     }
 }
 
 extension StoreDatabase {
-    @discardableResult
-    func execute(_ sql: String) throws -> Int { try execute(sql, []) }
-
     func batch(_ statements: [StoreStatement]) throws -> [[StoreRow]] {
         try statements.map(rows)
     }
@@ -192,38 +156,12 @@ extension StoreDatabase {
 
     /// A statement built for a batch (``StoreStatement``), run on its own.
     @discardableResult
-    func execute(_ statement: StoreStatement) throws -> Int {
-        switch statement.form {
-        case .text(let sql, let arguments): try execute(sql, arguments)
-        case .literal(let sql): try execute(literal: sql)
-        }
-    }
+    func execute(_ statement: StoreStatement) throws -> Int { try execute(literal: statement.sql) }
 
-    func rows(_ statement: StoreStatement) throws -> [StoreRow] {
-        switch statement.form {
-        case .text(let sql, let arguments): try rows(sql, arguments)
-        case .literal(let sql): try rows(literal: sql)
-        }
-    }
+    func rows(_ statement: StoreStatement) throws -> [StoreRow] { try rows(literal: statement.sql) }
 
     func blobReader(table: String, column: String, id: Int64) throws -> any BlobReader {
         SQLBlobReader(db: self, table: table, column: column, id: id)
-    }
-
-    func rows(_ sql: String) throws -> [StoreRow] { try rows(sql, []) }
-
-    /// The first row, or nil.
-    func row(_ sql: String, _ arguments: StoreArguments = []) throws -> StoreRow? { try rows(sql, arguments).first }
-
-    /// The first column of the first row, or nil when there is no row (or it holds NULL).
-    func value<T: StoreValueConvertible>(_ type: T.Type, _ sql: String, _ arguments: StoreArguments = []) throws -> T? {
-        guard let row = try row(sql, arguments) else { return nil }
-        return T.fromStoreValue(row.values[0])
-    }
-
-    /// The first column of every row.
-    func values<T: StoreValueConvertible>(_ type: T.Type, _ sql: String, _ arguments: StoreArguments = []) throws -> [T] {
-        try rows(sql, arguments).compactMap { T.fromStoreValue($0.values[0]) }
     }
 
     /// After rows were inserted with their ids given (a store copy): the next id the table hands
@@ -231,7 +169,9 @@ extension StoreDatabase {
     /// column's sequence must be moved.
     func continueIds(after table: String) throws {
         guard dialect.engine == .postgres else { return }
-        try execute("SELECT setval(pg_get_serial_sequence('\(table)', 'id'), COALESCE((SELECT MAX(id) FROM \(table)), 0) + 1, false)")
+        try execute(literal: """
+            SELECT setval(pg_get_serial_sequence(\(table), 'id'), COALESCE((SELECT MAX(id) FROM \(identifier: table)), 0) + 1, false)
+            """)
     }
 }
 
@@ -243,22 +183,22 @@ struct StoreDialect: Sendable {
     static let sqlite = StoreDialect(engine: .sqlite)
     static let postgres = StoreDialect(engine: .postgres)
 
-    /// A query for the column names of the table given as its one argument, in their order.
-    var columnNames: String {
+    /// A query for the column names of `table`, in their order.
+    func columnNames(of table: String) -> StoreSQL {
         switch engine {
-        case .sqlite: "SELECT name FROM pragma_table_info(?) ORDER BY cid"
+        case .sqlite: "SELECT name FROM pragma_table_info(\(table)) ORDER BY cid"
         case .postgres: """
             SELECT column_name::text FROM information_schema.columns
-            WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position
+            WHERE table_schema = current_schema() AND table_name = \(table) ORDER BY ordinal_position
             """
         }
     }
 
-    /// The text of field `key` of the JSON object held (as text) in `column`.
-    func jsonText(_ column: String, _ key: String) -> String {
+    /// The text of field `key` of the JSON object held (as text) in `column`; the key is an argument.
+    func jsonText(_ column: String, _ key: String) -> StoreSQL {
         switch engine {
-        case .sqlite: "json_extract(\(column), '$.\(key)')"
-        case .postgres: "(\(column)::jsonb ->> '\(key)')"
+        case .sqlite: "json_extract(\(identifier: column), \("$." + key))"
+        case .postgres: "(\(identifier: column)::jsonb ->> \(key))"
         }
     }
 }

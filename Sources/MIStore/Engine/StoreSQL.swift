@@ -10,13 +10,15 @@ import Foundation
 ///     let cutoff: StoreSQL = "forms.created_utc < \(before)"
 ///     db.rows(literal: "SELECT id FROM forms WHERE \(cutoff) AND owner = \(uid)")
 ///
-/// The database's functions take it labelled `literal:` (as GRDB's do): without the label an
-/// interpolated literal would be taken as the `String` of the older functions, with its values
-/// written into the text.
+/// It is the only way SQL reaches a database: the database's functions take a `StoreSQL`
+/// (labelled `literal:`, as GRDB's are), none takes a `String`, so an interpolated value can
+/// only ever become an argument.
 ///
-/// Fixed SQL text the store spells itself (a column list, a column name) goes in with
-/// ``StoreSQL/init(verbatim:)`` or `\(verbatim:)`; never user text. (GRDB's `SQL` literal and
-/// sql-kit's `SQLSerializer` are the models.)
+/// A name (a table, a column) goes in with `\(identifier:)`, which quotes it. Text taken as SQL
+/// as it is needs the marker that says so, ``StoreSQL/init(unsafeRaw:)`` or `\(unsafeRaw:)`:
+/// for the few pieces the store spells itself that are neither a name nor a value (a JSON
+/// path in an expression the schema indexes), never for text from outside. (GRDB's `SQL`
+/// literal and sql-kit's `SQLSerializer` with its `\(unsafeRaw:)` and `\(ident:)` are the models.)
 struct StoreSQL: ExpressibleByStringInterpolation, Sendable {
     fileprivate enum Piece {
         case text(String)
@@ -33,13 +35,14 @@ struct StoreSQL: ExpressibleByStringInterpolation, Sendable {
     /// Room for an argument's placeholder in ``sizeHint`` (`?`, `$12`).
     fileprivate static let placeholderBytes = 4
 
-    /// Fixed SQL text, no arguments.
-    init(verbatim text: String) {
+    /// `text` taken as SQL as it is, no arguments: only fixed text the store spells itself,
+    /// never a value or a name from outside (those are interpolated).
+    init(unsafeRaw text: String) {
         pieces = text.isEmpty ? [] : [.text(text)]
         sizeHint = text.utf8.count
     }
 
-    init(stringLiteral text: String) { self.init(verbatim: text) }
+    init(stringLiteral text: String) { self.init(unsafeRaw: text) }
 
     init(stringInterpolation: Interpolation) {
         pieces = stringInterpolation.pieces
@@ -84,13 +87,30 @@ struct StoreSQL: ExpressibleByStringInterpolation, Sendable {
             sizeHint += fragment.sizeHint
         }
 
-        /// Fixed SQL text the store spells itself (a column list), never user text.
-        mutating func appendInterpolation(verbatim text: String) {
+        /// A name (a table, a column), quoted: `"name"`, a `"` in it doubled, so it is one
+        /// identifier whatever it holds.
+        mutating func appendInterpolation(identifier name: String) {
+            appendLiteral(StoreSQL.quoted(identifier: name))
+        }
+
+        /// `text` taken as SQL as it is (``StoreSQL/init(unsafeRaw:)``): fixed text the store
+        /// spells itself, never a value or a name from outside.
+        mutating func appendInterpolation(unsafeRaw text: String) {
             appendLiteral(text)
         }
     }
 
     var isEmpty: Bool { pieces.isEmpty }
+
+    /// `name` as one quoted SQL identifier (both engines quote with `"`).
+    static func quoted(identifier name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// Names as a column list: each quoted, separated by commas.
+    init(identifiers names: [String]) {
+        self.init(unsafeRaw: names.map(StoreSQL.quoted(identifier:)).joined(separator: ", "))
+    }
 
     static func + (lhs: StoreSQL, rhs: StoreSQL) -> StoreSQL {
         var joined = lhs

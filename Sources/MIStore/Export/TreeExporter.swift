@@ -80,7 +80,7 @@ private struct TreeWriter {
     func write() throws -> ExportReport {
         var report = ExportReport(path: root.path)
         try db.forEachRow(literal: """
-            SELECT \(verbatim: FormRecord.columns) FROM forms WHERE \(query.adding("trashed_at IS NULL").condition)
+            SELECT \(FormRecord.columns) FROM forms WHERE \(query.adding("trashed_at IS NULL").condition)
             ORDER BY owner, name, id
             """) { row in
             let form = try FormRecord(row: row)

@@ -130,7 +130,7 @@ enum FormUpsert {
 
         static func fetch(_ form: LoadedForm, in db: any StoreDatabase) throws -> Existing? {
             guard let row = try db.row(literal: """
-                SELECT \(verbatim: FormRecord.columns) FROM forms
+                SELECT \(FormRecord.columns) FROM forms
                 WHERE owner = \(form.owner) AND name = \(form.document.name) AND trashed_at IS NULL
                 """) else { return nil }
             let stored = try FormRecord(row: row)

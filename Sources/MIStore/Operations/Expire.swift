@@ -85,7 +85,7 @@ extension FormStore {
         let query = expirable(cutoff)
         try read { db in
             try db.forEachRow(literal: """
-                SELECT \(verbatim: SummarySQL.columns) FROM forms WHERE \(query.condition)
+                SELECT \(SummarySQL.columns) FROM forms WHERE \(query.condition)
                 ORDER BY forms.created_utc, forms.id
                 """) { row in try body(try Self.summary(row)) }
         }
@@ -124,7 +124,7 @@ extension FormStore {
                     forms.created_utc >= \(resume.created) AND (forms.created_utc > \(resume.created) OR forms.id > \(resume.id))
                     """)
                 let rows = try db.rows(literal: """
-                    SELECT \(verbatim: SummarySQL.columns) FROM forms WHERE \(resumed.condition)
+                    SELECT \(SummarySQL.columns) FROM forms WHERE \(resumed.condition)
                     ORDER BY forms.created_utc, forms.id LIMIT \(batchSize)
                     """)
                 let now = nowSeconds()

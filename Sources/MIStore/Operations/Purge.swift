@@ -75,7 +75,7 @@ extension FormStore {
             // Purged rows leave the index, so each batch simply takes the oldest that remain.
             let batch: [TrashedForm] = try write { db in
                 let rows = try db.rows(literal: """
-                    SELECT \(verbatim: SummarySQL.columns), forms.trashed_at FROM forms
+                    SELECT \(SummarySQL.columns), forms.trashed_at FROM forms
                     WHERE \(query.condition) ORDER BY forms.trashed_at, forms.id LIMIT \(batchSize)
                     """)
                 let now = nowSeconds()

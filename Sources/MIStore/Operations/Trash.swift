@@ -49,7 +49,7 @@ extension FormStore {
     func forEachTrashed(_ query: FormQuery, _ body: (TrashedForm) throws -> Void) throws {
         try read { db in
             try db.forEachRow(literal: """
-                SELECT \(verbatim: SummarySQL.columns), forms.trashed_at FROM forms
+                SELECT \(SummarySQL.columns), forms.trashed_at FROM forms
                 WHERE \(query.condition) ORDER BY forms.trashed_at, forms.id
                 """) { row in
                 try body(TrashedForm(form: try Self.summary(row), trashedAt: Date(timeIntervalSince1970: row["trashed_at"])))
@@ -107,12 +107,13 @@ extension FormStore {
         return result
     }
 
-    /// The trashed form `ref` names.
-    static func findTrashed(_ ref: FormReference, in db: any StoreDatabase) throws -> FormRecord {
+    /// The trashed form `ref` names; a form outside `reach` (a ``FormQuery``'s condition) is
+    /// not read, and an id of one is answered as a missing one.
+    static func findTrashed(_ ref: FormReference, reach: StoreSQL = "1 = 1", in db: any StoreDatabase) throws -> FormRecord {
         switch ref {
         case .id(let id):
             guard let row = try db.row(literal: """
-                SELECT \(verbatim: FormRecord.columns), forms.trashed_at FROM forms WHERE id = \(id)
+                SELECT \(FormRecord.columns), forms.trashed_at FROM forms WHERE id = \(id) AND (\(reach))
                 """) else {
                 throw StoreError.noSuchForm(ref)
             }
@@ -123,7 +124,7 @@ extension FormStore {
             return try FormRecord(row: row)
         case .path(let owner, let name):
             guard let row = try db.row(literal: """
-                SELECT \(verbatim: FormRecord.columns) FROM forms WHERE owner = \(owner) AND name = \(name) AND trashed_at IS NOT NULL
+                SELECT \(FormRecord.columns) FROM forms WHERE owner = \(owner) AND name = \(name) AND trashed_at IS NOT NULL
                 ORDER BY trashed_at DESC, id DESC LIMIT 1
                 """) else {
                 throw StoreError(.notFound, "\(owner) has no form named '\(name)' in the trash.")

@@ -53,7 +53,7 @@ public struct DeliveryFilter: Sendable, Hashable {
 /// transactional outbox pattern), so a crash can neither lose a delivery nor send one that was
 /// rolled back.
 enum Outbox {
-    static let columns = """
+    static let columns: StoreSQL = """
         id, form_id, form_version, owner, name, idempotency_key, state, attempts, queued_at, last_try, next_try,
         sent_at, last_error
         """
@@ -109,7 +109,7 @@ extension FormStore {
         return try read { db in
             let due: StoreSQL = ignoringBackoff ? "" : " AND next_try <= \(now)"
             return try db.rows(literal: """
-                SELECT \(verbatim: Outbox.columns) FROM outbox WHERE state = 'queued'\(due) ORDER BY next_try, id LIMIT \(limit)
+                SELECT \(Outbox.columns) FROM outbox WHERE state = 'queued'\(due) ORDER BY next_try, id LIMIT \(limit)
                 """).map(Outbox.delivery)
         }
     }
@@ -124,7 +124,7 @@ extension FormStore {
     /// The delivery `id`, its owner checked against ``ownerScope`` (the owner the form had
     /// when it was submitted, as the outbox keeps it).
     private func scopedDelivery(_ id: Int64, in db: any StoreDatabase) throws -> Delivery {
-        guard let row = try db.row(literal: "SELECT \(verbatim: Outbox.columns) FROM outbox WHERE id = \(id)") else {
+        guard let row = try db.row(literal: "SELECT \(Outbox.columns) FROM outbox WHERE id = \(id)") else {
             throw StoreError(.notFound, "No delivery with id \(id).")
         }
         let delivery = Outbox.delivery(row)
@@ -139,7 +139,7 @@ extension FormStore {
             var query = formQuery(ownerColumn: "owner")
             if let state = filter.state { query.add("state = \(state.rawValue)") }
             if let formId = filter.formId { query.add("form_id = \(formId)") }
-            try db.forEachRow(literal: "SELECT \(verbatim: Outbox.columns) FROM outbox WHERE \(query.condition) ORDER BY id") { row in
+            try db.forEachRow(literal: "SELECT \(Outbox.columns) FROM outbox WHERE \(query.condition) ORDER BY id") { row in
                 try body(Outbox.delivery(row))
             }
         }
@@ -171,7 +171,7 @@ extension FormStore {
                     WHERE id = \(id) AND state = 'queued'
                     """)
             }
-            guard let row = try db.row(literal: "SELECT \(verbatim: Outbox.columns) FROM outbox WHERE id = \(id)") else {
+            guard let row = try db.row(literal: "SELECT \(Outbox.columns) FROM outbox WHERE id = \(id)") else {
                 throw StoreError(.notFound, "No delivery with id \(id).")
             }
             return Outbox.delivery(row)
@@ -199,7 +199,7 @@ extension FormStore {
                 held = [delivery]
             } else {
                 let query = formQuery(ownerColumn: "owner").adding("state = 'held'")
-                held = try db.rows(literal: "SELECT \(verbatim: Outbox.columns) FROM outbox WHERE \(query.condition) ORDER BY id")
+                held = try db.rows(literal: "SELECT \(Outbox.columns) FROM outbox WHERE \(query.condition) ORDER BY id")
                     .map(Outbox.delivery)
             }
             for delivery in held {

@@ -84,7 +84,7 @@ extension FormStore {
                 pendingOfOwner.removeAll(keepingCapacity: true)
             }
             try db.forEachRow(literal: """
-                SELECT \(verbatim: SummarySQL.columns) FROM forms WHERE \(query.condition) ORDER BY forms.owner, forms.name
+                SELECT \(SummarySQL.columns) FROM forms WHERE \(query.condition) ORDER BY forms.owner, forms.name
                 """) { row in
                 let form = try Self.summary(row)
                 if form.owner != currentOwner {

@@ -5,7 +5,7 @@ import MICommands
 /// A store that holds a few forms in memory and answers the calls the output tests need; any
 /// other call is recorded and ends the command with ``Reached``, which tells a permission test
 /// that the command got past every permission check and went on to the store.
-final class FakeStore: StoreService {
+final class FakeStore: StoreService, StoreReachSetting {
     /// The call a command made that this fake does not answer.
     struct Reached: Error, Equatable { let call: String }
 
@@ -14,7 +14,8 @@ final class FakeStore: StoreService {
     private(set) var calls: [String] = []
     /// Set by the session before any command reaches the store; the fake records it, the real
     /// store enforces it (CrewRuleTests run on a real SQLite store).
-    var reach = Reach.everyone
+    private(set) var reach = Reach.everyone
+    func setReach(_ reach: Reach) { self.reach = reach }
     var ownerScope: OwnerScope { reach.scope }
     /// The arguments of the last `forEachForm` call.
     private(set) var lastFilter: FormFilter?
