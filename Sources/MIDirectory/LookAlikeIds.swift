@@ -26,11 +26,15 @@ public struct LookAlikeIds: Sendable, Equatable {
     /// Whether two ids are the same scalars (not merely canonically equivalent).
     static func sameScalars(_ a: String, _ b: String) -> Bool { a.unicodeScalars.elementsEqual(b.unicodeScalars) }
 
-    /// The same id in NFC, as the store keeps owners (case is the directory's own affair).
-    static func normalized(_ id: String) -> String { id.precomposedStringWithCanonicalMapping }
+    /// The same id in NFC, as the store keeps owners (case is the directory's own affair). An
+    /// ASCII id is its own NFC: Foundation's normalization is not called (nor loaded) for it.
+    static func normalized(_ id: String) -> String { isASCII(id) ? id : id.precomposedStringWithCanonicalMapping }
+
+    static func isASCII(_ text: String) -> Bool { text.utf8.allSatisfy { $0 < 0x80 } }
 
     /// `value` as given, composed (NFC) and decomposed (NFD), without repeats.
     static func spellings(of value: String) -> [String] {
+        if isASCII(value) { return [value] }
         var seen: [String] = []
         for spelling in [value, value.precomposedStringWithCanonicalMapping, value.decomposedStringWithCanonicalMapping]
         where !seen.contains(where: { $0.unicodeScalars.elementsEqual(spelling.unicodeScalars) }) {
@@ -48,5 +52,35 @@ public struct LookAlikeIds: Sendable, Equatable {
         return "the directory has accounts whose user ids differ only in Unicode normalization ("
             + shown.joined(separator: " and ")
             + "); miadmin keeps one owner per person and will not merge them: the directory's administrators must rename one"
+    }
+}
+
+/// A listing's look-alike check, streamed over any number of users: each id's normalized form is
+/// kept as its 64-bit hash in a set (8 bytes a user, no string), and only ids beyond ASCII keep
+/// their text (few: an ASCII id is its own NFC). Two ids normalize alike only if one of them is
+/// beyond ASCII, so a repeated hash finds the other id among those, or is the ASCII id the
+/// newcomer normalizes to.
+struct LookAlikeWatch {
+    private var hashes: Set<Int> = []
+    /// Ids beyond ASCII, by their normalized form.
+    private var beyondASCII: [String: String] = [:]
+
+    /// The look-alike pair `id` completes with an id seen before, or nil.
+    mutating func add(_ id: String) -> LookAlikeIds? {
+        let ascii = LookAlikeIds.isASCII(id)
+        let key = LookAlikeIds.normalized(id)
+        let other: String?
+        if hashes.insert(key.hashValue).inserted {
+            other = nil
+        } else if let earlier = beyondASCII[key] {
+            other = earlier
+        } else {
+            // The earlier id is ASCII, so it is its own normalized form: `key` itself (an equal
+            // hash of two different ids, one chance in 2^64 per pair, is taken for it too).
+            other = !ascii && LookAlikeIds.isASCII(key) ? key : nil
+        }
+        if !ascii, beyondASCII[key] == nil { beyondASCII[key] = id }
+        guard let other, !LookAlikeIds.sameScalars(other, id) else { return nil }
+        return LookAlikeIds.find(in: [other, id])
     }
 }
