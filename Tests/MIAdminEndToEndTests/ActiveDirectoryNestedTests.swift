@@ -3,8 +3,8 @@ import MITestSupport
 import Testing
 
 /// Roles and crews through nested groups on Active Directory, as a login reads them from the
-/// user's `tokenGroups` (security groups), and through `LDAP_MATCHING_RULE_IN_CHAIN` where a
-/// distribution group decides. The groups, added once per test process:
+/// user's `tokenGroups` (security groups), and through `memberOf` and the role group's nested
+/// groups where a distribution group decides. The groups, added once per test process:
 ///
 /// - `E2E Deep Core` (asmith) in `E2E Deep Inner` in `E2E Deep Support`: three levels;
 /// - `E2E Mail Support`, a distribution group holding `E2E Deep Inner`;
@@ -83,7 +83,7 @@ struct ActiveDirectoryNestedTests {
     }
 
     @Test func aDistributionGroupAsRoleGroupStillGivesTheRole() throws {
-        // tokenGroups lists security groups only: the in-chain queries decide for this group.
+        // tokenGroups lists security groups only: memberOf and the nested groups decide here.
         let config = try config(support: "E2E Mail Support")
         #expect(try roles("asmith", config) == "technician,support")
         #expect(try roles("jdoe", config) == "technician")
