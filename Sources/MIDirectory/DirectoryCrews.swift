@@ -143,7 +143,7 @@ extension Directory {
         var ids: [String] = []
         var byCrew: [String: [String]] = [:]
         for crew in crews {
-            let members = try memberIDs(of: crew)
+            let members = try nestedMemberIDs(of: crew.dn, on: try connect(), keepingUsers: false)
             ids += members
             byCrew[crew.name, default: []] += members
         }
@@ -261,7 +261,7 @@ extension Directory {
             }
             return ids
         case .groups where settings.nestedGroups:
-            return try nestedMemberIDs(of: crew.dn, on: ldap)
+            return try nestedMemberIDs(of: crew.dn, on: ldap, keepingUsers: true)
         case .groups:
             var dns: [String] = [], uids: [String] = []
             try ldap.forEachValue(of: ["member", "uniqueMember", "memberUid"], inEntry: crew.dn) { attribute, value in
@@ -281,23 +281,35 @@ extension Directory {
     /// together, each nested group walked once. Samba answered it 6 to 12 times faster than
     /// one `LDAP_MATCHING_RULE_IN_CHAIN` search for a crew with a nested group of 5,000
     /// (docs/configuration.md).
-    func nestedMemberIDs(of dn: String, on ldap: LDAPConnection) throws -> [String] {
+    /// `keepingUsers` reads each member's whole entry and keeps it as the session's look-up of
+    /// that user (what `teams show` and `users --team` ask next for every member: one search
+    /// instead of one per member); a login, which needs the ids only, reads the ids.
+    func nestedMemberIDs(of dn: String, on ldap: LDAPConnection, keepingUsers: Bool) throws -> [String] {
         let users = try userFilter(on: ldap)
         let userBase = "," + DistinguishedName.normalized(settings.userBase)
+        let attributes = keepingUsers ? try userAttributes(on: ldap) + ["objectClass"] : [settings.userAttribute, "objectClass"]
+        var entries: [LDAPEntry] = []
         var ids: [String] = []
         var walked: Set<String> = [DistinguishedName.normalized(dn)]
         var pending = [dn]
         while let group = pending.popLast() {
             try ldap.search(base: settings.baseDN, scope: .subtree,
                             filter: "(&(memberOf=\(FilterEscaping.escape(group)))(|\(users)(objectClass=group)))",
-                            attributes: [settings.userAttribute, "objectClass"]) { entry in
+                            attributes: attributes) { entry in
                 let key = DistinguishedName.normalized(entry.dn)
                 if entry.values("objectClass").contains(where: { $0.caseInsensitiveCompare("group") == .orderedSame }) {
                     if walked.insert(key).inserted { pending.append(entry.dn) }
                 } else if key.hasSuffix(userBase), let uid = entry.first(settings.userAttribute) {
                     ids.append(uid)
+                    if keepingUsers { entries.append(entry) }
                 }
             }
+        }
+        // Roles as a look-up by user id reads them (memberOf and the role groups' nesting), once
+        // the search is done: the nesting is read on the same connection.
+        for entry in entries where userCache[(entry.first(settings.userAttribute) ?? "").lowercased()] == nil {
+            let user = try makeUser(entry, on: ldap, deciding: false)
+            userCache[user.uid.lowercased()] = user
         }
         // A user in two of the groups is listed once.
         var seen: Set<String> = []
