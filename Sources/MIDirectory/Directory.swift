@@ -26,6 +26,11 @@ public final class Directory {
     /// The configured role groups, normalized once (see `roleGroupKeys`).
     var roleGroupKeysCache: RoleGroupKeys?
     var userCache: [String: DirectoryUser?] = [:]
+    /// Active Directory: whether user entries offer `tokenGroups` (nil until the first read),
+    /// and the role and crew groups' SIDs they are matched against (``GroupSIDs``).
+    var tokenGroupsOffered: Bool?
+    var roleSIDsCache: GroupSIDs<Role>?
+    var crewSIDsCache: (crews: GroupSIDs<Crew>, allTeams: SID?)?
     /// The crew base has shown at least one crew group this session (``requireVisibleCrews``).
     var crewBaseShowsCrews = false
     /// Set by a login whose password works but expires soon or is in its grace logins: the

@@ -20,16 +20,11 @@ extension Directory {
         }
         if let role, plan.usesMemberOf(role) { filter += memberOfFilter(role) }
         // Two accounts whose ids look alike (``LookAlikeIds``): refused.
-        var seen: [String: String] = [:]
+        var lookAlikes = LookAlikeWatch()
         try ldap.search(base: settings.userBase, scope: .subtree, filter: "(&\(filter))",
                         attributes: try userAttributes(on: ldap)) { entry in
-            if let id = entry.first(attribute) {
-                let key = LookAlikeIds.key(id)
-                if let other = seen[key], !LookAlikeIds.sameScalars(other, id),
-                   let lookAlikes = LookAlikeIds.find(in: [other, id]) {
-                    throw DirectoryError(.configuration, lookAlikes.message)
-                }
-                seen[key] = id
+            if let id = entry.first(attribute), let found = lookAlikes.add(id) {
+                throw DirectoryError(.configuration, found.message)
             }
             let roles = try combinedRoles(entry, plan: plan, membership: membership, on: ldap)
             if let role, !roles.contains(role) { return }

@@ -43,8 +43,10 @@ extension Directory {
     /// group members already read, or a login name that is not a plain user id (a DN would need
     /// escaping; a `name@suffix` is looked up by another attribute).
     func sendExpectedRoleQueries(loginName: String, on ldap: LDAPConnection) throws -> ExpectedRoleQueries? {
+        // Nested groups (Active Directory) are read from tokenGroups, or in-chain queries whose
+        // cost grows with the groups: neither is sent ahead.
         guard settings.roleSource != .memberOf, !(settings.roleSource == .auto && knownFlavor == .activeDirectory),
-              membership == nil,
+              !settings.nestedGroups, membership == nil,
               !loginName.isEmpty, loginName.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }),
               loginName.first != "-" else { return nil }
         let dn = "\(settings.userAttribute)=\(loginName),\(settings.userBase)"
@@ -59,6 +61,10 @@ extension Directory {
     /// were used.
     func roles(of entry: LDAPEntry, on ldap: LDAPConnection, deciding: Bool,
                expected: inout ExpectedRoleQueries?) throws -> [Role] {
+        // A login reads its user's tokenGroups; other look-ups (a listing's members, a move's
+        // target) use memberOf and the role groups' nesting, read once per session, where a
+        // tokenGroups read would cost a round trip per user.
+        if deciding, let roles = try rolesFromTokenGroups(of: entry, on: ldap) { return roles }
         let plan: RolePlan?
         switch settings.roleSource {
         case .memberOf: plan = nil
@@ -80,7 +86,7 @@ extension Directory {
             expected = nil
             fromGroups = try receiveRoles(sent.sent, on: ldap)
         } else {
-            fromGroups = try rolesByQuery(entry, on: ldap)
+            fromGroups = try rolesFromTokenGroups(of: entry, on: ldap) ?? rolesByQuery(entry, on: ldap)
         }
         return Role.allCases.filter { memberOf.contains($0) || (fromGroups.contains($0) && plan.groupRoles.contains($0)) }
     }
@@ -152,18 +158,22 @@ extension Directory {
         return groups.roles.indices.filter { found & (1 << $0) != 0 }.map { groups.roles[$0] }
     }
 
-    /// Each role group with every group nested in it (any depth), found by one
-    /// `LDAP_MATCHING_RULE_IN_CHAIN` search per role. Groups are few; users are excluded by
-    /// the user filter, so a role with 100,000 members costs no more than one with ten.
+    /// Each role group with every group nested in it (any depth), found by walking the groups:
+    /// one `(&(memberOf=<group>)(objectClass=group))` search per group met, which the server
+    /// answers from its index with the few groups, never the users. One
+    /// `LDAP_MATCHING_RULE_IN_CHAIN` search per role made Samba test the chain of every entry
+    /// of the directory (over 10 s with 5,000 users in a nested group).
     func nestedGroupKeys(on ldap: LDAPConnection) throws -> [Role: Set<String>] {
         if let nestedRoleGroups { return nestedRoleGroups }
-        let users = try userFilter(on: ldap)
         var result: [Role: Set<String>] = [:]
         for (role, group) in settings.groups {
             var keys: Set<String> = [DistinguishedName.normalized(group)]
-            let filter = "(&(memberOf:\(Self.inChain):=\(FilterEscaping.escape(group)))(!\(users)))"
-            try ldap.search(base: settings.baseDN, scope: .subtree, filter: filter, attributes: ["1.1"]) {
-                keys.insert(DistinguishedName.normalized($0.dn))
+            var pending = [group]
+            while let next = pending.popLast() {
+                let filter = "(&(memberOf=\(FilterEscaping.escape(next)))(objectClass=group))"
+                try ldap.search(base: settings.baseDN, scope: .subtree, filter: filter, attributes: ["1.1"]) {
+                    if keys.insert(DistinguishedName.normalized($0.dn)).inserted { pending.append($0.dn) }
+                }
             }
             result[role] = keys
         }
@@ -240,8 +250,8 @@ extension Directory {
             } catch let error as DirectoryError where error.code == .noSuchObject {
                 logger.warning("role group for \(role.rawValue) does not exist: \(group)")
             }
-            result.dns[role] = GroupMembership.Keys(dns)
-            result.uids[role] = GroupMembership.Keys(uids)
+            result.dns[role] = GroupMembership.Keys(consume dns)
+            result.uids[role] = GroupMembership.Keys(consume uids)
         }
         membership = result
         return result
@@ -260,8 +270,9 @@ struct GroupMembership {
     struct Keys {
         private let sorted: [Key]
 
-        init(_ keys: [Key]) {
-            var keys = keys
+        /// Sorts `keys` in place: the caller hands its array over (`consume`), so a member
+        /// list of 100,000 is not copied to be sorted.
+        init(_ keys: consuming [Key]) {
             keys.sort()
             sorted = keys
         }

@@ -34,6 +34,18 @@ extension LDAPConnection {
         }
     }
 
+    /// A paged search for attributes whose values are binary (Active Directory's `objectSid`):
+    /// hands `body` each entry's DN and, by position in `attributes`, its values as bytes.
+    public func searchBytes(base: String, scope: Scope, filter: String, attributes: [String],
+                            _ body: (String, [[[UInt8]]]) throws -> Void) throws {
+        try searchMessages(base: base, scope: scope, filter: filter, attributes: attributes,
+                           pageSize: settings.pageSize) { message in
+            var values: [[[UInt8]]] = Array(repeating: [], count: attributes.count)
+            let dn = walkEntry(message, attributes: attributes) { values[$0].append([UInt8]($1)) }
+            try body(dn ?? "", values)
+        }
+    }
+
     /// Which of the entries at `dns` match `filter`: one base-scope search each, all sent before
     /// any answer is read (one round trip for all). An entry that does not exist is `missing`
     /// rather than an error; any other failure throws.

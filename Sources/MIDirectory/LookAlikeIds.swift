@@ -59,3 +59,33 @@ public struct LookAlikeIds: Sendable, Equatable {
             + "); miadmin keeps one owner per person and will not merge them: the directory's administrators must rename one"
     }
 }
+
+/// A listing's look-alike check, streamed over any number of users: each id's skeleton is kept
+/// as its 64-bit hash in a set (8 bytes a user, no string), and only ids that are not their own
+/// skeleton keep their text (few: printable ASCII is its own skeleton). Two distinct ids share a
+/// skeleton only if one of them is not its own skeleton, so a repeated hash finds the other id
+/// among those, or is the id the newcomer's skeleton spells.
+struct LookAlikeWatch {
+    private var hashes: Set<Int> = []
+    /// Ids that are not their own skeleton, by their skeleton.
+    private var others: [String: String] = [:]
+
+    /// The look-alike pair `id` completes with an id seen before, or nil.
+    mutating func add(_ id: String) -> LookAlikeIds? {
+        let key = LookAlikeIds.key(id)
+        let ownSkeleton = LookAlikeIds.sameScalars(key, id)
+        let other: String?
+        if hashes.insert(key.hashValue).inserted {
+            other = nil
+        } else if let earlier = others[key] {
+            other = earlier
+        } else {
+            // The earlier id is its own skeleton: `key` itself (an equal hash of two different
+            // skeletons, one chance in 2^64 per pair, is taken for it too).
+            other = ownSkeleton ? nil : key
+        }
+        if !ownSkeleton, others[key] == nil { others[key] = id }
+        guard let other, !LookAlikeIds.sameScalars(other, id) else { return nil }
+        return LookAlikeIds.find(in: [other, id])
+    }
+}

@@ -102,4 +102,23 @@ import Testing
         }
         #expect(performing: { try directory(userBase: base).forEachUser(matching: nil, role: nil) { _ in } }, throws: namesBoth)
     }
+
+    /// The listing's streamed check finds the pair whichever comes first, an ASCII id included
+    /// (U+212A KELVIN SIGN normalizes to ASCII K), and lets the same id twice and plain ids pass.
+    @Test func theListingsStreamedCheckFindsEveryPairInEitherOrder() {
+        let pairs = [("m\u{FC}ller", "mu\u{308}ller"), ("Kelvin", "\u{212A}elvin"), ("o\u{308}", "\u{F6}")]
+        for (a, b) in pairs {
+            for (first, second) in [(a, b), (b, a)] {
+                var watch = LookAlikeWatch()
+                #expect(watch.add("jdoe") == nil)
+                #expect(watch.add(first) == nil)
+                #expect(watch.add("asmith") == nil)
+                #expect(watch.add(second) == LookAlikeIds.find(in: [first, second]), "\(first) then \(second)")
+            }
+        }
+        var watch = LookAlikeWatch()
+        for id in ["jdoe", "jdoe", "m\u{FC}ller", "m\u{FC}ller", "u00001"] + (1...1000).map({ "t\($0)" }) {
+            #expect(watch.add(id) == nil, "\(id)")
+        }
+    }
 }

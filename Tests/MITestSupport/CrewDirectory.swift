@@ -69,16 +69,7 @@ public enum CrewDirectory {
 
             """
         do {
-            let result = try Shell.run("/usr/bin/ldapmodify", ["-a", "-c", "-x", "-ZZ", "-H", fixture["LDAP_URI"],
-                                                              "-D", "CN=Administrator,CN=Users,\(base)",
-                                                              "-y", fixture["ADMIN_PW_FILE"]],
-                                       environment: ["LDAPTLS_CACERT": fixture["CA_FILE"], "LDAPTLS_REQCERT": "demand"],
-                                       input: ldif)
-            let failures = (result.stderr + result.stdout).split(whereSeparator: \.isNewline)
-                .filter { $0.contains("ldap_add:") && !$0.contains("Already exists") }
-            guard result.status == 0 || (result.status == 68 && failures.isEmpty) else {
-                fatalError("ldapmodify of the AD crews failed (\(result.status)): \(result.stderr)\(result.stdout)")
-            }
+            try fixture.addADEntries(ldif)
         } catch {
             fatalError("cannot add the AD crews: \(error)")
         }
