@@ -8,11 +8,15 @@ import Foundation
 ///   `/proc/PID`. Any program is found (miadmin, the sqlite3 shell, a backup tool); what a
 ///   console at the prompt is running is not (its command line is `miadmin`), nor when it took
 ///   the lock (the time is when the process started).
-/// - PostgreSQL: the oldest other transaction that has written to or locked rows of the store's
-///   tables (`pg_stat_activity` with `backend_xid`, and `pg_locks`), with the miadmin user and command its console puts
-///   in `application_name` for each write transaction (``FormStore/setActivity(_:)``) and when
-///   that transaction began. A row lock is not tied to a session in any view the store account
-///   may read after its wait ended, so it is the likely holder, and the message says so.
+/// - PostgreSQL: the other session holding a lock on the store's tables that can stop a change
+///   and not itself waiting: a table lock stronger than a row change's (`LOCK TABLE` from psql)
+///   first, else a transaction that has written or locked rows, preferring one
+///   `pg_blocking_pids` shows blocking another waiter, then the oldest (``PostgresEngine``). It
+///   carries the miadmin user and command its console puts in `application_name` for each write
+///   transaction (``FormStore/setActivity(_:)``), or for another client its role and
+///   `application_name`, and when its transaction began. A row lock is not tied to a session in
+///   any view the store account may read after its wait ended, so a row holder is the likely
+///   one, and the message says so.
 public struct StoreHolder: Sendable, Hashable {
     public enum Kind: Sendable, Hashable { case process, transaction }
     public let kind: Kind
