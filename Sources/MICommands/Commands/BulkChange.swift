@@ -149,8 +149,14 @@ struct BulkChange<Outcome> {
                 outcome = try change(form)
             } catch {
                 guard !done.isEmpty, !atomic else { throw error }
-                throw CommandError.failed("\(verb) stopped at form \(form.id) '\(form.name)' of \(form.owner): \(error) — "
-                                          + "\(done.count) of \(forms.count) form(s) done (listed above); the rest were left as they were")
+                let stopped = "\(verb) stopped at form \(form.id) '\(form.name)' of \(form.owner): \(error) — "
+                    + "\(done.count) of \(forms.count) form(s) done (listed above); the rest were left as they were"
+                // The store busy or gone stays what it is (exit 2: a timer tries again later),
+                // now with the count.
+                if let error = error as? StoreError, error.isTransient {
+                    throw StoreError(error.kind, stopped, sqlState: error.sqlState)
+                }
+                throw CommandError.failed(stopped)
             }
             done.append((form, outcome))
             made(form, outcome)
