@@ -15,21 +15,9 @@ import Testing
     func faultedStore() throws -> (config: String, database: String) {
         let (config, url) = try fixture.postgresStoreWithSampleTree(pg)
         let database = String(url.split(separator: "?")[0].split(separator: "/").last!)
-        _ = try pg.query("CREATE SEQUENCE commit_faults", database: database)
-        _ = try pg.query("""
-            CREATE FUNCTION fail_odd_commits() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
-            SET search_path = public AS $$
-            BEGIN
-              IF nextval('commit_faults') % 2 = 1 THEN
-                RAISE EXCEPTION 'forced serialization failure at COMMIT' USING ERRCODE = '40001';
-              END IF;
-              RETURN NULL;
-            END $$
-            """, database: database)
-        _ = try pg.query("""
-            CREATE CONSTRAINT TRIGGER fail_odd_commits AFTER INSERT ON write_ids DEFERRABLE INITIALLY DEFERRED
-            FOR EACH ROW EXECUTE FUNCTION fail_odd_commits()
-            """, database: database)
+        for statement in PostgresFixture.commitFaultStatements(schema: "public") {
+            _ = try pg.query(statement, database: database)
+        }
         return (config, database)
     }
 

@@ -28,21 +28,7 @@ import Testing
     func armCommitFault(_ store: FormStore) throws {
         let schema = try #require(try store.read { try $0.value(String.self, "SELECT current_schema()") })
         let other = try PostgresConnection(target: try PostgresTarget(uri: fixture.url), password: fixture.password)
-        try other.execute("SET search_path = \(schema)")
-        try other.execute("CREATE SEQUENCE commit_faults")
-        try other.execute("""
-            CREATE FUNCTION fail_odd_commits() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-              IF nextval('\(schema).commit_faults') % 2 = 1 THEN
-                RAISE EXCEPTION 'forced serialization failure at COMMIT' USING ERRCODE = '40001';
-              END IF;
-              RETURN NULL;
-            END $$
-            """)
-        try other.execute("""
-            CREATE CONSTRAINT TRIGGER fail_odd_commits AFTER INSERT ON write_ids DEFERRABLE INITIALLY DEFERRED
-            FOR EACH ROW EXECUTE FUNCTION fail_odd_commits()
-            """)
+        for statement in PostgresFixture.commitFaultStatements(schema: schema) { try other.execute(statement) }
     }
 
     /// The steps: each writing operation of the store once or more, the results as text.
