@@ -172,49 +172,12 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
         }
     }
 
-    /// A busy error names the likely holder, looked for once. The statement's own wait ended
-    /// with its lock timeout, so the lock it waited for is gone from `pg_locks`; the holder is
-    /// the other session of this database that holds a lock on the store's tables (the schema
-    /// of `forms`) able to stop a change and is not itself waiting for a lock: a table lock
-    /// stronger than a row change's (`LOCK TABLE`, `ALTER TABLE`, `VACUUM FULL`, whoever runs it)
-    /// first, else a transaction that changed or locked rows. Among those, one that
-    /// `pg_blocking_pids` names as blocking a session that still waits (another console behind
-    /// the same holder) comes first, then the oldest transaction. Another console that only
-    /// waits is never named.
+    /// A busy error names the likely holder (``PostgresLockHolder``), looked for once.
     private func namingHolder<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as StoreError where error.kind == .busy && !error.holderSought && !connection.lost {
-            let rows = try? database.rows("""
-                WITH store AS (SELECT relnamespace AS ns FROM pg_class WHERE oid = 'forms'::regclass),
-                holding AS (
-                  SELECT l.pid, max(CASE WHEN l.mode IN ('RowExclusiveLock', 'RowShareLock') THEN 0 ELSE 1 END) AS strong
-                  FROM pg_locks l JOIN pg_class c ON c.oid = l.relation JOIN store ON c.relnamespace = store.ns
-                  WHERE l.granted AND l.mode <> 'AccessShareLock'
-                  GROUP BY l.pid),
-                blocking AS (SELECT DISTINCT unnest(pg_blocking_pids(pid)) AS pid FROM pg_stat_activity
-                             WHERE wait_event_type = 'Lock')
-                SELECT a.pid, a.usename::text AS role, a.application_name,
-                       extract(epoch FROM coalesce(a.xact_start, a.backend_start))::float8 AS since
-                FROM pg_stat_activity a JOIN holding h ON h.pid = a.pid
-                WHERE a.datname = current_database() AND a.pid <> pg_backend_pid()
-                  AND a.wait_event_type IS DISTINCT FROM 'Lock'
-                  AND (h.strong = 1 OR a.backend_xid IS NOT NULL)
-                ORDER BY a.pid IN (SELECT pid FROM blocking) DESC, h.strong DESC, a.xact_start
-                LIMIT 1
-                """, [])
-            let holder = rows?.first.map { row -> StoreHolder in
-                let application: String = row["application_name"] ?? ""
-                var who = "role " + (row["role"] as String? ?? "?")
-                var command: String? = application.isEmpty ? nil : application
-                if application.hasPrefix("miadmin: ") {
-                    let words = application.dropFirst("miadmin: ".count).split(separator: " ", maxSplits: 1)
-                    who = String(words.first ?? "?") + (words.count > 1 ? " running '\(words[1])'" : "")
-                    command = nil
-                }
-                return StoreHolder(kind: .transaction, pid: Int32(row["pid"] as Int), who: who, command: command,
-                                   since: (row["since"] as Double?).map(Date.init(timeIntervalSince1970:)))
-            }
+            let holder = (try? database.rows(PostgresLockHolder.query, []))?.first.map(PostgresLockHolder.holder)
             throw StoreError.postgresBusy(sqlState: error.sqlState, holder: holder, sought: true)
         }
     }
