@@ -69,6 +69,11 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// commit. SQLite never needs this: it has one writer at a time.
     var isRetryable: Bool { ["40001", "40P01", "23505"].contains(sqlState ?? "") }
 
+    /// Whether the failure is the store's state, not the command's: busy past the busy timeout,
+    /// unreachable, a file it could not read or write. Exit status 2: the same command may go
+    /// through later.
+    public var isTransient: Bool { [.busy, .unreachable, .io].contains(kind) }
+
     /// Whether a unique index refused the change (PostgreSQL 23505, SQLite's
     /// SQLITE_CONSTRAINT_UNIQUE): the only conflict an operation may explain as a name taken at
     /// the same moment.

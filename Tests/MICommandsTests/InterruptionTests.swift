@@ -1,4 +1,5 @@
 import MICommands
+import MIStore
 import Testing
 
 /// Ctrl-C stops a command at its next safe point (issue 26). The console's signal flag is
@@ -64,5 +65,32 @@ struct InterruptedBatchTests {
         try harness.run(["expire", "--days", "7"])
         #expect(harness.output.messages == ["nothing to expire: no incomplete form was created more than 7 day(s) ago"])
         #expect(!harness.store.calls.contains("expire"))
+    }
+}
+
+/// A bulk change stopped by the store itself (busy past the busy timeout, unreachable) is as
+/// transient as that failure alone: the store's error kind, for exit status 2, with the count of
+/// what was done.
+@Suite("Bulk changes stopped by the store")
+struct StoppedBulkChangeTests {
+    @Test func aBusyStorePartWayKeepsItsKindAndSaysHowManyWereDone() throws {
+        let harness = try CommandHarness(user: "mkhan")
+        harness.store.forms.append(FakeStore.summary(4, "jdoe", "Valve 2", .incomplete))
+        harness.store.forms.append(FakeStore.summary(5, "jdoe", "Valve 3", .incomplete))
+        harness.store.failingMoves[4] = StoreError(.busy, "The store is busy.")
+        let error = harness.outcome(["move", "jdoe/*", "asmith", "--yes"])
+        let stopped = try #require(error as? StoreError, "\(String(describing: error))")
+        #expect(stopped.kind == .busy)
+        #expect(stopped.message.hasPrefix("move stopped at form 4 'Valve 2' of jdoe: The store is busy."))
+        #expect(stopped.message.hasSuffix("1 of 3 form(s) done (listed above); the rest were left as they were"))
+        #expect(harness.output.rows.count == 1)
+    }
+
+    @Test func aRefusalPartWayIsStillTheCommandsFailure() throws {
+        let harness = try CommandHarness(user: "mkhan")
+        harness.store.forms.append(FakeStore.summary(4, "jdoe", "Valve 2", .incomplete))
+        harness.store.failingMoves[4] = StoreError(.conflict, "Form 4 changed since.")
+        let error = harness.outcome(["move", "jdoe/*", "asmith", "--yes"])
+        #expect(error is CommandError, "\(String(describing: error))")
     }
 }

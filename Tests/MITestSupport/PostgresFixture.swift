@@ -42,6 +42,30 @@ public struct PostgresFixture: Sendable {
     }
 
     /// The server of this test process, started on first use; or why there is none.
+    /// The statements that make every write transaction on the store in `schema` fail with a
+    /// serialization failure (40001) at its first COMMIT and go through at its second: a
+    /// deferred constraint trigger on `write_ids` (one row per write transaction) raises it
+    /// whenever a sequence, which no rollback takes back, hands out an odd number.
+    public static func commitFaultStatements(schema: String) -> [String] {
+        [
+            "CREATE SEQUENCE \(schema).commit_faults",
+            """
+            CREATE FUNCTION \(schema).fail_odd_commits() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
+            SET search_path = \(schema) AS $$
+            BEGIN
+              IF nextval('commit_faults') % 2 = 1 THEN
+                RAISE EXCEPTION 'forced serialization failure at COMMIT' USING ERRCODE = '40001';
+              END IF;
+              RETURN NULL;
+            END $$
+            """,
+            """
+            CREATE CONSTRAINT TRIGGER fail_odd_commits AFTER INSERT ON \(schema).write_ids DEFERRABLE INITIALLY DEFERRED
+            FOR EACH ROW EXECUTE FUNCTION \(schema).fail_odd_commits()
+            """,
+        ]
+    }
+
     public static let started: Result<PostgresFixture, FixtureUnavailable> = {
         do { return .success(try start()) } catch { return .failure(FixtureUnavailable(.postgres, error)) }
     }()

@@ -12,7 +12,8 @@ import MIStore
 ///   count of the rest), names the forms that cannot be changed before it asks once, then makes
 ///   the changes to the others; a script needs `--yes`.
 /// - The changes are made one form at a time, each its own transaction (joining the script's
-///   transaction under `--atomic` or `--dry-run`), or all in one with `atomic`. A form that
+///   transaction under `--atomic` or `--dry-run`), or all in one with `atomic`, which the store
+///   runs again whole after a lost race (its rows listed once it committed). A form that
 ///   changed since it was chosen is refused by the store (a conflict): the run stops there,
 ///   says how many were done, and leaves the rest as they were.
 struct BulkChange<Outcome> {
@@ -79,9 +80,17 @@ struct BulkChange<Outcome> {
         }
         let outcomes: [Outcome]
         if atomic {
-            outcomes = try store.withSessionTransaction(end: .commit) {
-                try perform(chosen, in: session, output: output, made: { _, _ in })
-            }.map { made($0.form, $0.outcome); return $0.outcome }
+            // Run again whole after a lost race: its rows are listed once it committed.
+            let done = try store.withRetriedTransaction {
+                try perform(chosen, in: session, output: nil, made: { _, _ in })
+            }
+            output.beginRows(columns)
+            for (form, outcome) in done {
+                made(form, outcome)
+                output.row(row(form, outcome))
+            }
+            output.endRows()
+            outcomes = done.map(\.outcome)
         } else {
             outcomes = try perform(chosen, in: session, output: output, made: made).map(\.outcome)
         }
@@ -126,11 +135,13 @@ struct BulkChange<Outcome> {
         }
     }
 
-    private func perform(_ forms: [SelectedForm], in session: Session, output: OutputSink,
+    /// Makes the changes one by one, each listed on `output` as it is made; with no `output`
+    /// (all in one transaction) the caller lists them once they committed.
+    private func perform(_ forms: [SelectedForm], in session: Session, output: OutputSink?,
                          made: (SelectedForm, Outcome) -> Void) throws -> [(form: SelectedForm, outcome: Outcome)] {
         var done: [(form: SelectedForm, outcome: Outcome)] = []
-        output.beginRows(columns)
-        defer { output.endRows() }
+        output?.beginRows(columns)
+        defer { output?.endRows() }
         for form in forms {
             try session.checkpoint("\(verb): \(done.count) of \(forms.count) form(s) done; the rest were left as they were")
             let outcome: Outcome
@@ -138,12 +149,18 @@ struct BulkChange<Outcome> {
                 outcome = try change(form)
             } catch {
                 guard !done.isEmpty, !atomic else { throw error }
-                throw CommandError.failed("\(verb) stopped at form \(form.id) '\(form.name)' of \(form.owner): \(error) — "
-                                          + "\(done.count) of \(forms.count) form(s) done (listed above); the rest were left as they were")
+                let stopped = "\(verb) stopped at form \(form.id) '\(form.name)' of \(form.owner): \(error) — "
+                    + "\(done.count) of \(forms.count) form(s) done (listed above); the rest were left as they were"
+                // The store busy or gone stays what it is (exit 2: a timer tries again later),
+                // now with the count.
+                if let error = error as? StoreError, error.isTransient {
+                    throw StoreError(error.kind, stopped, sqlState: error.sqlState)
+                }
+                throw CommandError.failed(stopped)
             }
             done.append((form, outcome))
             made(form, outcome)
-            output.row(row(form, outcome))
+            output?.row(row(form, outcome))
         }
         return done
     }

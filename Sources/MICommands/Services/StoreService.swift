@@ -39,6 +39,7 @@ public protocol StoreAdministration: AnyObject {
     func copy(to target: FormStore, append: Bool, actor: String, progress: (String, Int) -> Void) throws -> StoreCopyReport
     func backup(to path: String) throws -> Int64
     func withSessionTransaction<T>(end: FormStore.SessionEnd, _ body: () throws -> T) throws -> T
+    func withRetriedTransaction<T>(_ body: () throws -> T) throws -> T
     var isInSessionTransaction: Bool { get }
     func endSessionReadSnapshot() throws
 }

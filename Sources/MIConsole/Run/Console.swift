@@ -160,9 +160,11 @@ public enum Console {
                                         _ run: () -> RunLoop.Outcome) -> RunLoop.Outcome? {
         let err = runner.err
         var outcome: RunLoop.Outcome = .finished(failures: 0)
+        var ran = false
         do {
             let store = try session.store()
             try store.withSessionTransaction(end: options.dryRun ? .rollback : .commit) {
+                ran = true
                 outcome = run()
                 if options.atomic, outcome != .finished(failures: 0), outcome != .quit(failures: 0) { throw AbortAtomicRun() }
             }
@@ -176,6 +178,12 @@ public enum Console {
             err.write("atomic run: \(why), so nothing was saved\n")
         } catch {
             err.write("miadmin: " + TerminalText.escape(ErrorReport.message(for: error), keepNewlines: false) + "\n")
+            // The commands ran and printed what they did, and then the store could not keep it
+            // (a lost race or connection at COMMIT): the output's last line says so, as stderr's.
+            if ran && options.atomic {
+                runner.sink.closingUnsaved("atomic run: the store could not commit it, so nothing was saved")
+                err.write("atomic run: the store could not commit it, so nothing was saved\n")
+            }
             return nil
         }
         return outcome

@@ -47,11 +47,8 @@ public enum ErrorReport {
             // A busy store, or one that cannot be opened or reached (a PostgreSQL server down,
             // TLS failure, database missing), is "unreachable" like a dead directory; the store
             // account refused (wrong password, no permission) is an authentication failure.
-            switch error.kind {
-            case .busy, .io, .unreachable: return .unreachable
-            case .authentication: return .authenticationFailed
-            default: return .failure
-            }
+            if error.isTransient { return .unreachable }
+            return error.kind == .authentication ? .authenticationFailed : .failure
         case is DeliveriesHeld:
             return .deliveriesHeld
         case is OutboundFailure:

@@ -7,8 +7,8 @@ import Synchronization
 /// - Writes run SERIALIZABLE, PostgreSQL's equivalent of SQLite's one-writer-at-a-time: when two
 ///   consoles race (both move a form onto the same technician and pick the same free name), one
 ///   gets a serialization failure or a unique violation, and its whole transaction runs again
-///   (up to ``maximumAttempts`` times, with a short random wait), now seeing the other's
-///   commit. Then the conflict is reported.
+///   after a jittered, growing wait, now seeing the other's commit, for up to ``raceBudget``
+///   seconds. Then the conflict is reported.
 /// - Reads run REPEATABLE READ: one snapshot for a whole listing.
 /// - Waiting for another console's row lock past the busy timeout (`lock_timeout`) is `.busy`.
 /// - The connection has one owner: every call holds a lock for its transaction; a read started
@@ -44,9 +44,13 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
     let options: Options
     /// The pooler mode in force: the configured one, or the one found at connection.
     let pooler: PostgresPooler
-    /// How many times a write transaction that lost a race is run in all (tests lower it to
-    /// see a race finally lost).
-    var maximumAttempts = 8
+    /// How many times a write transaction that lost a race may run in all, within the race
+    /// budget (``raceBudget``): no limit but the time; tests lower it to see a race finally lost.
+    var maximumAttempts = Int.max
+    /// How long a write transaction that keeps losing races is run again before the conflict
+    /// is reported: the busy timeout (the time a change may wait for other consoles), at least
+    /// one second.
+    var raceBudget: TimeInterval { max(busyTimeout, 1) }
     /// Write transactions run again after a lost race since the engine opened, for tests.
     private(set) var racesRetried = 0
     var dialect: StoreDialect { .postgres }
@@ -67,7 +71,12 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
     }
 
     private enum Kind: Equatable {
-        case read, write, session(FormStore.SessionEnd)
+        /// `retriedSession`: a session whose body is a pure function of what it reads (nothing
+        /// of an attempt leaves it before COMMIT), so it is run again as a write is.
+        case read, write, session(FormStore.SessionEnd), retriedSession
+
+        /// Whether a lost race or a lost connection runs the whole body again.
+        var runsAgain: Bool { self == .write || self == .retriedSession }
 
         var isolation: String { self == .read ? "REPEATABLE READ" : "SERIALIZABLE" }
         var commits: Bool { self != .session(.rollback) }
@@ -115,6 +124,13 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
         return try namingHolder { try run(.session(end)) { try body(database) } }
     }
 
+    func retriedSession<T>(_ body: (any StoreDatabase) throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        if open != nil { return try session(end: .commit, body) }
+        return try namingHolder { try run(.retriedSession) { try body(database) } }
+    }
+
     func setActivity(_ text: String?) {
         activity.withLock { $0 = text }
         // An `--atomic` session began before its first command: the label follows each command.
@@ -156,34 +172,12 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
         }
     }
 
-    /// A busy error names the likely holder: the oldest other transaction that has written to
-    /// or locked rows of the store's tables (the schema of `forms`; ``StoreHolder``,
-    /// PostgreSQL), looked for once.
+    /// A busy error names the likely holder (``PostgresLockHolder``), looked for once.
     private func namingHolder<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as StoreError where error.kind == .busy && !error.holderSought && !connection.lost {
-            let rows = try? database.rows(literal: """
-                SELECT pid, usename::text AS role, application_name, extract(epoch FROM xact_start)::float8 AS since
-                FROM pg_stat_activity
-                WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_xid IS NOT NULL
-                  AND pid IN (SELECT l.pid FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
-                              WHERE l.granted AND l.mode IN ('RowExclusiveLock', 'RowShareLock')
-                                AND c.relnamespace = (SELECT relnamespace FROM pg_class WHERE oid = 'forms'::regclass))
-                ORDER BY xact_start LIMIT 1
-                """)
-            let holder = rows?.first.map { row -> StoreHolder in
-                let application: String = row["application_name"] ?? ""
-                var who = "role " + (row["role"] as String? ?? "?")
-                var command: String? = application.isEmpty ? nil : application
-                if application.hasPrefix("miadmin: ") {
-                    let words = application.dropFirst("miadmin: ".count).split(separator: " ", maxSplits: 1)
-                    who = String(words.first ?? "?") + (words.count > 1 ? " running '\(words[1])'" : "")
-                    command = nil
-                }
-                return StoreHolder(kind: .transaction, pid: Int32(row["pid"] as Int), who: who, command: command,
-                                   since: (row["since"] as Double?).map(Date.init(timeIntervalSince1970:)))
-            }
+            let holder = (try? database.rows(literal: PostgresLockHolder.query))?.first.map(PostgresLockHolder.holder)
             throw StoreError.postgresBusy(sqlState: error.sqlState, holder: holder, sought: true)
         }
     }
@@ -209,17 +203,18 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
         defer { lossWindow = nil }
         let writeId = kind == .read || kind == .session(.rollback) ? nil : UUID().uuidString.lowercased()
         var attempt = 1
+        let started = Date()
         while true {
             let result: T
             do {
                 result = try attemptBody(kind, writeId: writeId, body)
-            } catch let error as StoreError where kind == .write && error.isRetryable && !connection.lost {
-                try retry(after: error, attempt: &attempt)
+            } catch let error as StoreError where kind.runsAgain && error.isRetryable && !connection.lost {
+                try retry(after: error, attempt: &attempt, since: started)
                 continue
             } catch where connection.lost {
                 // Lost before COMMIT was sent: the server rolled the transaction back.
                 try reconnect(orFail: kind.notApplied)
-                if kind == .write || (kind == .read && database.rowsHandedOut == 0) { continue }
+                if kind.runsAgain || (kind == .read && database.rowsHandedOut == 0) { continue }
                 throw StoreError(.unreachable, "Lost the PostgreSQL store at \(target) in the middle of "
                                  + (kind == .read ? "a listing; its output above is incomplete."
                                                   : "the transaction; nothing of it was applied."))
@@ -227,17 +222,17 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
             do {
                 try end(kind)
                 return result
-            } catch let error as StoreError where kind == .write && error.isRetryable && !connection.lost {
+            } catch let error as StoreError where kind.runsAgain && error.isRetryable && !connection.lost {
                 // A serialization failure at COMMIT: nothing was applied; run it again, as one
                 // met by a statement.
-                try retry(after: error, attempt: &attempt)
+                try retry(after: error, attempt: &attempt, since: started)
             } catch where connection.lost {
                 // In doubt: COMMIT was sent, its answer lost. Without a write id nothing was written.
                 guard let id = committingId, kind.commits else { return result }
                 try reconnect(orFail: "whether this change was applied is not known: it would be recorded "
                               + "under write id \(id) in the store's write_ids table")
                 if try wasApplied(id) { return result }
-                if kind != .write {
+                if !kind.runsAgain {
                     throw StoreError(.unreachable, "Lost the PostgreSQL store at \(target) while committing; "
                                      + "nothing of the transaction was applied.")
                 }
@@ -245,15 +240,19 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
         }
     }
 
-    /// After a write transaction lost a race (rolled back, nothing applied): waits 2, 4, 8 ...
-    /// ms and a random share of it, so two losers do not collide again, before attempt
-    /// `attempt + 1`; after the last attempt throws what the race was.
-    private func retry(after error: StoreError, attempt: inout Int) throws {
-        guard attempt < maximumAttempts else { throw Self.raceLost(error, attempts: attempt) }
+    /// After a write transaction lost a race (rolled back, nothing applied): waits a random
+    /// time between half and all of 2, 4, 8 ... ms (at most 256 ms), so losers of the same race
+    /// spread out instead of meeting again, before attempt `attempt + 1`; once the race budget
+    /// since `started` is spent (or ``maximumAttempts`` reached), throws what the race was. A
+    /// transaction whose own work outlasts the budget (a large expiry batch) still gets three
+    /// attempts.
+    private func retry(after error: StoreError, attempt: inout Int, since started: Date) throws {
+        let left = raceBudget - Date().timeIntervalSince(started)
+        guard attempt < maximumAttempts, left > 0 || attempt < 3 else { throw Self.raceLost(error, attempts: attempt) }
         racesRetried += 1
         attempt += 1
-        let base = 0.001 * Double(1 << min(attempt, 7))
-        Thread.sleep(forTimeInterval: base + Double.random(in: 0...base))
+        let ceiling = 0.001 * Double(1 << min(attempt, 8))
+        Thread.sleep(forTimeInterval: min(Double.random(in: ceiling / 2...ceiling), max(left, 0.001)))
     }
 
     /// The error for a write that lost its race `attempts` times, saying which race it was: a

@@ -18,6 +18,11 @@ protocol StoreEngine: Sendable {
     /// connection; commits or rolls back as `end` says, rolls back when `body` throws.
     func session<T>(end: FormStore.SessionEnd, _ body: (any StoreDatabase) throws -> T) throws -> T
 
+    /// ``session(end:_:)`` ending in a commit, for a body that is a pure function of what it
+    /// reads (nothing of an attempt escapes before COMMIT): on PostgreSQL run again after a lost
+    /// race or connection, as ``write(_:)`` is.
+    func retriedSession<T>(_ body: (any StoreDatabase) throws -> T) throws -> T
+
     /// Opens now every connection the store will use (see ``FormStore/openAllConnections()``).
     func openAllConnections() throws
 
@@ -37,6 +42,8 @@ protocol StoreEngine: Sendable {
 }
 
 extension StoreEngine {
+    /// SQLite has one writer at a time: no race to lose, nothing to run again.
+    func retriedSession<T>(_ body: (any StoreDatabase) throws -> T) throws -> T { try session(end: .commit, body) }
     func takeReconnections() -> [StoreReconnection] { [] }
     func setActivity(_ text: String?) {}
 }

@@ -8,11 +8,15 @@ import Foundation
 ///   `/proc/PID`. Any program is found (miadmin, the sqlite3 shell, a backup tool); what a
 ///   console at the prompt is running is not (its command line is `miadmin`), nor when it took
 ///   the lock (the time is when the process started).
-/// - PostgreSQL: the oldest other transaction that has written to or locked rows of the store's
-///   tables (`pg_stat_activity` with `backend_xid`, and `pg_locks`), with the miadmin user and command its console puts
-///   in `application_name` for each write transaction (``FormStore/setActivity(_:)``) and when
-///   that transaction began. A row lock is not tied to a session in any view the store account
-///   may read after its wait ended, so it is the likely holder, and the message says so.
+/// - PostgreSQL: the other session holding a lock on the store's tables that can stop a change
+///   and not itself waiting: a table lock stronger than a row change's (`LOCK TABLE` from psql)
+///   first, else a transaction that has written or locked rows, preferring one
+///   `pg_blocking_pids` shows blocking another waiter, then the oldest (``PostgresLockHolder``). It
+///   carries the miadmin user and command its console puts in `application_name` for each write
+///   transaction (``FormStore/setActivity(_:)``), or for another client its role and
+///   `application_name`, and when its transaction began. A row lock is not tied to a session in
+///   any view the store account may read after its wait ended, so a row holder is the likely
+///   one, and the message says so.
 public struct StoreHolder: Sendable, Hashable {
     public enum Kind: Sendable, Hashable { case process, transaction }
     public let kind: Kind
@@ -37,6 +41,52 @@ public struct StoreHolder: Sendable, Hashable {
             return "probably \(who)" + (command.map { " in \($0)" } ?? "") + ", server process \(pid)"
                 + (since.map { ", in a transaction since \($0)" } ?? "")
         }
+    }
+}
+
+/// Finds who holds the lock a PostgreSQL change waited for (``StoreHolder``, PostgreSQL). The
+/// statement's own wait ended with its lock timeout, so the lock it waited for is gone from
+/// `pg_locks`; the holder is the other session of this database that holds a lock on the
+/// store's tables (the schema of `forms`) able to stop a change and is not itself waiting for a
+/// lock: a table lock stronger than a row change's (`LOCK TABLE`, `ALTER TABLE`, `VACUUM FULL`,
+/// whoever runs it) first, else a transaction that changed or locked rows. Among those, one
+/// that `pg_blocking_pids` names as blocking a session that still waits (another console
+/// behind the same holder) comes first, then the oldest transaction. Another console that only
+/// waits is never named.
+enum PostgresLockHolder {
+    static let query: StoreSQL = """
+        WITH store AS (SELECT relnamespace AS ns FROM pg_class WHERE oid = 'forms'::regclass),
+        holding AS (
+          SELECT l.pid, max(CASE WHEN l.mode IN ('RowExclusiveLock', 'RowShareLock') THEN 0 ELSE 1 END) AS strong
+          FROM pg_locks l JOIN pg_class c ON c.oid = l.relation JOIN store ON c.relnamespace = store.ns
+          WHERE l.granted AND l.mode <> 'AccessShareLock'
+          GROUP BY l.pid),
+        blocking AS (SELECT DISTINCT unnest(pg_blocking_pids(pid)) AS pid FROM pg_stat_activity
+                     WHERE wait_event_type = 'Lock')
+        SELECT a.pid, a.usename::text AS role, a.application_name,
+               extract(epoch FROM coalesce(a.xact_start, a.backend_start))::float8 AS since
+        FROM pg_stat_activity a JOIN holding h ON h.pid = a.pid
+        WHERE a.datname = current_database() AND a.pid <> pg_backend_pid()
+          AND a.wait_event_type IS DISTINCT FROM 'Lock'
+          AND (h.strong = 1 OR a.backend_xid IS NOT NULL)
+        ORDER BY a.pid IN (SELECT pid FROM blocking) DESC, h.strong DESC, a.xact_start
+        LIMIT 1
+        """
+
+    /// The holder in a row of ``query``: a console by the user and command in its
+    /// `application_name` (`miadmin: mkhan expire`), another client by its role and
+    /// `application_name`.
+    static func holder(_ row: StoreRow) -> StoreHolder {
+        let application: String = row["application_name"] ?? ""
+        var who = "role " + (row["role"] as String? ?? "?")
+        var command: String? = application.isEmpty ? nil : application
+        if application.hasPrefix("miadmin: ") {
+            let words = application.dropFirst("miadmin: ".count).split(separator: " ", maxSplits: 1)
+            who = String(words.first ?? "?") + (words.count > 1 ? " running '\(words[1])'" : "")
+            command = nil
+        }
+        return StoreHolder(kind: .transaction, pid: Int32(row["pid"] as Int), who: who, command: command,
+                           since: (row["since"] as Double?).map(Date.init(timeIntervalSince1970:)))
     }
 }
 

@@ -102,8 +102,9 @@ extension FormStore {
     /// one audit row (`expire`) per form.
     ///
     /// Works in batches of `batchSize` forms, each one IMMEDIATE transaction that selects its forms
-    /// inside the write lock (oldest first, resuming after the last one taken), so memory holds one
-    /// batch whatever the store's size and other consoles get the lock between batches. A failure
+    /// inside the write lock (oldest first, resuming after the last one a committed batch took),
+    /// so memory holds one batch whatever the store's size and other consoles get the lock between
+    /// batches. A failure
     /// keeps the batches already committed. `progress` gets the running count after each batch;
     /// `body` gets each expired form after its batch committed.
     ///
@@ -119,7 +120,10 @@ extension FormStore {
         // A foreman's run takes his crews' forms only (the reach, ``FormQuery``).
         let query = expirable(cutoff)
         while true {
-            let batch: [ExpiredForm] = try write { db in
+            // The resume position comes out of the transaction with its forms, and is kept
+            // only once they committed: a transaction the engine runs again (a lost race, a
+            // COMMIT that did not happen) must select the same forms as its first attempt.
+            let (batch, next): ([ExpiredForm], (created: Double, id: Int64)?) = try write { db in
                 let resumed = query.adding("""
                     forms.created_utc >= \(resume.created) AND (forms.created_utc > \(resume.created) OR forms.id > \(resume.id))
                     """)
@@ -158,9 +162,9 @@ extension FormStore {
                 let expired = try forms.indices.map { index in
                     ExpiredForm(form: forms[index], trashedAt: trashedAt, noticeId: try results[3 * index + 1].insertedId())
                 }
-                if let last = rows.last { resume = (last["created_utc"], last["id"]) }
-                return expired
+                return (expired, rows.last.map { ($0["created_utc"], $0["id"]) })
             }
+            if let next { resume = next }
             done += batch.count
             if !batch.isEmpty {
                 logger.info("forms expired", metadata: ["count": "\(batch.count)", "total": "\(done)", "actor": "\(actor)"])

@@ -33,6 +33,8 @@ final class FakeStore: StoreService, StoreReachSetting {
     private(set) var expired = 0
     /// The policy defaults the last `move` passed (the config's).
     private(set) var lastMovePolicy: ExpiryPolicy?
+    /// What `move` throws for these form ids (a busy store part-way through a bulk move).
+    var failingMoves: [Int64: StoreError] = [:]
 
     static func summary(_ id: Int64, _ owner: String, _ name: String, _ state: FormState) -> FormSummary {
         let created = Timestamp(storedText: "2026-11-20 08:00:00", date: Date(timeIntervalSince1970: 1_795_600_000))
@@ -70,6 +72,7 @@ final class FakeStore: StoreService, StoreReachSetting {
         guard case .id(let id) = ref, let form = forms.first(where: { $0.id == id }) else {
             throw StoreError(.notFound, "no form \(ref)")
         }
+        if let failure = failingMoves[id] { throw failure }
         return MoveResult(formId: id, fromOwner: form.owner, toOwner: uid, oldName: form.name, newName: form.name + " (2)",
                           version: form.version + 1, moved: true, noticeId: 1, receiverNoticeId: 2,
                           expires: movedFormExpires)
@@ -296,5 +299,9 @@ final class FakeStore: StoreService, StoreReachSetting {
 
     func withSessionTransaction<T>(end: FormStore.SessionEnd, _ body: () throws -> T) throws -> T {
         throw reached("withSessionTransaction")
+    }
+
+    func withRetriedTransaction<T>(_ body: () throws -> T) throws -> T {
+        throw reached("withRetriedTransaction")
     }
 }
