@@ -15,7 +15,7 @@ import Testing
     func setUp(_ dir: TempDir) throws -> (pump: Int64, holder: PostgresConnection, pid: Int32, role: String) {
         let store = try MoveTests.store(dir, engine: .postgres, ["jdoe/Pump", "asmith/Valve"])
         let pump = try store.form(ref("jdoe/Pump")).id
-        let schema = try #require(try store.read { try $0.value(String.self, "SELECT current_schema()") })
+        let schema = try #require(try store.read { try $0.value(String.self, literal: "SELECT current_schema()") })
         let holder = try PostgresConnection(target: try PostgresTarget(uri: fixture.url), password: fixture.password)
         try holder.execute("SET search_path = \(schema)")
         try holder.execute("SET application_name = 'psql'")
@@ -44,7 +44,7 @@ import Testing
         let dir = try TempDir()
         let (pump, holder, pid, role) = try setUp(dir)
         let waiter = try makeStore(dir, engine: .postgres, busyTimeout: 30)
-        let waiterPid = try #require(try waiter.read { try $0.value(Int64.self, "SELECT pg_backend_pid()") })
+        let waiterPid = try #require(try waiter.read { try $0.value(Int64.self, literal: "SELECT pg_backend_pid()") })
         let waiting = PostgresRaceTests.MoveInBackground(waiter, pump)
         try PostgresRaceTests().waitUntilBlocked(waiterPid, on: "relation")
         let impatient = try makeStore(dir, engine: .postgres, busyTimeout: 0.3)

@@ -26,7 +26,7 @@ import Testing
     /// Arms the fault on `store`'s schema: from now on every write transaction's first COMMIT
     /// fails with 40001, its second goes through.
     func armCommitFault(_ store: FormStore) throws {
-        let schema = try #require(try store.read { try $0.value(String.self, "SELECT current_schema()") })
+        let schema = try #require(try store.read { try $0.value(String.self, literal: "SELECT current_schema()") })
         let other = try PostgresConnection(target: try PostgresTarget(uri: fixture.url), password: fixture.password)
         for statement in PostgresFixture.commitFaultStatements(schema: schema) { try other.execute(statement) }
     }
@@ -82,20 +82,20 @@ import Testing
     func contents(_ store: FormStore) throws -> [String] {
         try store.read { db in
             var lines: [String] = []
-            for row in try db.rows("""
+            for row in try db.rows(literal: """
                 SELECT owner, name, state, version, CASE WHEN trashed_at IS NULL THEN 0 ELSE 1 END AS trashed FROM forms ORDER BY owner, name
-                """, []) {
+                """) {
                 lines.append("form \(row["owner"] as String)/\(row["name"] as String) \(row["state"] as String) "
                              + "v\(row["version"] as Int) trashed \(row["trashed"] as Int)")
             }
-            for row in try db.rows("SELECT uid, text, CASE WHEN read_at IS NULL THEN 0 ELSE 1 END AS read FROM notices ORDER BY uid, text, read", []) {
+            for row in try db.rows(literal: "SELECT uid, text, CASE WHEN read_at IS NULL THEN 0 ELSE 1 END AS read FROM notices ORDER BY uid, text, read") {
                 lines.append("notice \(row["uid"] as String) \(row["text"] as String) read \(row["read"] as Int)")
             }
-            for row in try db.rows("SELECT actor, command, regexp_replace(object, '^form [0-9]+ ', 'form ') AS object FROM audit ORDER BY 1, 2, 3", []) {
+            for row in try db.rows(literal: "SELECT actor, command, regexp_replace(object, '^form [0-9]+ ', 'form ') AS object FROM audit ORDER BY 1, 2, 3") {
                 lines.append("audit \(row["actor"] as String) \(row["command"] as String) \(row["object"] as String)")
             }
-            lines.append("media \(try db.value(Int.self, "SELECT count(*) FROM media", []) ?? -1)")
-            lines.append("comments \(try db.value(Int.self, "SELECT count(*) FROM foreman_comments", []) ?? -1)")
+            lines.append("media \(try db.value(Int.self, literal: "SELECT count(*) FROM media") ?? -1)")
+            lines.append("comments \(try db.value(Int.self, literal: "SELECT count(*) FROM foreman_comments") ?? -1)")
             return lines
         }
     }

@@ -58,10 +58,18 @@ protocol StoreDatabase: AnyObject {
     /// begins as a read transaction: SQLite takes its one write lock now, so a session that only
     /// reads (a technician's) never keeps another console from writing. A no-op elsewhere.
     func startWriting() throws
+
+    /// Called between the commands of a session transaction: one that has only read gives up
+    /// its read snapshot, so the next command reads the store as it is then. On SQLite a
+    /// snapshot held while the session waits for its next line would stop every checkpoint,
+    /// and the `-wal` file would grow with every other console's change for as long as it
+    /// waits. A session that has written keeps its transaction. A no-op elsewhere.
+    func endReadSnapshot() throws
 }
 
 extension StoreDatabase {
     func startWriting() throws {}
+    func endReadSnapshot() throws {}
 }
 
 /// One statement with its arguments, for ``StoreDatabase/batch(_:)`` and
