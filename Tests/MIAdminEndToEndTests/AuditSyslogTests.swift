@@ -13,6 +13,8 @@ import Glibc
 struct AuditSyslogTests {
     let fixture = Fixture.shared
 
+    struct BindError: Error, CustomStringConvertible { let description: String }
+
     /// A datagram socket bound in a temp folder: the system logger as miadmin sees it.
     final class Receiver {
         let path: String
@@ -27,7 +29,7 @@ struct AuditSyslogTests {
             let bound = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
             }
-            guard fd >= 0, bound == 0 else { throw ShellError(description: "cannot bind \(path): \(String(cString: strerror(errno)))") }
+            guard fd >= 0, bound == 0 else { throw BindError(description: "cannot bind \(path): \(String(cString: strerror(errno)))") }
         }
 
         deinit { close(fd) }

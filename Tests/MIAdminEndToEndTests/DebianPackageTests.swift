@@ -7,17 +7,21 @@ import Testing
 /// Needs root and dpkg; leaves the machine as it found it: a config or store folder already in
 /// /etc/miadmin or /var/lib/miadmin is moved aside and put back, a group the test made is
 /// removed, and a binary Scripts/install put in /usr/local/bin is not touched.
+/// Whether dpkg knows a miadmin package here (installed, or removed with its config kept).
+private func packageIsInstalled() -> Bool {
+    let query = try? Shell.run("/usr/bin/dpkg-query", ["-W", "-f", "${db:Status-Status}", "miadmin"])
+    return query?.status == 0 && query?.stdout != "not-installed"
+}
+
 @Suite(.tags(.endToEnd), .serialized,
        .enabled(if: getuid() == 0, "needs root: installs and purges a package"),
        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/apt-get")
                     && FileManager.default.isExecutableFile(atPath: "/usr/bin/lintian"),
                 "needs apt-get and lintian (Scripts/install-deps)"),
-       .enabled(if: DebianPackageTests.installedVersion() == nil, "a miadmin package is installed here; not replaced by a test"))
+       .enabled(if: !packageIsInstalled(), "a miadmin package is installed here; not replaced by a test"))
 struct DebianPackageTests {
-    static func installedVersion() -> String? {
-        let query = try? Shell.run("/usr/bin/dpkg-query", ["-W", "-f", "${db:Status-Status}", "miadmin"])
-        return query?.stdout == "installed" || query?.stdout == "config-files" ? query?.stdout : nil
-    }
+
+    struct PackageError: Error, CustomStringConvertible { let description: String }
 
     static func root(_ program: String, _ arguments: [String], deadline: TimeInterval = 600) throws -> ProcessResult {
         try Shell.run(program, arguments, environment: ["DEBIAN_FRONTEND": "noninteractive",
@@ -51,7 +55,7 @@ struct DebianPackageTests {
         let release = Paths.repoRoot + "/.build-static/release/miadmin"
         if FileManager.default.isExecutableFile(atPath: release) { arguments += ["--binary", release] }
         let run = try Shell.run(Paths.repoRoot + "/Scripts/package", arguments, deadline: 3_600)
-        guard run.status == 0 else { throw ShellError(description: "Scripts/package failed: \(run.stderr)") }
+        guard run.status == 0 else { throw PackageError(description: "Scripts/package failed: \(run.stderr)") }
         let deb = run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let ddeb = try #require(try FileManager.default.contentsOfDirectory(atPath: out).first { $0.hasSuffix(".ddeb") })
         return (deb, out + "/" + ddeb, run.stderr)

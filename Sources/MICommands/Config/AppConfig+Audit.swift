@@ -13,6 +13,13 @@ extension AppConfig {
         public var socket: String?
         /// `audit.format`: `rfc5424` or `journal`; nil: `journal` on journald's socket, else `rfc5424`.
         public var format: SystemLogRelay.Format?
+
+        public init(syslog: Bool, facility: SyslogFacility = .authpriv, socket: String? = nil, format: SystemLogRelay.Format? = nil) {
+            self.syslog = syslog
+            self.facility = facility
+            self.socket = socket
+            self.format = format
+        }
     }
 
     static func audit(reader: inout ConfigReader, file: String) throws -> Audit? {
