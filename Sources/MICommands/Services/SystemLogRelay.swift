@@ -92,7 +92,7 @@ public final class SystemLogRelay: AuditRelay {
         let clock = ISO8601DateFormatter()
         clock.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let time = clock.string(from: record.at)
-        let parameters = Self.fields(record).map { name, value in
+        let parameters: String = Self.fields(record).map { name, value -> String in
             // Inside a parameter value only '"', '\' and ']' are escaped (RFC 5424, 6.3.3).
             var escaped = ""
             for character in value {
@@ -166,5 +166,10 @@ public enum SyslogFacility: String, Sendable, CaseIterable {
     case kern, user, mail, daemon, auth, syslog, lpr, news, uucp, cron, authpriv, ftp
     case local0, local1, local2, local3, local4, local5, local6, local7
 
-    public var code: Int { Self.allCases.firstIndex(of: self)! }
+    /// RFC 5424's numbers: kern 0 to ftp 11 in order; 12-15 are facilities without a name here;
+    /// local0-local7 are 16-23.
+    public var code: Int {
+        let index = Self.allCases.firstIndex(of: self)!
+        return index < 12 ? index : index + 4
+    }
 }
