@@ -80,10 +80,13 @@ enum Audit {
     /// ``record(_:at:actor:command:formId:object:before:after:note:)`` as a statement for a batch.
     static func recording(at: Double, actor: String, command: String, formId: Int64?, object: String,
                           before: JSONValue?, after: JSONValue?, note: String?) -> StoreStatement {
-        StoreStatement(literal: """
+        let before = before.map(JSONWriter.compact), after = after.map(JSONWriter.compact)
+        // Every row passes here: the relay (audit.syslog) gets it once its transaction commits.
+        PendingAudit.current?.records.append(AuditRecord(at: Date(timeIntervalSince1970: at), actor: actor, command: command,
+                                                         formId: formId, object: object, before: before, after: after, note: note))
+        return StoreStatement(literal: """
             INSERT INTO audit (at, actor, command, form_id, object, before, after, note)
-            VALUES (\(at), \(actor), \(command), \(formId), \(object), \(before.map(JSONWriter.compact)),
-                    \(after.map(JSONWriter.compact)), \(note))
+            VALUES (\(at), \(actor), \(command), \(formId), \(object), \(before), \(after), \(note))
             """)
     }
 

@@ -28,6 +28,8 @@ public final class FormStore: Sendable {
     /// ``reach``'s value: set after login and whenever the session reads its crews again, read
     /// by every form query and change.
     let reachState = Mutex(Reach.everyone)
+    /// Where committed audit rows are copied to (``setAuditRelay(_:)``).
+    let relayState = AuditRelayState()
 
     /// A logger that drops everything, the default when the caller passes none.
     public static let silentLogger = Logger(label: "miadmin.store", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -133,9 +135,9 @@ public final class FormStore: Sendable {
         if let session = SessionConnection.of(self) {
             // Inside --atomic / --dry-run: a savepoint, so a failed command undoes only itself.
             try session.db.startWriting()
-            return try session.db.inSavepoint(rollback: false) { try body(session.db) }
+            return try PendingAudit.keeping { try session.db.inSavepoint(rollback: false) { try body(session.db) } }
         }
-        return try engine.write(body)
+        return try relayingAudit { attempt in try engine.write { db in attempt(); return try body(db) } }
     }
 
     /// Runs `body` on a consistent snapshot (one read transaction); errors become ``StoreError``

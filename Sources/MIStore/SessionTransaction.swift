@@ -18,10 +18,15 @@ extension FormStore {
             // Nested (a preview inside --atomic): a savepoint of the outer transaction, for
             // changes rolled back afterwards, so the outer one writes from here on.
             try outer.db.startWriting()
-            return try outer.db.inSavepoint(rollback: end == .rollback) { try body() }
+            return try PendingAudit.keeping(if: end == .commit) { try outer.db.inSavepoint(rollback: end == .rollback) { try body() } }
         }
-        return try engine.session(end: end) { db in
-            try SessionConnection.$current.withValue(SessionConnection(db, store: self)) { try body() }
+        return try relayingAudit { attempt in
+            try engine.session(end: end) { db in
+                attempt()
+                return try PendingAudit.keeping(if: end == .commit) {
+                    try SessionConnection.$current.withValue(SessionConnection(db, store: self)) { try body() }
+                }
+            }
         }
     }
 }

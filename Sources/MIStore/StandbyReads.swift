@@ -11,6 +11,9 @@ public enum StoreEvent: Sendable, Equatable {
     case standbyLag(host: String, seconds: Double)
     /// `store.readUrl` could not be used; the listing was read from the primary.
     case standbyUnavailable(reason: String)
+    /// Committed audit rows could not be copied to the system logger (`audit.syslog`); the
+    /// store's rows are the record. Said once per store.
+    case auditRelayFailed(reason: String)
 }
 
 /// `store.readUrl`: a hot standby that listings, `audit`, `check` and `report` read from,
@@ -98,5 +101,6 @@ extension FormStore {
     /// primary's connection and the standby's), a lagging standby, a standby not used.
     public func takeEvents() -> [StoreEvent] {
         engine.takeReconnections().map { .reconnected(host: $0.host, seconds: $0.seconds) } + (standby?.takeEvents() ?? [])
+            + takeRelayEvents()
     }
 }

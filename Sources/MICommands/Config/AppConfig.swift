@@ -130,6 +130,8 @@ public struct AppConfig: Sendable {
     /// `delivery` and `mail` (AppConfig+Outbound.swift); nil when the config has none.
     public var delivery: Delivery?
     public var mail: Mail?
+    /// `audit`: audit rows to the system logger too; nil: the store only.
+    public var audit: Audit? = nil
 
     /// The system config of a binary installed under the usual prefixes (`/usr/local`, `/usr`).
     public static let defaultSystemPath = "/etc/miadmin/config.json"
@@ -247,6 +249,7 @@ public struct AppConfig: Sendable {
 
         let delivery = try Self.delivery(reader: &reader, file: path, resolve: resolve)
         let mail = try Self.mail(reader: &reader, file: path, resolve: resolve)
+        let audit = try Self.audit(reader: &reader, file: path)
 
         let unknown = reader.unknownKeys()
         guard unknown.isEmpty else {
@@ -263,7 +266,7 @@ public struct AppConfig: Sendable {
         }
         return AppConfig(file: path, ldap: ldap, store: store, policy: policy, display: display,
                          import: Import(maxMediaMiB: Int(maxMedia)), limits: Limits(commentBytes: Int(commentBytes)),
-                         delivery: delivery, mail: mail)
+                         delivery: delivery, mail: mail, audit: audit)
     }
 
     /// `store.path` or `store.url` (exactly one), `store.passwordFile` and `store.allowCleartext`.

@@ -43,8 +43,10 @@ extension AppConfig {
             bytes = try readSecret("store.passwordFile", file, privileged: privileged, warn: warn)
         }
         defer { if bytes != nil { for i in bytes!.indices { bytes![i] = 0 } } }
-        return try StoreOpening.open(store.location, password: bytes.map { String(decoding: $0, as: UTF8.self) },
-                                     privileged: privileged, sqlite: opening, busyTimeout: store.busyTimeoutSeconds,
-                                     clock: clock, logger: logger, settings: store)
+        let opened = try StoreOpening.open(store.location, password: bytes.map { String(decoding: $0, as: UTF8.self) },
+                                           privileged: privileged, sqlite: opening, busyTimeout: store.busyTimeoutSeconds,
+                                           clock: clock, logger: logger, settings: store)
+        if let audit { opened.setAuditRelay(SystemLogRelay.forConfig(audit)) }
+        return opened
     }
 }

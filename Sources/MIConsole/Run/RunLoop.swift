@@ -239,6 +239,8 @@ final class RunLoop {
                 "Read from the standby at \(host), which lags \(String(format: "%.0f", seconds)) s behind the primary."
             case .standbyUnavailable(let reason):
                 "The standby (store.readUrl) is not used: \(reason) Reading from the primary."
+            case .auditRelayFailed(let reason):
+                "warning: audit rows are not reaching the system logger (audit.syslog): \(reason) The store keeps them; not said again this session."
             }
             err.write(TerminalText.escape(text, keepNewlines: false) + "\n")
         }
