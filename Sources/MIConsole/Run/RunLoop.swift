@@ -64,7 +64,8 @@ final class RunLoop {
                 // Ctrl-C during a script: it ends at the next line, whatever --on-error says.
                 return interruptedScript()
             }
-            let outcome = runLine(line, interactive: source.isInteractive)
+            let outcome = source.unreadableLine.map { report($0, interactive: source.isInteractive) }
+                ?? runLine(line, interactive: source.isInteractive)
             reportStoreEvents()
             switch outcome {
             case .ok: continue
