@@ -3,7 +3,8 @@ import MITestSupport
 import Testing
 
 /// Scripts read as psql reads them, through the built binary: Windows line ends and a byte
-/// order mark, a NUL byte.
+/// order mark, a NUL byte, `\watch`'s bounds, `\gset` of a NULL, and a run stopped by a signal
+/// while `\o` collects its output.
 @Suite(.tags(.endToEnd, .ldap), .serialized) struct ScriptInputTests {
     let fixture = Fixture.shared
 
@@ -59,5 +60,78 @@ import Testing
         #expect(result.status == 3)
         #expect(result.stdout == "one\n", "\(result.stdout)")
         #expect(result.stderr.contains("\(path):2: the line holds a NUL byte"), "\(result.stderr)")
+    }
+
+    @Test func watchRefusesAnIntervalOutsideATenthToAYearAndABadCount() throws {
+        for interval in ["1e19", "1e300", "99999999999999999999", "0.05", "0", "-1", "31536001", "nan", "inf", "soon"] {
+            let result = try MIAdmin.as_("mkhan", ["whoami", "\\watch \(interval) 1"])
+            #expect(result.status == 1, "\\watch \(interval): \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains("\\watch: incorrect interval value '\(interval)'"), "\(result.stderr)")
+        }
+        for count in ["0", "-2", "1.5", "many"] {
+            let result = try MIAdmin.as_("mkhan", ["whoami", "\\watch 0.1 \(count)"])
+            #expect(result.status == 1, "count \(count): \(result.status)")
+            #expect(result.stderr.contains("usage: \\watch [SECONDS] [COUNT]"), "\(result.stderr)")
+        }
+        // The bounds themselves are allowed; a JSON run refused mid-way still closes its array.
+        let edge = try MIAdmin.as_("mkhan", format: "json", ["whoami", "\\watch 0.1 1", "\\watch 1e19"])
+        #expect(edge.status == 1)
+        let document = try JSONSerialization.jsonObject(with: Data(edge.stdout.utf8)) as? [Any]
+        #expect(document?.count == 2, "\(edge.stdout)")
+    }
+
+    /// psql's `\gset` unsets the variable of a NULL column, so `:{?NAME}` says it is missing.
+    @Test func gsetOfANullUnsetsTheVariable() throws {
+        let config = try fixture.store(importing: try DocumentsTree().root)
+        let path = try write(Array("""
+            \\set w_oldest before
+            workload --owner jdoe \\gset w_
+            \\echo incomplete :w_incomplete
+            \\if :{?w_oldest}
+            \\echo oldest is set
+            \\else
+            \\echo oldest is unset
+            \\endif
+
+            """.utf8))
+        let result = try MIAdmin.run(["--config", config, "--user", "mkhan", "-f", path], password: fixture.password("mkhan"))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "incomplete 0\noldest is unset\n", "\(result.stdout)")
+    }
+
+    /// SIGTERM (a timer's stop), SIGHUP and SIGINT while a script writes to `\o FILE`: what was
+    /// collected lands in FILE as a closed JSON array, no temporary file is left, and the exit
+    /// status is 128 + the signal.
+    @Test(arguments: [(SIGTERM, Int32(143)), (SIGHUP, Int32(129)), (SIGINT, Int32(130))])
+    func aSignalDuringOWritesWhatWasCollected(signalNumber: Int32, status: Int32) throws {
+        let dir = try TempDir.make()
+        let fifo = dir + "/more.mi"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let script = try write(Array("\\o \(dir)/out.json\nusers jdoe\nsource \(fifo)\nwhoami\n".utf8), in: dir)
+        let home = try TempDir.make()
+        let pid = try Shell.start(Paths.binary, ["--config", fixture.configPath, "--user", "mkhan", "--format", "json",
+                                                 "-f", script],
+                                  environment: ["MIADMIN_PASSWORD": fixture.password("mkhan"), "HOME": home])
+        // The console opens the fifo once `users jdoe` has run; then it waits for a line.
+        let end = Date().addingTimeInterval(60)
+        var writer: Int32 = -1
+        while writer < 0 && Date() < end {
+            writer = open(fifo, O_WRONLY | O_NONBLOCK)
+            if writer < 0 { usleep(50_000) }
+        }
+        try #require(writer >= 0, "the console never opened \(fifo)")
+        kill(pid, signalNumber)
+        usleep(200_000)
+        close(writer)  // end of the sourced file: the run loop sees the stop before its next line
+        var raw: Int32 = 0
+        while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+        #expect((raw & 0x7f) == 0, "ended by signal \(raw & 0x7f), not by its own exit")
+        #expect((raw >> 8) & 0xff == status)
+        let written = try String(contentsOfFile: dir + "/out.json", encoding: .utf8)
+        let document = try JSONSerialization.jsonObject(with: Data(written.utf8)) as? [Any]
+        #expect((document?.first as? [[String: Any]])?.first?["uid"] as? String == "jdoe", "\(written)")
+        #expect(document?.count == 1, "whoami never ran: \(written)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".tmp") }
+        #expect(left.isEmpty, "temporary files left: \(left)")
     }
 }

@@ -135,16 +135,18 @@ public enum Console {
             source = StreamLineSource(file: fdopen(0, "r"), ownsFile: false)
             name = "<stdin>"
         }
-        if !source.isInteractive { signal(SIGINT, onScriptInterrupt) }
+        if !source.isInteractive { StopSignal.install() }
         // The JSON document is closed however the run ends: a failing line, quit, Ctrl-C.
         defer { runner.runEnded() }
         guard run.atomic || run.dryRun else {
-            return status(of: loop.run(source, name: name), commandLine: name == "-c", failures: loop.failureStatuses)
+            return StopSignal.exitStatus(for: status(of: loop.run(source, name: name), commandLine: name == "-c",
+                                                     failures: loop.failureStatuses))
         }
         runner.unsavedRun = run.dryRun
         return runInSessionTransaction(run, session: session, runner: runner) {
             loop.run(source, name: name)
-        }.map { status(of: $0, commandLine: name == "-c", failures: loop.failureStatuses) } ?? .unreachable
+        }.map { StopSignal.exitStatus(for: status(of: $0, commandLine: name == "-c", failures: loop.failureStatuses)) }
+            ?? .unreachable
     }
 
     private struct AbortAtomicRun: Error {}
@@ -281,15 +283,5 @@ public enum Console {
             if status == .unreachable || status == .interrupted || commandLine { return status }
             return .scriptStopped
         }
-    }
-}
-
-/// Ctrl-C during a script (`-c`, `-f`, a pipe): the running command stops at its next safe
-/// point and the run ends with exit 130 (``Interruption``); a second Ctrl-C while the command
-/// is still running (waiting on a busy store, say) ends the process at once.
-private let onScriptInterrupt: @convention(c) (Int32) -> Void = { number in
-    if Interruption.request() {
-        signal(number, SIG_DFL)
-        raise(number)
     }
 }

@@ -82,14 +82,21 @@ extension RunLoop {
     /// `\watch [SECONDS] [COUNT]`: the last command again every SECONDS (default 2), COUNT times
     /// or until Ctrl-C, each time under a line with the time. At the prompt the pager is off
     /// meanwhile and Ctrl-C ends the watch, not the console; in a script it ends the script.
+    static let watchSeconds: ClosedRange<Double> = 0.1...(365 * 86_400)
+
     private func watch(_ arguments: [String], interactive: Bool) -> LineOutcome {
-        let usage = CommandError.failed("usage: \\watch [SECONDS] [COUNT] (SECONDS > 0, default 2; COUNT a whole number > 0)")
+        let usage = CommandError.failed("usage: \\watch [SECONDS] [COUNT] (SECONDS from 0.1 to a year, default 2; "
+                                        + "COUNT a whole number > 0)")
         guard arguments.count <= 2 else { return report(usage, interactive: interactive) }
-        let seconds = arguments.first.flatMap(Double.init) ?? (arguments.isEmpty ? 2 : nil)
-        let count = arguments.count > 1 ? Int(arguments[1]) : nil
-        guard let seconds, seconds > 0, seconds.isFinite, arguments.count < 2 || (count ?? 0) > 0 else {
-            return report(usage, interactive: interactive)
+        let seconds = arguments.first.map { Double($0) } ?? 2
+        // psql's words for an interval it cannot wait: a sleep under 0.1 s would hammer the
+        // store, and a longer one than a year is a typo (and no longer fits the clock's numbers).
+        guard let seconds, seconds.isFinite, seconds >= Self.watchSeconds.lowerBound, seconds <= Self.watchSeconds.upperBound else {
+            return report(CommandError.failed("\\watch: incorrect interval value '\(arguments[0])': SECONDS is from 0.1 "
+                                              + "to \(Int(Self.watchSeconds.upperBound)) (a year)"), interactive: interactive)
         }
+        let count = arguments.count > 1 ? Int(arguments[1]) : nil
+        guard arguments.count < 2 || (count ?? 0) > 0 else { return report(usage, interactive: interactive) }
         guard let words = lastCommand else {
             return report(CommandError.failed("\\watch: no command to run again yet"), interactive: interactive)
         }

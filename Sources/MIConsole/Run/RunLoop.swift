@@ -99,7 +99,7 @@ final class RunLoop {
     private func interruptedScript() -> Outcome {
         runner.commandEnded()
         let location = stack.last.map { "\($0.name):\($0.line): " } ?? ""
-        err.write(location + "interrupted (Ctrl-C): the script stopped here\n")
+        err.write(location + StopSignal.reason + ": the script stopped here\n")
         err.flush()
         return .stopped(.interrupted)
     }
@@ -165,7 +165,9 @@ final class RunLoop {
             guard gset == nil || gset!.count <= 1 else { throw CommandError.failed("usage: COMMAND \\gset [PREFIX]") }
             let tap = try runner.run(words: words, captures: gset != nil, paging: paging)
             if let prefix = gset?.first ?? gset.map({ _ in "" }) {
-                for (name, value) in try tap.assignments(prefix: prefix) { try variables.set(name, value) }
+                for (name, value) in try tap.assignments(prefix: prefix) {
+                    if let value { try variables.set(name, value) } else { try variables.unset(name) }
+                }
             }
             runner.commandEnded()
             variables.commandEnded(status: .success, rows: tap.rowCount)
