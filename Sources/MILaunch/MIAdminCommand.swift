@@ -131,8 +131,8 @@ public struct MIAdminCommand: ParsableCommand {
         if !command.isEmpty && file != nil {
             throw ValidationError("use either -c or -f, not both")
         }
-        if let bad = variables.first(where: { Console.Run.variable($0) == nil }) {
-            throw ValidationError("-v takes NAME=VALUE, the name of letters, digits and '_' (not starting with a digit): '\(bad)'")
+        if let refusal = variables.lazy.compactMap(Console.Run.variableRefusal).first {
+            throw ValidationError(refusal)
         }
         if jsonLines && format != .json {
             throw ValidationError("--json-lines shapes JSON output: use it with --format json")

@@ -27,6 +27,8 @@ final class CommandListSource: LineSource {
 final class StreamLineSource: LineSource {
     private let file: UnsafeMutablePointer<FILE>
     private let ownsFile: Bool
+    /// The folder of the script file (`\ir` finds its FILE there); nil for a pipe.
+    private(set) var folder: String?
 
     init(file: UnsafeMutablePointer<FILE>, ownsFile: Bool) {
         self.file = file
@@ -52,6 +54,7 @@ final class StreamLineSource: LineSource {
             throw CannotRead(path: path, reason: Self.reason(errno))
         }
         self.init(file: file, ownsFile: true)
+        folder = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
     }
 
     static func reason(_ code: Int32) -> String {

@@ -4,14 +4,14 @@ import MICommands
 /// psql's backslash commands for scripts, run by the run loop itself: variables, conditionals,
 /// output files, `\watch`, `\timing` (docs/user-guide.md, "Scripts").
 extension RunLoop {
-    /// `\if`, `\elif`, `\else`, `\endif`; nil for any other backslash word. An expression is
-    /// substituted and read only when its branch could be taken.
+    /// `\if`, `\elif`, `\else`, `\endif`; nil for any other backslash word. An expression
+    /// (``ScriptExpression``) is read only when its branch could be taken.
     func conditional(_ meta: String, _ line: String, interactive: Bool) -> LineOutcome? {
         guard ["\\if", "\\elif", "\\else", "\\endif"].contains(meta) else { return nil }
         let level = stack.count - 1
         func expression() throws -> Bool {
-            let words = try Self.words(of: try VariableSubstitution.apply(line, value: variables.value)).dropFirst()
-            return try ScriptBoolean.parse(Array(words), for: meta)
+            try ScriptExpression.evaluate(Self.afterMetaWord(meta, in: line), for: meta, value: variables.value)
+                .asBoolean(for: meta)
         }
         do {
             switch meta {
@@ -23,6 +23,31 @@ extension RunLoop {
             if meta == "\\else" || meta == "\\endif", try Self.words(of: line).count > 1 {
                 throw CommandError.failed("\(meta) takes no argument")
             }
+            return .ok
+        } catch {
+            return report(error, interactive: interactive)
+        }
+    }
+
+    /// The pieces of what follows the backslash word `meta` on `line`, variables not yet
+    /// looked up (an expression takes each as one operand).
+    static func afterMetaWord(_ meta: String, in line: String) -> [VariableSubstitution.Piece] {
+        VariableSubstitution.parse(String(line.drop { $0 == " " || $0 == "\t" }.dropFirst(meta.count)))
+    }
+
+    /// `\let NAME EXPR`: NAME set to the value of EXPR (``ScriptExpression``; pgbench's `\set`),
+    /// where `\set` joins its words as psql's does.
+    func assign(_ line: String, interactive: Bool) -> LineOutcome {
+        do {
+            var pieces = Self.afterMetaWord("\\let", in: line)
+            guard case .text(let text)? = pieces.first else { throw CommandError.failed("usage: \\let NAME EXPR") }
+            let rest = text.drop { $0 == " " || $0 == "\t" }
+            let name = String(rest.prefix { $0 != " " && $0 != "\t" })
+            pieces[0] = .text(String(rest.dropFirst(name.count)))
+            guard !name.isEmpty else { throw CommandError.failed("usage: \\let NAME EXPR") }
+            let value = try ScriptExpression.evaluate(pieces, for: "\\let", value: variables.value)
+            try variables.set(name, value.asText)
+            runner.commandEnded()
             return .ok
         } catch {
             return report(error, interactive: interactive)
@@ -41,14 +66,19 @@ extension RunLoop {
                 // psql joins the words of the value without spaces: quote a value with spaces.
                 try variables.set(variable, arguments.dropFirst().joined())
             case "\\unset":
-                guard arguments.count == 1 else { throw CommandError.failed("usage: \\unset NAME") }
-                try variables.unset(arguments[0])
-            case "\\echo":
-                runner.echo(arguments.joined(separator: " "))
-            case "\\warn":
-                runner.sink.finish()
-                err.write(TerminalText.escape(arguments.joined(separator: " "), keepNewlines: false) + "\n")
-                err.flush()
+                guard !arguments.isEmpty else { throw CommandError.failed("usage: \\unset NAME...") }
+                for name in arguments where try !variables.unset(name) {
+                    runner.sink.warning("\\unset: variable '\(name)' was not set")
+                }
+            case "\\echo", "\\qecho", "\\warn":
+                // psql's -n as the first word: no newline after the text.
+                let newline = arguments.first != "-n"
+                let text = arguments.dropFirst(newline ? 0 : 1).joined(separator: " ")
+                switch name {
+                case "\\echo": runner.echo(text, newline: newline, to: .standardOutput)
+                case "\\qecho": runner.echo(text, newline: newline, to: .results)
+                default: runner.echo(text, newline: newline, to: .standardError)
+                }
             case "\\o":
                 try runner.redirect(to: arguments.isEmpty ? nil : OutputFile(words: arguments, shape: runner.runOutput))
             case "\\timing":

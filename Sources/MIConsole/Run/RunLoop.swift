@@ -11,6 +11,8 @@ final class RunLoop {
         let name: String
         var line: Int
         var branches = ConditionalStack()
+        /// The folder of the script file being read (`\ir`), nil for the prompt, -c or a pipe.
+        var folder: String?
     }
 
     enum Outcome: Equatable {
@@ -24,7 +26,10 @@ final class RunLoop {
 
     let runner: CommandRunner
     let err: OutputStream
-    let stopOnError: Bool
+    /// `--on-error`: whether a failing line stops a script, unless `ON_ERROR_STOP` says.
+    let defaultStopOnError: Bool
+    /// psql's `ON_ERROR_STOP` (`-v`, `\set`) over `--on-error`, for the line being run.
+    var stopOnError: Bool { variables.stopsOnError ?? defaultStopOnError }
     let maxDepth = 16
     var stack: [Location] = []
     /// `-v`, `\set` and the built-ins (``ScriptVariables``), for the whole run.
@@ -40,14 +45,14 @@ final class RunLoop {
     init(runner: CommandRunner, err: OutputStream, stopOnError: Bool, variables: ScriptVariables = ScriptVariables()) {
         self.runner = runner
         self.err = err
-        self.stopOnError = stopOnError
+        self.defaultStopOnError = stopOnError
         self.variables = variables
     }
 
     /// Reads and runs lines until end of input. Non-interactive sources stop at the first
     /// failing command unless `stopOnError` is off; the prompt never stops on an error.
     func run(_ source: LineSource, name: String) -> Outcome {
-        stack.append(Location(name: name, line: 0))
+        stack.append(Location(name: name, line: 0, folder: (source as? StreamLineSource)?.folder))
         defer { stack.removeLast() }
         // A script run (not the prompt, not a file sourced by a running script) checks its move
         // targets against one roster of technicians for the run (TechnicianRoster).
@@ -112,6 +117,8 @@ final class RunLoop {
         // line is skipped unread (not substituted: a variable it names may be unset there).
         if let meta, let outcome = conditional(meta, typed, interactive: interactive) { return outcome }
         guard stack.last?.branches.isActive ?? true else { return .ok }
+        // An expression takes each variable as one operand: read before substitution.
+        if meta == "\\let" { return assign(typed, interactive: interactive) }
         let isCommand = meta == nil || CommandRegistry.builtin(named: meta!) == nil
         var words: [String]
         var gset: [String]?
@@ -135,6 +142,14 @@ final class RunLoop {
             return .quit(failures: 0)
         case "source":
             return source(Array(words.dropFirst()), interactive: interactive)
+        case "\\ir":
+            // psql's \ir: a relative FILE is found beside the script being run (at the prompt,
+            // in -c or a pipe, in the current folder, as `source` finds it).
+            var arguments = Array(words.dropFirst())
+            if arguments.count == 1, !arguments[0].hasPrefix("/"), let folder = stack.last?.folder {
+                arguments[0] = folder + "/" + arguments[0]
+            }
+            return source(arguments, interactive: interactive)
         case "\\x":
             // psql's \x: toggles between on and off (auto goes off), or sets what it is given.
             let value = words.count > 1 ? words[1] : (runner.session.display.expanded == .off ? "on" : "off")
@@ -211,7 +226,8 @@ final class RunLoop {
     /// `source FILE`: runs a script inside this one, with its own name and line numbers.
     private func source(_ arguments: [String], interactive: Bool) -> LineOutcome {
         guard arguments.count == 1 else {
-            return report(CommandError.failed("usage: source FILE"), interactive: interactive)
+            return report(CommandError.failed("usage: source FILE (also \\i FILE; \\ir FILE beside the running script)"),
+                          interactive: interactive)
         }
         guard stack.count < maxDepth else {
             return report(CommandError.failed("source nested more than \(maxDepth) levels deep (a file sourcing itself?)"),
