@@ -158,4 +158,17 @@ import Testing
         #expect(short.status == 1)
         #expect(short.stderr.contains("\\if: the expression ends too soon"), "\(short.stderr)")
     }
+
+    /// `\o /dev/null` (a character device) is written as it is; a fifo is still refused.
+    @Test func oTakesACharacterDeviceButNotAFifo() throws {
+        let null = try run(["--format", "json", "-c", "\\o /dev/null", "-c", "whoami", "-c", "\\o", "-c", "\\echo back"])
+        #expect(null.status == 0, "\(null.stderr)")
+        #expect(null.stdout.hasPrefix("back\n"), "\(null.stdout)")
+        #expect(!null.stdout.contains("mkhan"))
+        let dir = try TempDir.make()
+        #expect(mkfifo(dir + "/fifo", 0o600) == 0)
+        let fifo = try run(["-c", "\\o \(dir)/fifo"])
+        #expect(fifo.status == 1)
+        #expect(fifo.stderr.contains("not a regular file or a character device"), "\(fifo.stderr)")
+    }
 }

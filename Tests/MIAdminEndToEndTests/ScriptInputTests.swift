@@ -113,12 +113,7 @@ import Testing
                                                  "-f", script],
                                   environment: ["MIADMIN_PASSWORD": fixture.password("mkhan"), "HOME": home])
         // The console opens the fifo once `users jdoe` has run; then it waits for a line.
-        let end = Date().addingTimeInterval(60)
-        var writer: Int32 = -1
-        while writer < 0 && Date() < end {
-            writer = open(fifo, O_WRONLY | O_NONBLOCK)
-            if writer < 0 { usleep(50_000) }
-        }
+        let writer = Shell.openWriter(of: fifo, within: 60)
         try #require(writer >= 0, "the console never opened \(fifo)")
         kill(pid, signalNumber)
         usleep(200_000)

@@ -18,6 +18,19 @@ public struct ProcessResult: Sendable {
 }
 
 public enum Shell {
+    /// The write end of `fifo`, opened once a process has opened it for reading (a sign that
+    /// the process got that far), or -1 after `seconds`: a process that died must fail the
+    /// test, not hang it.
+    public static func openWriter(of fifo: String, within seconds: TimeInterval) -> Int32 {
+        let end = Date().addingTimeInterval(seconds)
+        var fd: Int32 = -1
+        while fd < 0 && Date() < end {
+            fd = open(fifo, O_WRONLY | O_NONBLOCK)
+            if fd < 0 { usleep(50_000) }
+        }
+        return fd
+    }
+
     /// Starts a program in the background (outputs to /dev/null) and returns its pid, for tests
     /// that kill a process at an arbitrary moment. Reap it with `waitpid`.
     public static func start(_ program: String, _ arguments: [String], environment: [String: String]) throws -> pid_t {

@@ -231,7 +231,7 @@ enum ScriptExpression {
 
         mutating func unary() throws -> Value {
             if take(["-"]) != nil {
-                let (a, _) = try integers(.integer(0), try unary(), "-")
+                let (_, a) = try integers(.integer(0), try unary(), "-")
                 let (result, overflow) = 0.subtractingReportingOverflow(a)
                 guard !overflow else { throw Malformed(command: command, problem: "the number is too large") }
                 return .integer(result)
