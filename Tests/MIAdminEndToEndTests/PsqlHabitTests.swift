@@ -171,4 +171,13 @@ import Testing
         #expect(fifo.status == 1)
         #expect(fifo.stderr.contains("not a regular file or a character device"), "\(fifo.stderr)")
     }
+
+    /// psql's `\\` runs several commands from one line; a quoted `\\` is text.
+    @Test func backslashBackslashSeparatesCommands() throws {
+        let result = try run([], input: "whoami \\gset p_ \\\\ \\echo :p_uid\n\\echo 'a \\\\ b' \\\\ \\echo c\n"
+                             + "\\set x 1 \\\\ frobnicate \\\\ \\echo never\n")
+        #expect(result.stdout == "mkhan\na \\\\ b\nc\n", "\(result.stdout)")
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("<stdin>:3: unknown command 'frobnicate'"), "\(result.stderr)")
+    }
 }

@@ -111,7 +111,17 @@ final class RunLoop {
 
     enum LineOutcome { case ok, quit(failures: Int), failed(ExitStatus), nestedStopped(ExitStatus) }
 
+    /// A line: its commands in order (psql's `\\` separates several), up to the first that
+    /// does not end well.
     private func runLine(_ typed: String, interactive: Bool) -> LineOutcome {
+        for command in ScriptLine.commands(typed) {
+            let outcome = runCommandLine(command, interactive: interactive)
+            guard case .ok = outcome else { return outcome }
+        }
+        return .ok
+    }
+
+    private func runCommandLine(_ typed: String, interactive: Bool) -> LineOutcome {
         let meta = Self.metaWord(of: typed)
         // `\if` and its kin are read before anything else: in a branch not taken every other
         // line is skipped unread (not substituted: a variable it names may be unset there).
