@@ -8,8 +8,8 @@
 /// again. A comparison is numeric when both sides are whole numbers, else by text. A lone
 /// operand (`\if :go`) is read as psql reads a boolean (``ScriptBoolean``), so plain `\if`
 /// keeps psql's meaning.
-enum ScriptExpression {
-    enum Value: Equatable {
+public enum ScriptExpression {
+    public enum Value: Equatable, Sendable {
         case integer(Int)
         case text(String)
         case boolean(Bool)
@@ -48,8 +48,8 @@ enum ScriptExpression {
     }
 
     /// The value of the expression in `pieces`; `value` gives a variable's (nil: not set).
-    static func evaluate(_ pieces: [VariableSubstitution.Piece], for command: String,
-                         value: (String) throws -> String?) throws -> Value {
+    public static func evaluate(_ pieces: [VariableSubstitution.Piece], for command: String,
+                                value: (String) throws -> String?) throws -> Value {
         var parser = Parser(tokens: try tokens(pieces, for: command, value: value), command: command)
         guard !parser.tokens.isEmpty else { throw ScriptBoolean.NotABoolean(value: "", command: command) }
         let result = try parser.or()

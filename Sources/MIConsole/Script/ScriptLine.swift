@@ -1,10 +1,10 @@
 /// psql's backslash words inside a script line, found by the tokenizer's quoting rules, so a
 /// quoted `'\gset'` or `'\\'` (or one inside a quoted value) is text: the `\\` between commands
 /// on one line, and a trailing `\gset [PREFIX]`.
-enum ScriptLine {
+public enum ScriptLine {
     /// psql's `\\` between commands on one line (`whoami \gset p_ \\ \echo :p_uid`): the
     /// line's commands in order; the line itself when it has none.
-    static func commands(_ line: String) -> [String] {
+    public static func commands(_ line: String) -> [String] {
         guard line.contains("\\\\") else { return [line] }
         let scalars = Array(line.unicodeScalars)
         var commands: [String] = []
