@@ -20,7 +20,8 @@ public struct MIAdminCommand: ParsableCommand {
 
             Exit codes: 0 success; 1 usage error or failed command; 2 directory or store \
             unreachable (including TLS failures); 3 a script stopped at a failing command; \
-            4 authentication failed; 130 a script interrupted by Ctrl-C.
+            4 authentication failed; 130 a script interrupted by Ctrl-C (129 by SIGHUP, 143 by \
+            SIGTERM).
             """,
         version: "miadmin \(MIAdminVersion.current)")
 
@@ -130,8 +131,8 @@ public struct MIAdminCommand: ParsableCommand {
         if !command.isEmpty && file != nil {
             throw ValidationError("use either -c or -f, not both")
         }
-        if let bad = variables.first(where: { Console.Run.variable($0) == nil }) {
-            throw ValidationError("-v takes NAME=VALUE, the name of letters, digits and '_' (not starting with a digit): '\(bad)'")
+        if let refusal = variables.lazy.compactMap(Console.Run.variableRefusal).first {
+            throw ValidationError(refusal)
         }
         if jsonLines && format != .json {
             throw ValidationError("--json-lines shapes JSON output: use it with --format json")

@@ -11,12 +11,7 @@ import Testing
     /// Opens the write end of `fifo` once the console has opened it for reading (bounded by a
     /// deadline: a console that died must fail the test, not hang it), writes `text`, closes.
     func feed(_ fifo: String, _ text: String) throws {
-        let end = Date().addingTimeInterval(20)
-        var fd: Int32 = -1
-        while fd < 0 && Date() < end {
-            fd = open(fifo, O_WRONLY | O_NONBLOCK)
-            if fd < 0 { usleep(100_000) }
-        }
+        let fd = Shell.openWriter(of: fifo, within: 20)
         try #require(fd >= 0, "nobody opened \(fifo) for reading")
         _ = text.withCString { write(fd, $0, strlen($0)) }
         close(fd)

@@ -16,7 +16,7 @@ import Testing
         let result = try run(["--format", "csv"], input: """
             users jdoe
             \\o \(dir)/report.csv
-            \\echo '# technicians'
+            \\qecho '# technicians'
             users asmith
             \\o
             users nbody
@@ -48,10 +48,10 @@ import Testing
     @Test func oReplacesAFileAndAppendsWithTwoAngles() throws {
         let dir = try TempDir.make()
         try "old\n".write(toFile: dir + "/r.txt", atomically: false, encoding: .utf8)
-        let replace = try run(["-c", "\\o \(dir)/r.txt", "-c", "\\echo first"])
+        let replace = try run(["-c", "\\o \(dir)/r.txt", "-c", "\\qecho first"])
         #expect(replace.status == 0, "\(replace.stderr)")
         #expect(try String(contentsOfFile: dir + "/r.txt", encoding: .utf8) == "first\n")
-        let append = try run(["-c", "\\o >>\(dir)/r.txt", "-c", "\\echo second", "-c", "\\o >> \(dir)/r.txt", "-c", "\\echo third"])
+        let append = try run(["-c", "\\o >>\(dir)/r.txt", "-c", "\\qecho second", "-c", "\\o >> \(dir)/r.txt", "-c", "\\qecho third"])
         #expect(append.status == 0, "\(append.stderr)")
         #expect(try String(contentsOfFile: dir + "/r.txt", encoding: .utf8) == "first\nsecond\nthird\n")
     }
@@ -62,7 +62,7 @@ import Testing
         try "secret\n".write(toFile: dir + "/victim", atomically: false, encoding: .utf8)
         symlink(dir + "/victim", dir + "/link")
         for target in ["\(dir)/link", ">>\(dir)/link"] {
-            let result = try run(["-c", "\\o \(target)", "-c", "\\echo planted"])
+            let result = try run(["-c", "\\o \(target)", "-c", "\\qecho planted"])
             #expect(result.status == 1)
             #expect(result.stderr.contains("link"), "\(result.stderr)")
         }

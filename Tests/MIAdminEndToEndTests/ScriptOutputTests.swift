@@ -109,12 +109,7 @@ import Testing
                                                        "--user", "mkhan", "--format", "json", "-f", path],
                                   environment: ["MIADMIN_PASSWORD": fixture.password("mkhan"), "HOME": dir])
         // The console has run line 1 once it opens the fifo; a bounded wait, not a timing check.
-        let end = Date().addingTimeInterval(30)
-        var writer: Int32 = -1
-        while writer < 0 && Date() < end {
-            writer = open(fifo, O_WRONLY | O_NONBLOCK)
-            if writer < 0 { usleep(100_000) }
-        }
+        let writer = Shell.openWriter(of: fifo, within: 30)
         try #require(writer >= 0, "the script never opened the fifo")
         kill(pid, SIGINT)
         _ = "forms\n".withCString { write(writer, $0, strlen($0)) }

@@ -33,7 +33,7 @@ import Testing
         #expect(first.stderr.contains("no command to run again yet"))
         let bad = try run(["-c", "whoami", "-c", "\\watch -1"])
         #expect(bad.status == 1)
-        #expect(bad.stderr.contains("usage: \\watch [SECONDS] [COUNT]"))
+        #expect(bad.stderr.contains("\\watch: incorrect interval value '-1'"))
     }
 
     /// Ctrl-C ends a watch in a script as it ends the script: exit 130, named at the line that

@@ -57,12 +57,12 @@ struct ScriptVariableTests {
         #expect(!VariableSubstitution.isValidName("cr-ew"))
         #expect(ScriptVariables.assignment("crew=Kolonne = Nord")! == ("crew", "Kolonne = Nord"))
         #expect(ScriptVariables.assignment("crew=")! == ("crew", ""))
-        #expect(ScriptVariables.assignment("crew") == nil)
+        #expect(ScriptVariables.assignment("crew")! == ("crew", nil), "-v NAME alone unsets it, as in psql")
         #expect(ScriptVariables.assignment("my-crew=x") == nil)
     }
 
     @Test func builtInsFollowEachCommand() throws {
-        let variables = ScriptVariables([("crew", "Ost")])
+        let variables = try ScriptVariables([("crew", "Ost")])
         var asked = 0
         variables.setSession(user: "mkhan", roles: ["foreman", "support"]) { asked += 1; return ["Ost", "Nord"] }
         #expect(try variables.value("ERROR") == "false")

@@ -18,6 +18,19 @@ public struct ProcessResult: Sendable {
 }
 
 public enum Shell {
+    /// The write end of `fifo`, opened once a process has opened it for reading (a sign that
+    /// the process got that far), or -1 after `seconds`: a process that died must fail the
+    /// test, not hang it.
+    public static func openWriter(of fifo: String, within seconds: TimeInterval) -> Int32 {
+        let end = Date().addingTimeInterval(seconds)
+        var fd: Int32 = -1
+        while fd < 0 && Date() < end {
+            fd = open(fifo, O_WRONLY | O_NONBLOCK)
+            if fd < 0 { usleep(50_000) }
+        }
+        return fd
+    }
+
     /// Starts a program in the background (outputs to /dev/null) and returns its pid, for tests
     /// that kill a process at an arbitrary moment. Reap it with `waitpid`.
     public static func start(_ program: String, _ arguments: [String], environment: [String: String]) throws -> pid_t {
@@ -29,11 +42,28 @@ public enum Shell {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LANG": "C.UTF-8"]
         env.merge(environment) { $1 }
+        return try spawn(program, arguments, environment: env, actions: &actions)
+    }
+
+    /// posix_spawn with an empty signal mask and default handlers: the test runner's blocked
+    /// signals would otherwise pass to tmux, slapd and the console (a SIGTERM sent to it would
+    /// wait, blocked, and be lost at its exit).
+    private static func spawn(_ program: String, _ arguments: [String], environment: [String: String],
+                              actions: inout posix_spawn_file_actions_t) throws -> pid_t {
         let argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t(), allSignals = sigset_t()
+        sigemptyset(&noSignals)
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, program, &actions, nil, argv, envp)
+        let rc = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
         guard rc == 0 else { throw ShellError(description: "cannot start \(program): \(String(cString: strerror(rc)))") }
         return pid
     }
@@ -61,23 +91,7 @@ public enum Shell {
         posix_spawn_file_actions_addopen(&actions, 0, input == nil ? "/dev/null" : inPath, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        // Children start with an empty signal mask and default handlers: the test runner's
-        // blocked signals would otherwise pass to tmux, slapd and the console.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t(), allSignals = sigset_t()
-        sigemptyset(&noSignals)
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
-        guard rc == 0 else { throw ShellError(description: "cannot start \(program): \(String(cString: strerror(rc)))") }
+        let pid = try spawn(program, arguments, environment: env, actions: &actions)
 
         var status: Int32 = 0
         let end = Date().addingTimeInterval(deadline)

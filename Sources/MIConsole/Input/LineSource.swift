@@ -6,6 +6,12 @@ protocol LineSource: AnyObject {
     func nextLine() -> String?
     /// True for a person at a terminal: errors do not stop the loop, confirmations may be asked.
     var isInteractive: Bool { get }
+    /// Why the line `nextLine` just returned must not run (a NUL byte in it), or nil.
+    var unreadableLine: Error? { get }
+}
+
+extension LineSource {
+    var unreadableLine: Error? { nil }
 }
 
 /// The `-c` commands, in order.
@@ -21,6 +27,8 @@ final class CommandListSource: LineSource {
 final class StreamLineSource: LineSource {
     private let file: UnsafeMutablePointer<FILE>
     private let ownsFile: Bool
+    /// The folder of the script file (`\ir` finds its FILE there); nil for a pipe.
+    private(set) var folder: String?
 
     init(file: UnsafeMutablePointer<FILE>, ownsFile: Bool) {
         self.file = file
@@ -46,6 +54,7 @@ final class StreamLineSource: LineSource {
             throw CannotRead(path: path, reason: Self.reason(errno))
         }
         self.init(file: file, ownsFile: true)
+        folder = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
     }
 
     static func reason(_ code: Int32) -> String {
@@ -60,16 +69,36 @@ final class StreamLineSource: LineSource {
 
     deinit { if ownsFile { fclose(file) } }
 
+    /// A line holding a NUL byte: C strings, and so the command's words, would end there and
+    /// run a shorter command than the one written.
+    struct NULInLine: Error, CustomStringConvertible {
+        var description: String { "the line holds a NUL byte (is this a text file?); it was not run" }
+    }
+
+    private(set) var unreadableLine: Error?
+    private var atStart = true
+
+    /// The next line as psql reads one: by bytes, so `\r\n` (one Character in Swift) and a lone
+    /// `\r` before the end are line ends too (a script saved on Windows runs as written), and a
+    /// UTF-8 byte order mark before the first line is skipped.
     func nextLine() -> String? {
         var buffer: UnsafeMutablePointer<CChar>?
         var capacity = 0
         defer { free(buffer) }
         let count = getline(&buffer, &capacity, file)
         guard count >= 0, let buffer else { return nil }
-        var line = String(cString: buffer)
-        if line.hasSuffix("\n") { line.removeLast() }
-        if line.hasSuffix("\r") { line.removeLast() }
-        return line
+        let bytes = UnsafeRawBufferPointer(start: buffer, count: count)
+        var start = 0
+        var end = count
+        if atStart {
+            atStart = false
+            if count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
+        }
+        if end > start, bytes[end - 1] == UInt8(ascii: "\n") { end -= 1 }
+        if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        let line = bytes[start..<end]
+        unreadableLine = line.contains(0) ? NULInLine() : nil
+        return String(decoding: line, as: UTF8.self)
     }
 
     var isInteractive: Bool { false }

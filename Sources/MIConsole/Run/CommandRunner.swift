@@ -78,12 +78,21 @@ final class CommandRunner {
         }
     }
 
-    /// `\echo`: a line of the script's own on the current output.
-    func echo(_ text: String) {
+    /// `\echo`, `\qecho`, `\warn`: a line of the script's own.
+    func echo(_ text: String, newline: Bool = true, to target: EchoTarget) {
         sink.finish()
-        out.write(TerminalText.escape(text, keepNewlines: false) + "\n")
-        out.flush()
+        let stream = switch target {
+        case .standardOutput: stdout
+        case .results: out
+        case .standardError: err
+        }
+        stream.write(TerminalText.escape(text, keepNewlines: false) + (newline ? "\n" : ""))
+        stream.flush()
     }
+
+    /// Where psql's echo commands write: `\echo` to stdout, `\qecho` where results go (the
+    /// `\o` file), `\warn` to stderr.
+    enum EchoTarget { case standardOutput, results, standardError }
 
     /// A line for people beside the results (`\timing`, `\watch`'s header): with a table on the
     /// output; on stderr when the output is CSV or JSON, which must stay one document.

@@ -27,16 +27,32 @@ public enum Console {
 
         public struct Variable: Sendable, Equatable {
             public let name: String
-            public let value: String
+            /// nil: `-v NAME` without `=`, which unsets NAME (psql's way).
+            public let value: String?
         }
 
         public init() {}
 
-        /// `NAME=VALUE` as `-v` takes it, split at the first `=`; nil when there is no `=` or
-        /// the name is not one a variable can take (letters, digits, `_`, not starting with a
-        /// digit).
+        /// `NAME=VALUE` as `-v` takes it, split at the first `=` (`NAME` alone unsets NAME); nil
+        /// when the name is not one a variable can take (letters, digits, `_`, not starting
+        /// with a digit).
         public static func variable(_ assignment: String) -> Variable? {
             ScriptVariables.assignment(assignment).map { Variable(name: $0.name, value: $0.value) }
+        }
+
+        /// Why `-v` cannot take `assignment` (a bad name, a built-in such as `USER`, a value
+        /// `ON_ERROR_STOP` cannot take), or nil: the rules `\set` follows.
+        public static func variableRefusal(_ assignment: String) -> String? {
+            guard let variable = variable(assignment) else {
+                return "-v takes NAME=VALUE (or NAME, to unset it), the name of letters, digits and '_' "
+                    + "(not starting with a digit): '\(assignment)'"
+            }
+            do {
+                _ = try ScriptVariables([(variable.name, variable.value)])
+                return nil
+            } catch {
+                return "-v \(variable.name): \(error)"
+            }
         }
 
         /// Whether this run prompts a person (stdin a terminal, no commands or script named, and
@@ -70,7 +86,13 @@ public enum Console {
         let interactive = run.commands.isEmpty && run.scriptFile == nil && isatty(0) == 1
         let runner = CommandRunner(session: session, out: out, err: err, runOutput: run.output(interactive: interactive),
                                    quiet: run.quiet, pagerCommand: Pager.command(environment: environment))
-        let variables = ScriptVariables(run.variables.map { ($0.name, $0.value) })
+        let variables: ScriptVariables
+        do {
+            variables = try ScriptVariables(run.variables.map { ($0.name, $0.value) })
+        } catch {
+            err.write("miadmin: " + TerminalText.escape(ErrorReport.message(for: error), keepNewlines: false) + "\n")
+            return .failure
+        }
         variables.setSession(user: session.user.uid, roles: session.user.roles.map(\.rawValue)) {
             var names: [String] = []
             try session.forEachVisibleCrew { names.append($0.name) }
@@ -135,16 +157,18 @@ public enum Console {
             source = StreamLineSource(file: fdopen(0, "r"), ownsFile: false)
             name = "<stdin>"
         }
-        if !source.isInteractive { signal(SIGINT, onScriptInterrupt) }
+        if !source.isInteractive { StopSignal.install() }
         // The JSON document is closed however the run ends: a failing line, quit, Ctrl-C.
         defer { runner.runEnded() }
         guard run.atomic || run.dryRun else {
-            return status(of: loop.run(source, name: name), commandLine: name == "-c", failures: loop.failureStatuses)
+            return StopSignal.exitStatus(for: status(of: loop.run(source, name: name), commandLine: name == "-c",
+                                                     failures: loop.failureStatuses))
         }
         runner.unsavedRun = run.dryRun
         return runInSessionTransaction(run, session: session, runner: runner) {
             loop.run(source, name: name)
-        }.map { status(of: $0, commandLine: name == "-c", failures: loop.failureStatuses) } ?? .unreachable
+        }.map { StopSignal.exitStatus(for: status(of: $0, commandLine: name == "-c", failures: loop.failureStatuses)) }
+            ?? .unreachable
     }
 
     private struct AbortAtomicRun: Error {}
@@ -289,15 +313,5 @@ public enum Console {
             if status == .unreachable || status == .interrupted || commandLine { return status }
             return .scriptStopped
         }
-    }
-}
-
-/// Ctrl-C during a script (`-c`, `-f`, a pipe): the running command stops at its next safe
-/// point and the run ends with exit 130 (``Interruption``); a second Ctrl-C while the command
-/// is still running (waiting on a busy store, say) ends the process at once.
-private let onScriptInterrupt: @convention(c) (Int32) -> Void = { number in
-    if Interruption.request() {
-        signal(number, SIG_DFL)
-        raise(number)
     }
 }

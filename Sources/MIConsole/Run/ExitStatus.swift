@@ -18,8 +18,12 @@ public enum ExitStatus: Int32, Sendable {
     case authenticationFailed = 4
     /// `deliver` held deliveries in this run: a person must look ('deliveries --state held').
     case deliveriesHeld = 5
+    /// SIGHUP (the terminal or session ended) stopped a script: 128 + 1.
+    case hungUp = 129
     /// Ctrl-C (SIGINT) ended a script: 128 + 2, as shells report it.
     case interrupted = 130
+    /// SIGTERM (a timer's stop, `kill`) stopped a script: 128 + 15.
+    case terminated = 143
 }
 
 extension ExitStatus {

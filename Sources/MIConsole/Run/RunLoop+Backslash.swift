@@ -4,14 +4,14 @@ import MICommands
 /// psql's backslash commands for scripts, run by the run loop itself: variables, conditionals,
 /// output files, `\watch`, `\timing` (docs/user-guide.md, "Scripts").
 extension RunLoop {
-    /// `\if`, `\elif`, `\else`, `\endif`; nil for any other backslash word. An expression is
-    /// substituted and read only when its branch could be taken.
+    /// `\if`, `\elif`, `\else`, `\endif`; nil for any other backslash word. An expression
+    /// (``ScriptExpression``) is read only when its branch could be taken.
     func conditional(_ meta: String, _ line: String, interactive: Bool) -> LineOutcome? {
         guard ["\\if", "\\elif", "\\else", "\\endif"].contains(meta) else { return nil }
         let level = stack.count - 1
         func expression() throws -> Bool {
-            let words = try Self.words(of: try VariableSubstitution.apply(line, value: variables.value)).dropFirst()
-            return try ScriptBoolean.parse(Array(words), for: meta)
+            try ScriptExpression.evaluate(Self.afterMetaWord(meta, in: line), for: meta, value: variables.value)
+                .asBoolean(for: meta)
         }
         do {
             switch meta {
@@ -23,6 +23,31 @@ extension RunLoop {
             if meta == "\\else" || meta == "\\endif", try Self.words(of: line).count > 1 {
                 throw CommandError.failed("\(meta) takes no argument")
             }
+            return .ok
+        } catch {
+            return report(error, interactive: interactive)
+        }
+    }
+
+    /// The pieces of what follows the backslash word `meta` on `line`, variables not yet
+    /// looked up (an expression takes each as one operand).
+    static func afterMetaWord(_ meta: String, in line: String) -> [VariableSubstitution.Piece] {
+        VariableSubstitution.parse(String(line.drop { $0 == " " || $0 == "\t" }.dropFirst(meta.count)))
+    }
+
+    /// `\let NAME EXPR`: NAME set to the value of EXPR (``ScriptExpression``; pgbench's `\set`),
+    /// where `\set` joins its words as psql's does.
+    func assign(_ line: String, interactive: Bool) -> LineOutcome {
+        do {
+            var pieces = Self.afterMetaWord("\\let", in: line)
+            guard case .text(let text)? = pieces.first else { throw CommandError.failed("usage: \\let NAME EXPR") }
+            let rest = text.drop { $0 == " " || $0 == "\t" }
+            let name = String(rest.prefix { $0 != " " && $0 != "\t" })
+            pieces[0] = .text(String(rest.dropFirst(name.count)))
+            guard !name.isEmpty else { throw CommandError.failed("usage: \\let NAME EXPR") }
+            let value = try ScriptExpression.evaluate(pieces, for: "\\let", value: variables.value)
+            try variables.set(name, value.asText)
+            runner.commandEnded()
             return .ok
         } catch {
             return report(error, interactive: interactive)
@@ -41,14 +66,19 @@ extension RunLoop {
                 // psql joins the words of the value without spaces: quote a value with spaces.
                 try variables.set(variable, arguments.dropFirst().joined())
             case "\\unset":
-                guard arguments.count == 1 else { throw CommandError.failed("usage: \\unset NAME") }
-                try variables.unset(arguments[0])
-            case "\\echo":
-                runner.echo(arguments.joined(separator: " "))
-            case "\\warn":
-                runner.sink.finish()
-                err.write(TerminalText.escape(arguments.joined(separator: " "), keepNewlines: false) + "\n")
-                err.flush()
+                guard !arguments.isEmpty else { throw CommandError.failed("usage: \\unset NAME...") }
+                for name in arguments where try !variables.unset(name) {
+                    runner.sink.warning("\\unset: variable '\(name)' was not set")
+                }
+            case "\\echo", "\\qecho", "\\warn":
+                // psql's -n as the first word: no newline after the text.
+                let newline = arguments.first != "-n"
+                let text = arguments.dropFirst(newline ? 0 : 1).joined(separator: " ")
+                switch name {
+                case "\\echo": runner.echo(text, newline: newline, to: .standardOutput)
+                case "\\qecho": runner.echo(text, newline: newline, to: .results)
+                default: runner.echo(text, newline: newline, to: .standardError)
+                }
             case "\\o":
                 try runner.redirect(to: arguments.isEmpty ? nil : OutputFile(words: arguments, shape: runner.runOutput))
             case "\\timing":
@@ -82,14 +112,21 @@ extension RunLoop {
     /// `\watch [SECONDS] [COUNT]`: the last command again every SECONDS (default 2), COUNT times
     /// or until Ctrl-C, each time under a line with the time. At the prompt the pager is off
     /// meanwhile and Ctrl-C ends the watch, not the console; in a script it ends the script.
+    static let watchSeconds: ClosedRange<Double> = 0.1...(365 * 86_400)
+
     private func watch(_ arguments: [String], interactive: Bool) -> LineOutcome {
-        let usage = CommandError.failed("usage: \\watch [SECONDS] [COUNT] (SECONDS > 0, default 2; COUNT a whole number > 0)")
+        let usage = CommandError.failed("usage: \\watch [SECONDS] [COUNT] (SECONDS from 0.1 to a year, default 2; "
+                                        + "COUNT a whole number > 0)")
         guard arguments.count <= 2 else { return report(usage, interactive: interactive) }
-        let seconds = arguments.first.flatMap(Double.init) ?? (arguments.isEmpty ? 2 : nil)
-        let count = arguments.count > 1 ? Int(arguments[1]) : nil
-        guard let seconds, seconds > 0, seconds.isFinite, arguments.count < 2 || (count ?? 0) > 0 else {
-            return report(usage, interactive: interactive)
+        let seconds = arguments.first.map { Double($0) } ?? 2
+        // psql's words for an interval it cannot wait: a sleep under 0.1 s would hammer the
+        // store, and a longer one than a year is a typo (and no longer fits the clock's numbers).
+        guard let seconds, seconds.isFinite, seconds >= Self.watchSeconds.lowerBound, seconds <= Self.watchSeconds.upperBound else {
+            return report(CommandError.failed("\\watch: incorrect interval value '\(arguments[0])': SECONDS is from 0.1 "
+                                              + "to \(Int(Self.watchSeconds.upperBound)) (a year)"), interactive: interactive)
         }
+        let count = arguments.count > 1 ? Int(arguments[1]) : nil
+        guard arguments.count < 2 || (count ?? 0) > 0 else { return report(usage, interactive: interactive) }
         guard let words = lastCommand else {
             return report(CommandError.failed("\\watch: no command to run again yet"), interactive: interactive)
         }

@@ -11,6 +11,8 @@ final class RunLoop {
         let name: String
         var line: Int
         var branches = ConditionalStack()
+        /// The folder of the script file being read (`\ir`), nil for the prompt, -c or a pipe.
+        var folder: String?
     }
 
     enum Outcome: Equatable {
@@ -24,7 +26,10 @@ final class RunLoop {
 
     let runner: CommandRunner
     let err: OutputStream
-    let stopOnError: Bool
+    /// `--on-error`: whether a failing line stops a script, unless `ON_ERROR_STOP` says.
+    let defaultStopOnError: Bool
+    /// psql's `ON_ERROR_STOP` (`-v`, `\set`) over `--on-error`, for the line being run.
+    var stopOnError: Bool { variables.stopsOnError ?? defaultStopOnError }
     let maxDepth = 16
     var stack: [Location] = []
     /// `-v`, `\set` and the built-ins (``ScriptVariables``), for the whole run.
@@ -40,14 +45,14 @@ final class RunLoop {
     init(runner: CommandRunner, err: OutputStream, stopOnError: Bool, variables: ScriptVariables = ScriptVariables()) {
         self.runner = runner
         self.err = err
-        self.stopOnError = stopOnError
+        self.defaultStopOnError = stopOnError
         self.variables = variables
     }
 
     /// Reads and runs lines until end of input. Non-interactive sources stop at the first
     /// failing command unless `stopOnError` is off; the prompt never stops on an error.
     func run(_ source: LineSource, name: String) -> Outcome {
-        stack.append(Location(name: name, line: 0))
+        stack.append(Location(name: name, line: 0, folder: (source as? StreamLineSource)?.folder))
         defer { stack.removeLast() }
         // A script run (not the prompt, not a file sourced by a running script) checks its move
         // targets against one roster of technicians for the run (TechnicianRoster).
@@ -64,7 +69,8 @@ final class RunLoop {
                 // Ctrl-C during a script: it ends at the next line, whatever --on-error says.
                 return interruptedScript()
             }
-            let outcome = runLine(line, interactive: source.isInteractive)
+            let outcome = source.unreadableLine.map { report($0, interactive: source.isInteractive) }
+                ?? runLine(line, interactive: source.isInteractive)
             reportStoreEvents()
             switch outcome {
             case .ok: continue
@@ -98,19 +104,31 @@ final class RunLoop {
     private func interruptedScript() -> Outcome {
         runner.commandEnded()
         let location = stack.last.map { "\($0.name):\($0.line): " } ?? ""
-        err.write(location + "interrupted (Ctrl-C): the script stopped here\n")
+        err.write(location + StopSignal.reason + ": the script stopped here\n")
         err.flush()
         return .stopped(.interrupted)
     }
 
     enum LineOutcome { case ok, quit(failures: Int), failed(ExitStatus), nestedStopped(ExitStatus) }
 
+    /// A line: its commands in order (psql's `\\` separates several), up to the first that
+    /// does not end well.
     private func runLine(_ typed: String, interactive: Bool) -> LineOutcome {
+        for command in ScriptLine.commands(typed) {
+            let outcome = runCommandLine(command, interactive: interactive)
+            guard case .ok = outcome else { return outcome }
+        }
+        return .ok
+    }
+
+    private func runCommandLine(_ typed: String, interactive: Bool) -> LineOutcome {
         let meta = Self.metaWord(of: typed)
         // `\if` and its kin are read before anything else: in a branch not taken every other
         // line is skipped unread (not substituted: a variable it names may be unset there).
         if let meta, let outcome = conditional(meta, typed, interactive: interactive) { return outcome }
         guard stack.last?.branches.isActive ?? true else { return .ok }
+        // An expression takes each variable as one operand: read before substitution.
+        if meta == "\\let" { return assign(typed, interactive: interactive) }
         let isCommand = meta == nil || CommandRegistry.builtin(named: meta!) == nil
         var words: [String]
         var gset: [String]?
@@ -134,6 +152,14 @@ final class RunLoop {
             return .quit(failures: 0)
         case "source":
             return source(Array(words.dropFirst()), interactive: interactive)
+        case "\\ir":
+            // psql's \ir: a relative FILE is found beside the script being run (at the prompt,
+            // in -c or a pipe, in the current folder, as `source` finds it).
+            var arguments = Array(words.dropFirst())
+            if arguments.count == 1, !arguments[0].hasPrefix("/"), let folder = stack.last?.folder {
+                arguments[0] = folder + "/" + arguments[0]
+            }
+            return source(arguments, interactive: interactive)
         case "\\x":
             // psql's \x: toggles between on and off (auto goes off), or sets what it is given.
             let value = words.count > 1 ? words[1] : (runner.session.display.expanded == .off ? "on" : "off")
@@ -164,7 +190,9 @@ final class RunLoop {
             guard gset == nil || gset!.count <= 1 else { throw CommandError.failed("usage: COMMAND \\gset [PREFIX]") }
             let tap = try runner.run(words: words, captures: gset != nil, paging: paging)
             if let prefix = gset?.first ?? gset.map({ _ in "" }) {
-                for (name, value) in try tap.assignments(prefix: prefix) { try variables.set(name, value) }
+                for (name, value) in try tap.assignments(prefix: prefix) {
+                    if let value { try variables.set(name, value) } else { try variables.unset(name) }
+                }
             }
             runner.commandEnded()
             variables.commandEnded(status: .success, rows: tap.rowCount)
@@ -208,7 +236,8 @@ final class RunLoop {
     /// `source FILE`: runs a script inside this one, with its own name and line numbers.
     private func source(_ arguments: [String], interactive: Bool) -> LineOutcome {
         guard arguments.count == 1 else {
-            return report(CommandError.failed("usage: source FILE"), interactive: interactive)
+            return report(CommandError.failed("usage: source FILE (also \\i FILE; \\ir FILE beside the running script)"),
+                          interactive: interactive)
         }
         guard stack.count < maxDepth else {
             return report(CommandError.failed("source nested more than \(maxDepth) levels deep (a file sourcing itself?)"),

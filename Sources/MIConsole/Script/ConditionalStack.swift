@@ -96,10 +96,12 @@ enum ScriptBoolean {
         guard words.count == 1 else {
             throw NotABoolean(value: words.joined(separator: " "), command: command)
         }
-        switch words[0].lowercased() {
-        case "true", "on", "yes", "1": return true
-        case "false", "off", "no", "0": return false
-        default: throw NotABoolean(value: words[0], command: command)
-        }
+        // psql's ParseVariableBool: any unique prefix of true, false, yes and no; on and off
+        // from two letters (`o` could be either).
+        let word = words[0].lowercased()
+        func spells(_ full: String, from shortest: Int = 1) -> Bool { word.count >= shortest && full.hasPrefix(word) }
+        if word == "1" || spells("true") || spells("yes") || word == "on" { return true }
+        if word == "0" || spells("false") || spells("no") || spells("off", from: 2) { return false }
+        throw NotABoolean(value: words[0], command: command)
     }
 }

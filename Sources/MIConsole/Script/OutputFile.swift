@@ -8,7 +8,7 @@ import MIFiles
 /// of the file (an ``AppendingFile``) as the results come. The file holds its own document: one
 /// JSON array, its own CSV header.
 final class OutputFile {
-    enum Target { case replacing(NewFile, name: String), appending(AppendingFile) }
+    enum Target { case replacing(NewFile, name: String), appending(AppendingFile), device(Int32) }
 
     let path: String
     let stream: OutputStream
@@ -38,7 +38,16 @@ final class OutputFile {
             case .file, .missing: break
             case .folder: throw FileError(folder.pathOf(name), EISDIR, doing: "is a folder")
             case .symbolicLink: throw FileError(folder.pathOf(name), ELOOP, doing: "not replaced")
-            case .other: throw FileError(folder.pathOf(name), EINVAL, doing: "not a regular file: not replaced")
+            case .other:
+                // psql's `\o /dev/null`: a character device (the null device, a terminal) is
+                // written as it is; a fifo or a socket is still refused.
+                guard let device = Self.openCharacterDevice(name, in: folder) else {
+                    throw FileError(folder.pathOf(name), EINVAL, doing: "not a regular file or a character device: not replaced")
+                }
+                target = .device(device)
+                stream = OutputStream(fd: device)
+                runOutput = RunOutput(json: shape.json, oneCSVHeader: shape.oneCSVHeader)
+                return
             }
             let file = try NewFile(in: folder, for: name)
             target = .replacing(file, name: name)
@@ -57,6 +66,22 @@ final class OutputFile {
         switch target {
         case .replacing(let file, let name): try file.commit(as: name, existing: .replaceFile)
         case .appending(let file): try file.finish()
+        case .device(let fd): Foundation.close(fd)
         }
+    }
+
+    /// `name` in `folder` opened for writing when it is a character device the user may write,
+    /// else nil. Opened without following a link and without blocking (a fifo there would wait
+    /// for a reader), then checked by its descriptor, so what is written to is what was checked.
+    private static func openCharacterDevice(_ name: String, in folder: Folder) -> Int32? {
+        let fd = openat(folder.fd, name, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
+        guard fd >= 0 else { return nil }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFCHR else {
+            Foundation.close(fd)
+            return nil
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return fd
     }
 }

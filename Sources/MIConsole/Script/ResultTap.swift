@@ -55,14 +55,16 @@ final class ResultTap: OutputSink {
     }
 
     /// The one row kept, as variable names (`prefix` + the column's key, characters a name cannot
-    /// hold as `_`) and their text as CSV writes it (times in ISO 8601, lists joined with ", ").
-    func assignments(prefix: String) throws -> [(name: String, value: String)] {
+    /// hold as `_`) and their text as CSV writes it (times in ISO 8601, lists joined with ", ");
+    /// nil for a NULL, which unsets the variable as psql's `\gset` does, so `:{?NAME}` tells a
+    /// missing value from an empty one.
+    func assignments(prefix: String) throws -> [(name: String, value: String?)] {
         guard rowCount == 1, let row = rows.first else { throw NotOneRow(count: rowCount) }
         return zip(columns, row).map { column, value in
             let key = String(String.UnicodeScalarView(column.key.unicodeScalars.map {
                 ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) ? $0 : "_"
             }))
-            return (prefix + key, sink.text(value, forTable: false))
+            return (prefix + key, value == .null ? nil : sink.text(value, forTable: false))
         }
     }
 }

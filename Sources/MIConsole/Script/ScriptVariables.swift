@@ -21,16 +21,39 @@ final class ScriptVariables {
         }
     }
 
-    init(_ initial: [(name: String, value: String)] = []) {
+    /// The variables only the console sets: who is logged in and how the last command went. A
+    /// script that could set them could make `:USER` say someone else (psql's special variables
+    /// are kept the same way, by hooks in variables.c).
+    static let builtIns: Set<String> = ["USER", "ROLE", "CREWS", "ERROR", "LAST_EXIT", "ROW_COUNT"]
+
+    /// `\set USER …`, `-v ROW_COUNT=…`: refused.
+    struct BuiltIn: Error, CustomStringConvertible {
+        let name: String
+        var description: String {
+            "\(name) is set by the console (who is logged in, how the last command went); it cannot be set or unset"
+        }
+    }
+
+    /// `ON_ERROR_STOP`, psql's name for `--on-error stop|continue`: a boolean.
+    static let onErrorStop = "ON_ERROR_STOP"
+
+    init() {
         values = ["ERROR": "false", "LAST_EXIT": "0", "ROW_COUNT": "0"]
-        for (name, value) in initial { values[name] = value }
+    }
+
+    /// `initial`: `-v` in order; a nil value (`-v NAME`, no `=`) unsets NAME, as in psql.
+    convenience init(_ initial: [(name: String, value: String?)]) throws {
+        self.init()
+        for (name, value) in initial {
+            if let value { try set(name, value) } else { try unset(name) }
+        }
     }
 
     /// The session's built-ins; `crews` is asked on first use.
     func setSession(user: String, roles: [String], crews: @escaping () throws -> [String]) {
-        if values["USER"] == nil { values["USER"] = user }
-        if values["ROLE"] == nil { values["ROLE"] = roles.joined(separator: ",") }
-        if values["CREWS"] == nil { deferred["CREWS"] = { try crews().joined(separator: ",") } }
+        values["USER"] = user
+        values["ROLE"] = roles.joined(separator: ",")
+        deferred["CREWS"] = { try crews().joined(separator: ",") }
     }
 
     func value(_ name: String) throws -> String? {
@@ -44,14 +67,26 @@ final class ScriptVariables {
 
     func set(_ name: String, _ value: String) throws {
         guard VariableSubstitution.isValidName(name) else { throw InvalidName(name: name) }
+        guard !Self.builtIns.contains(name) else { throw BuiltIn(name: name) }
+        if name == Self.onErrorStop { _ = try ScriptBoolean.parse([value], for: name) }
         deferred[name] = nil
         values[name] = value
     }
 
-    func unset(_ name: String) throws {
+    /// Removes `name`; false when it was not set.
+    @discardableResult
+    func unset(_ name: String) throws -> Bool {
         guard VariableSubstitution.isValidName(name) else { throw InvalidName(name: name) }
+        guard !Self.builtIns.contains(name) else { throw BuiltIn(name: name) }
+        let wasSet = values[name] != nil || deferred[name] != nil
         deferred[name] = nil
         values[name] = nil
+        return wasSet
+    }
+
+    /// What `ON_ERROR_STOP` says (set only to a boolean), or nil when it is not set.
+    var stopsOnError: Bool? {
+        values[Self.onErrorStop].flatMap { try? ScriptBoolean.parse([$0], for: Self.onErrorStop) }
     }
 
     /// Every variable that has a value, by name (`\set` alone); deferred ones are left out
@@ -70,12 +105,12 @@ final class ScriptVariables {
         values["ROW_COUNT"] = String(rows)
     }
 
-    /// `NAME=VALUE` from `-v`/`--set`, split at the first `=`; nil when there is none or the
-    /// name is not one a variable can take.
-    static func assignment(_ text: String) -> (name: String, value: String)? {
-        guard let equals = text.firstIndex(of: "=") else { return nil }
-        let name = String(text[..<equals])
+    /// `NAME=VALUE` from `-v`/`--set`, split at the first `=`, or `NAME` alone (value nil: unset
+    /// it); nil when the name is not one a variable can take.
+    static func assignment(_ text: String) -> (name: String, value: String?)? {
+        let equals = text.firstIndex(of: "=")
+        let name = String(text[..<(equals ?? text.endIndex)])
         guard VariableSubstitution.isValidName(name) else { return nil }
-        return (name, String(text[text.index(after: equals)...]))
+        return (name, equals.map { String(text[text.index(after: $0)...]) })
     }
 }

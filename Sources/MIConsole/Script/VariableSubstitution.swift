@@ -3,6 +3,8 @@
 /// - `:NAME` by the value as it is (it may hold several words, quotes, options);
 /// - `:'NAME'` by the value quoted for ``Tokenizer`` (``Tokenizer/quote(_:)``), so whatever it
 ///   holds — spaces, quotes, `#`, a backslash — stays one word, the word it is written in;
+/// - `:"NAME"` by the value double-quoted (psql's identifier quoting; `"` and `\` escaped with
+///   a backslash), also one word;
 /// - `:{?NAME}` by `true` or `false`: whether NAME is set.
 ///
 /// Nothing inside quotes is replaced, nor after a backslash (`\:NAME` is the text `:NAME`), nor
@@ -20,7 +22,7 @@ public enum VariableSubstitution {
     }
 
     public struct Reference: Equatable, Sendable {
-        public enum Kind: Equatable, Sendable { case raw, quoted, isSet }
+        public enum Kind: Equatable, Sendable { case raw, quoted, identifier, isSet }
         public let kind: Kind
         public let name: String
     }
@@ -38,10 +40,17 @@ public enum VariableSubstitution {
     /// option, which a quoted value must never become.
     public struct ValueLooksLikeOption: Error, CustomStringConvertible, Equatable {
         public let name: String
+        /// The quote it was written with: `'` or `"`.
+        public var form = "'"
         public var description: String {
-            "the value of :'\(name)' starts with '-' and would be read as an option; "
-                + "give it after the option with '=' (as in --note=:'\(name)')"
+            "the value of :\(form)\(name)\(form) starts with '-' and would be read as an option; "
+                + "give it after the option with '=' (as in --note=:\(form)\(name)\(form))"
         }
+    }
+
+    /// A value as one double-quoted word of the tokenizer: `"` and `\` escaped.
+    static func doubleQuoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
     /// The line with every reference replaced by what `value` gives for its name.
@@ -63,10 +72,12 @@ public enum VariableSubstitution {
                 case .raw:
                     guard let text = try value(reference.name) else { throw UnsetVariable(name: reference.name) }
                     result += text
-                case .quoted:
+                case .quoted, .identifier:
                     guard let text = try value(reference.name) else { throw UnsetVariable(name: reference.name) }
-                    if atWordStart, text.hasPrefix("-") { throw ValueLooksLikeOption(name: reference.name) }
-                    result += Tokenizer.quote(text)
+                    if atWordStart, text.hasPrefix("-") {
+                        throw ValueLooksLikeOption(name: reference.name, form: reference.kind == .quoted ? "'" : "\"")
+                    }
+                    result += reference.kind == .quoted ? Tokenizer.quote(text) : doubleQuoted(text)
                 }
             }
         }
@@ -145,9 +156,10 @@ public enum VariableSubstitution {
             return (String(String.UnicodeScalarView(scalars[first..<end])), end)
         }
         switch scalars[index] {
-        case "'":
-            guard let (name, end) = name(from: index + 1), end < scalars.count, scalars[end] == "'" else { return nil }
-            return (Reference(kind: .quoted, name: name), end + 1)
+        case "'", "\"":
+            let quote = scalars[index]
+            guard let (name, end) = name(from: index + 1), end < scalars.count, scalars[end] == quote else { return nil }
+            return (Reference(kind: quote == "'" ? .quoted : .identifier, name: name), end + 1)
         case "{":
             index += 1
             guard index < scalars.count, scalars[index] == "?",

@@ -18,6 +18,21 @@ enum CommandLineTargets {
         try substitution(line)
     }
 
+    /// A script line: cut at psql's `\\` into commands that, joined by it again, give the line
+    /// back (nothing lost or moved between commands); read as an expression with each variable
+    /// form (`:v`, `:'v'`, `:"v"`, `:{?v}`) holding hostile values, it gives a value or an error,
+    /// never a crash.
+    static func scriptLine(_ data: Data) throws(FuzzFinding) {
+        let line = String(decoding: data, as: UTF8.self)
+        let commands = ScriptLine.commands(line)
+        try check(!commands.isEmpty, "no command from a line")
+        try check(commands.joined(separator: "\\\\") == line, "the commands joined again are not the line")
+        let pieces = VariableSubstitution.parse(line)
+        for value in ["3", "a=b OR 1)", "-9223372036854775808", "'", "(", "", line] {
+            _ = try? ScriptExpression.evaluate(pieces, for: "\\if") { $0 == "unset" ? nil : value }
+        }
+    }
+
     /// A stand-in value that no input holds (inputs holding it are skipped).
     private static let placeholder = "\u{F8FF}"
 

@@ -23,6 +23,8 @@ public struct FuzzTarget: Sendable {
                    body: JSONTargets.form),
         FuzzTarget(name: "tokenizer", summary: "the command-line tokenizer, with a quote/split round trip, and :'NAME' substitution (a value never escapes its word)",
                    body: CommandLineTargets.tokenizer),
+        FuzzTarget(name: "script-line", summary: "a script line's \\\\ separators (nothing lost) and \\if/\\let expressions over every variable form (never a crash)",
+                   body: CommandLineTargets.scriptLine),
         FuzzTarget(name: "arguments", summary: "each registered command's argument parsing and help lookup",
                    body: CommandLineTargets.arguments),
         FuzzTarget(name: "filter", summary: "LDAP filter escaping and glob translation and matching",
