@@ -12,8 +12,14 @@ extension FormStore {
     /// transaction decides.
     public func withRetriedTransaction<T>(_ body: () throws -> T) throws -> T {
         if SessionConnection.of(self) != nil { return try withSessionTransaction(end: .commit, body) }
-        return try engine.retriedSession { db in
-            try SessionConnection.$current.withValue(SessionConnection(db, store: self)) { try body() }
+        // Its audit rows reach the relay once, after the attempt that committed.
+        return try relayingAudit { attempt in
+            try engine.retriedSession { db in
+                attempt()
+                return try PendingAudit.keeping {
+                    try SessionConnection.$current.withValue(SessionConnection(db, store: self)) { try body() }
+                }
+            }
         }
     }
 }

@@ -110,6 +110,21 @@ struct AuditSyslogTests {
         #expect(logger.messages().count == 2)
     }
 
+    /// `undo` runs as one transaction that is retried as a whole; its rows reach the logger too,
+    /// once, after it committed.
+    @Test func anUndoReachesTheLogger() throws {
+        let logger = try Receiver()
+        let config = try config(socket: logger.path)
+        let store = try fixture.storePath(config)
+        let before = Int(try sqlite(store, "SELECT count(*) FROM audit")) ?? -1
+        let run = try MIAdmin.as_("mkhan", config: config, ["move 'jdoe/Pump station 4' asmith", "undo --yes"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let added = (Int(try sqlite(store, "SELECT count(*) FROM audit")) ?? -1) - before
+        let messages = logger.messages().map { String(decoding: $0, as: UTF8.self) }
+        // The move's row and the undo's, each sent once.
+        #expect(added == 2 && messages.count == added, "\(added) audit rows, messages: \(messages)")
+    }
+
     /// Nothing listens: the change is made and audited in the store, and the console says so
     /// once per session, not once per change.
     @Test func aLoggerThatIsDownNeitherBlocksNorFailsAChange() throws {
