@@ -36,7 +36,7 @@ let package = Package(
                        providers: [.apt(["libreadline-dev"])]),
         // glibc's process controls that Swift cannot call (prctl is variadic), wrapped once.
         .systemLibrary(name: "CProcess", path: "Sources/CProcess"),
-        // PostgreSQL's libpq, wrapped once, for the PostgreSQL store engine (issue 9).
+        // PostgreSQL's libpq, wrapped once, for the PostgreSQL store engine.
         .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", pkgConfig: "libpq",
                        providers: [.apt(["libpq-dev"])]),
         // cairo + pango: the PDF report's surface, text layout and font fallback, wrapped once.
@@ -58,7 +58,7 @@ let package = Package(
         // MIT Kerberos' GSSAPI (libkrb5-dev's headers), opened on the first Kerberos login or keytab
         // bind: a password login never loads it (CKerberosLazy/include/kerberos_lazy.h).
         .target(name: "CKerberosLazy", dependencies: ["CLazyLibrary"]),
-        // Outbound traffic (issue 23): HTTPS posts to the office and mail through SMTP, over
+        // Outbound traffic: HTTPS posts to the office and mail through SMTP, over
         // libcurl. Knows nothing of forms or the store; never prints.
         .target(name: "MIOutbound", dependencies: ["CCurl", "CCurlLazy"]),
         // Files the console creates and trees it reads on the user's behalf, by folder descriptor
@@ -122,7 +122,7 @@ let package = Package(
             "MIConsole", "MICommands", "MIStore", "MIDirectory", "MIOutbound",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        // The one helper for files made and trees read on the user's behalf (issue 27).
+        // The one helper for files made and trees read on the user's behalf.
         .testTarget(name: "MIFilesTests", dependencies: ["MIFiles"]),
         .testTarget(name: "MITextTests", dependencies: ["MIText"]),
         // Unit tests of the commands against fake directory and store services: the permission

@@ -35,7 +35,7 @@ public struct LedCrews: Sendable, Equatable {
     }
 }
 
-/// Reading crews (issue 22). Every read runs on the session's read connection, bound as the
+/// Reading crews. Every read runs on the session's read connection, bound as the
 /// service account. Nothing here holds a crew's members beyond the call that reads them: a
 /// session keeps the user ids of the crews its user leads, not every crew's.
 extension Directory {

@@ -2,8 +2,8 @@ import CLDAP
 import Foundation
 
 /// Why an `ldaps://` connection failed, when libldap only says "Can't contact LDAP server" (-1)
-/// for a certificate it refused as for a server that is down (issue 27: a wrong `ldap.caFile`
-/// showed as "unreachable" with no pointer to it). If the server's port accepts a TCP
+/// for a certificate it refused as for a server that is down (a wrong `ldap.caFile` would
+/// show as "unreachable" with no pointer to it). If the server's port accepts a TCP
 /// connection, the server is there and the TLS handshake is what failed.
 enum TLSDiagnosis {
     /// The error for a connection that failed with `code` (`diagnostic`: libldap's message, as

@@ -111,7 +111,7 @@ enum Privilege {
         }
         // Everything from now on is written for the user (exports, reports, media, calendars,
         // history, store copies) and the pager or editor inherits it: the user's umask, not the
-        // group's 007 (issue 27: a user with umask 077 got 0660 files).
+        // group's 007 (a user with umask 077 expects 0600 files, not 0660).
         if let mask = userUmask.withLock({ $0 }) { umask(mask) }
         if let home = userHome.withLock({ $0 }) { setenv("HOME", home, 1) }
     }

@@ -42,7 +42,7 @@ extension String {
     /// Unicode canonical composition (NFC): the one spelling the store keeps for names and uids,
     /// so `é` typed on macOS (often decomposed) finds `é` imported from a tablet. ASCII text is
     /// NFC already and comes back as it is: Foundation's composition bridges through NSString,
-    /// and a crew's listing asked it for every row's owner (docs/benchmarks.md, issue 22).
+    /// and a crew's listing asked it for every row's owner (docs/benchmarks.md).
     public var nfc: String {
         utf8.allSatisfy { $0 < 0x80 } ? self : precomposedStringWithCanonicalMapping
     }

@@ -19,7 +19,7 @@ public struct Notice: Sendable, Hashable, Identifiable {
     public static let sourceMove = "move"
     /// Written by ``FormStore/move(_:to:actor:actorRole:note:expectedVersion:)`` for the new owner.
     public static let sourceMoveReceived = "move.received"
-    /// Left for the foremen of a crew a form was moved into from outside it (issue 22).
+    /// Left for the foremen of a crew a form was moved into from outside it.
     public static let sourceMoveIntoCrew = "move.crew"
     /// Left for the foremen of the owner's crews when an import brings a form in completed.
     public static let sourceCompleted = "import.completed"

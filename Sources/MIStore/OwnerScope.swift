@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// Whose forms a process may see and change through this store: everybody's, or those of a set
-/// of owners — the technicians of the crews a foreman leads (issue 22, docs/security.md).
+/// of owners — the technicians of the crews a foreman leads (docs/security.md).
 ///
 /// The console sets it after login, with its crews (``FormStore/reach``); from then on every form
 /// query begins with its condition (``FormQuery``) and every change checks the form's owner (and a move's target)

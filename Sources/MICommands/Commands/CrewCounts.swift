@@ -1,7 +1,7 @@
 import MIDirectory
 import MIStore
 
-/// `forms --count-by team[,state]` (issue 22): the store's counts by owner, summed per crew the
+/// `forms --count-by team[,state]`: the store's counts by owner, summed per crew the
 /// user may see. A technician in two crews counts in both; forms of owners in none of them are
 /// counted under `(no crew)`. Every visible crew gets a row, 0 included.
 enum CrewCounts {

@@ -193,8 +193,8 @@ public struct FormsCommand: ConsoleCommand {
 
 extension FormField: ExpressibleByArgument {}
 
-/// `--count-by owner,state`: one or two form fields, each named once; `team` counts by crew
-/// (issue 22): the store counts by owner, and each owner's count goes to each of his crews.
+/// `--count-by owner,state`: one or two form fields, each named once; `team` counts by crew:
+/// the store counts by owner, and each owner's count goes to each of his crews.
 public struct FormFieldList: Sendable, Hashable, ExpressibleByArgument {
     /// What the store counts by (`team` asks it for `owner`).
     public let fields: [FormField]

@@ -68,7 +68,7 @@ public struct MoveCommand: ConsoleCommand {
                               Column("expires")]
 
     public func run(in session: Session, output: OutputSink) throws {
-        // Both ends inside the foreman's crews (issue 22): the target is refused before the store
+        // Both ends inside the foreman's crews: the target is refused before the store
         // is asked; the store checks the form's owner, and the target again, in the move's transaction.
         for target in targets { try session.requireInCrews(target) }
         let technicians = try targets.map { try session.technician($0) }

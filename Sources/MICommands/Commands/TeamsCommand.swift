@@ -2,7 +2,7 @@ import ArgumentParser
 import MIDirectory
 import MIStore
 
-/// `teams`: the crews the user may see (issue 22), and `teams show NAME`: one crew's members
+/// `teams`: the crews the user may see, and `teams show NAME`: one crew's members
 /// and their work.
 public struct TeamsCommand: ConsoleCommand {
     public static let configuration = CommandConfiguration(

@@ -17,7 +17,7 @@ public struct WhoamiCommand: ConsoleCommand {
         var values: [Value] = [.string(user.uid), .string(user.dn), .string(user.name),
                                .list(user.roles.map { .string($0.rawValue) }), .string(session.loginMethod.rawValue)]
         if session.directory.crewSettings != nil {
-            // Whose forms the session acts on (issue 22): the crews led, or every crew and why.
+            // Whose forms the session acts on: the crews led, or every crew and why.
             columns.append(Column("crews"))
             values.append(.string(try session.crewReach().summary))
         }

@@ -35,7 +35,7 @@ public struct AppConfig: Sendable {
         /// Active Directory serves at most 1,000 entries a page (MaxPageSize); larger asks get 1,000.
         public static let pageSize = 1...10_000
         public static let busyTimeoutSeconds: ClosedRange<Double> = 0...3_600
-        /// Days, as `policy set` takes them (issue 12): up to ten years.
+        /// Days, as `policy set` takes them: up to ten years.
         public static let days = ExpiryPolicy.dayRange
     }
 

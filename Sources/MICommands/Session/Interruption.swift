@@ -1,7 +1,7 @@
 import Synchronization
 
-/// Ctrl-C while a command runs (issue 26: `report --state … --dir …` ran on to the last of 409
-/// forms). The console's SIGINT handler only raises a flag (an atomic store is all a signal
+/// Ctrl-C while a command runs (a `report --state … --dir …` over hundreds of forms must stop when
+/// asked). The console's SIGINT handler only raises a flag (an atomic store is all a signal
 /// handler may do); long commands look at it at their safe points — between forms, between
 /// rows of a listing, between the batches of `expire` and `purge` — and stop there with
 /// ``Interrupted``, which says what was done. What the command had not committed is rolled

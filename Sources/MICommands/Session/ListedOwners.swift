@@ -7,7 +7,7 @@ import MIStore
 struct ListedOwners {
     /// The owner asked for, as the session allows it (a technician's own uid).
     let owner: String?
-    /// The crews the session acts for: technicians outside them are never listed (issue 22).
+    /// The crews the session acts for: technicians outside them are never listed.
     let scope: OwnerScope
 
     init(asked: String?, in session: Session) throws {

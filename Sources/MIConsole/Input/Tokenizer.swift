@@ -19,7 +19,7 @@ public enum Tokenizer {
     ///
     /// Scans Unicode scalars, not Characters: a combining mark after a quote, a space or a
     /// backslash (`'\u{301}`) would otherwise glue to it into one Character that is no longer the
-    /// quote (found by the fuzzer: `quote` then `split` lost a word).
+    /// quote, and `quote` then `split` would lose a word (the tokenizer fuzz target checks it).
     static func scan(_ line: String) throws -> (words: [String], endsInWord: Bool) {
         var words: [String] = []
         var current = String.UnicodeScalarView()

@@ -268,7 +268,7 @@ public enum Console {
         let mayListUsers = (try? session.require(UsersCommand.roles, for: "users")) != nil
         sources.userIDs = { prefix, techniciansOnly in
             guard mayListUsers else { return [] }
-            // A foreman's targets and owners are the technicians of his crews (issue 22): offered
+            // A foreman's targets and owners are the technicians of his crews: offered
             // from the crews, not from a directory search that the crews would then thin out.
             if techniciansOnly, let crew = (try? session.crewReach().scope)?.owners {
                 return crew.filter { $0.hasPrefix(prefix) }.sorted().prefix(200).filter { uid in

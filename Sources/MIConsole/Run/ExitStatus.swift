@@ -72,7 +72,7 @@ public enum ErrorReport {
         case let error as Interrupted: return error.description
         case let error as ConfigError: return error.description
         case let error as StoreError where error.kind == .busy:
-            // "raise the busy timeout" named no setting (issue 26); the store knows no config keys.
+            // The store knows no config keys: the console names the setting.
             return error.description + " The setting is store.busyTimeoutSeconds in the config file."
         case let error as StoreError: return error.description
         case let error as OutboundFailure: return error.description

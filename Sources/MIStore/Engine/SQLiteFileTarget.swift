@@ -7,7 +7,7 @@ import MIFiles
 ///
 /// SQLite opens files by path, resolves links in it, and makes `-wal`, `-shm` and `-journal`
 /// beside the file by path too: handed `/tmp/share/copy.sqlite`, it followed a link planted
-/// there into another user's file (issue 27). So SQLite never gets the user's path. The file is
+/// there into another user's file. So SQLite never gets the user's path. The file is
 /// made (or, for `--append`, hard-linked with its `-wal` and `-shm`, `linkat` never following a
 /// link) in a new private folder (0700, an unpredictable name, ``Folder/makePrivateFolder(for:)``)
 /// under an unpredictable name of its own; SQLite works there; ``finish()`` then links the new file

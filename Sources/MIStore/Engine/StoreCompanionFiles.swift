@@ -5,7 +5,7 @@ import Foundation
 /// that root's `--init-store` leaves beside them.
 ///
 /// A program that is not miadmin and closes the store last without persistent WAL (the sqlite3
-/// shell's `.backup`, issue 27) deletes `-wal` and `-shm`. The setgid console cannot make
+/// shell's `.backup`) deletes `-wal` and `-shm`. The setgid console cannot make
 /// root-owned files, but it can give a spare a second name: when both files are gone and no
 /// process holds the store, ``repairVanished(_:)`` empties a spare and hard-links it as the
 /// missing file, which is then root's again. The spare keeps its own name, so the next loss is

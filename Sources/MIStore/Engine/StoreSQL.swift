@@ -126,9 +126,9 @@ struct StoreSQL: ExpressibleByStringInterpolation, Sendable {
     /// The text and arguments for `dialect`'s engine, each placeholder spelled by the dialect
     /// for its argument's position (from 1).
     func rendered(for dialect: StoreDialect) -> (sql: String, arguments: StoreArguments) {
-        // The bytes go into one buffer of about the right size and become a String once:
-        // appended to a String piece by piece, the text of a move's seven statements was copied
-        // into ever larger buffers (docs/benchmarks.md).
+        // The bytes go into one buffer of about the right size and become a String once: a
+        // String appended to piece by piece copies itself into ever larger buffers, a cost a
+        // move pays for each of its statements (docs/benchmarks.md).
         var sql: [UInt8] = []
         sql.reserveCapacity(sizeHint)
         var arguments: StoreArguments = []

@@ -118,7 +118,7 @@ extension FormStore {
     }
 
     /// A form that came in completed (new, or incomplete before): the foremen of its owner's
-    /// crews get a notice, in the import's transaction (issue 26). Without crews nobody is
+    /// crews get a notice, in the import's transaction. Without crews nobody is
     /// assigned to supervise it, and nobody is told.
     private func tellForemenOfCompletion(_ form: LoadedForm, outcome: FormUpsert.Outcome, in db: any StoreDatabase) throws {
         guard form.state == .completed, let naming = crewNaming else { return }

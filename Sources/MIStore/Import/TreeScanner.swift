@@ -8,7 +8,7 @@ import MIFiles
 /// `openat(O_NOFOLLOW | O_DIRECTORY)` and an `fstat` check (``Folder``); what it lists is named by
 /// its parts below the root, which the reader opens the same way again. A folder renamed or
 /// swapped for a link during the walk can only make an entry be skipped or fail, never make the
-/// import read anything outside the tree (docs/security.md, issue 27).
+/// import read anything outside the tree (docs/security.md).
 struct TreeScanner {
     static let completedFolder = "Completed MIs"
     static let errorFolder = "Error"

@@ -90,7 +90,7 @@ extension FormStore {
                                                                 by: actor, role: actorRole, reason: note),
                                source: Notice.sourceMoveReceived, formId: form.id, at: now)]
             if let naming = crewNaming {
-                // A form from outside the receiving crew: its foremen hear of it (issue 22).
+                // A form from outside the receiving crew: its foremen hear of it.
                 for (foreman, crews) in try naming.foremenToTell(movedFrom: form.owner, to: uid, actor: actor) {
                     statements.append(Notices.adding(uid: foreman,
                                                      text: Notices.movedIntoCrew(formName: newName, crews: crews, to: uid,

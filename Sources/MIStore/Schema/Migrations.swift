@@ -129,7 +129,7 @@ enum Migrations {
         );
         """)
 
-    /// Outbound work (issue 23), written in the same transaction as the change that causes it.
+    /// Outbound work, written in the same transaction as the change that causes it.
     ///
     /// - `outbox`: one row per submitted form version to deliver to the office. `idempotency_key`
     ///   is made when the row is queued and sent on every try, so the office can drop repeats;
