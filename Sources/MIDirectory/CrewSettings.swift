@@ -15,7 +15,7 @@ public struct CrewSettings: Sendable, Equatable {
     public var base: String?
     /// `teams.allTeamsGroup`: its members act as foremen of every crew (site leads, a nightly
     /// service account).
-    public var allTeamsGroup: String?
+    public var allCrewsGroup: String?
     /// `teams.managerAttribute` (manager): the attribute naming a technician's foreman.
     public var managerAttribute: String
     /// `teams.refreshSeconds`: a session reads its crews again before a command once they are
@@ -25,11 +25,11 @@ public struct CrewSettings: Sendable, Equatable {
     /// The default of ``refreshSeconds``.
     public static let defaultRefreshSeconds = 60
 
-    public init(source: Source, base: String? = nil, allTeamsGroup: String? = nil, managerAttribute: String = "manager",
+    public init(source: Source, base: String? = nil, allCrewsGroup: String? = nil, managerAttribute: String = "manager",
                 refreshSeconds: Int = CrewSettings.defaultRefreshSeconds) {
         self.source = source
         self.base = base
-        self.allTeamsGroup = allTeamsGroup
+        self.allCrewsGroup = allCrewsGroup
         self.managerAttribute = managerAttribute
         self.refreshSeconds = refreshSeconds
     }

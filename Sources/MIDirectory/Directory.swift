@@ -30,7 +30,7 @@ public final class Directory {
     /// and the role and crew groups' SIDs they are matched against (``GroupSIDs``).
     var tokenGroupsOffered: Bool?
     var roleSIDsCache: GroupSIDs<Role>?
-    var crewSIDsCache: (crews: GroupSIDs<Crew>, allTeams: SID?)?
+    var crewSIDsCache: (crews: GroupSIDs<Crew>, allCrews: SID?)?
     /// The crew base has shown at least one crew group this session (``requireVisibleCrews``).
     var crewBaseShowsCrews = false
     /// Set by a login whose password works but expires soon or is in its grace logins: the

@@ -153,7 +153,7 @@ extension Directory {
             add("crews", reports.count > 0 ? .ok : .problem,
                 "teams.source manager: \(reports.count) user entr\(reports.count == 1 ? "y" : "ies") with \(teams.managerAttribute) readable")
         }
-        if let group = teams.allTeamsGroup {
+        if let group = teams.allCrewsGroup {
             let counts = try memberCounts(group, on: ldap)
             add("site leads", counts == nil ? .problem : .ok,
                 counts.map { "teams.allTeamsGroup \(group): \(Self.describe($0))" }

@@ -71,12 +71,12 @@ extension Directory {
         let teams = try teams
         let ldap = try connect()
         if teams.source == .groups, let token = try crewsFromTokenGroups(of: user, teams, fresh: true, on: ldap) {
-            if token.allTeams { return LedCrews(allCrews: true, crews: [], memberIDs: []) }
+            if token.allCrews { return LedCrews(allCrews: true, crews: [], memberIDs: []) }
             if token.crews.isEmpty { try requireVisibleCrews(teams, on: ldap) }
             return try led(token.crews.sorted())
         }
         let membership = membershipFilter(dn: user.dn, uid: user.uid)
-        let allTeams = try teams.allTeamsGroup.map { try ldap.sendBaseMatches([$0], filter: membership) }
+        let allCrews = try teams.allCrewsGroup.map { try ldap.sendBaseMatches([$0], filter: membership) }
         let memberAttributes = ["member", "uniqueMember", "memberUid"]
         let search: LDAPConnection.SentSearch
         do {
@@ -91,18 +91,18 @@ extension Directory {
                                        attributes: [settings.userAttribute])
             }
         } catch {
-            allTeams.map(ldap.abandon)
+            allCrews.map(ldap.abandon)
             throw error
         }
-        if let allTeams {
+        if let allCrews {
             let answer: LDAPConnection.BaseMatch?
             do {
-                answer = try ldap.receive(allTeams).first
+                answer = try ldap.receive(allCrews).first
             } catch {
                 ldap.abandon(search)
                 throw error
             }
-            if answer == .missing { logger.warning("teams.allTeamsGroup does not exist: \(teams.allTeamsGroup ?? "")") }
+            if answer == .missing { logger.warning("teams.allTeamsGroup does not exist: \(teams.allCrewsGroup ?? "")") }
             if answer == .matches {
                 ldap.abandon(search)
                 return LedCrews(allCrews: true, crews: [], memberIDs: [])
@@ -154,15 +154,15 @@ extension Directory {
     /// the all-teams group is; nil where tokenGroups do not decide (``tokenGroups(ofEntryAt:on:)``,
     /// or a distribution group among them). `fresh` reads the crew groups again.
     private func crewsFromTokenGroups(of user: DirectoryUser, _ teams: CrewSettings, fresh: Bool,
-                                      on ldap: LDAPConnection) throws -> (crews: [Crew], allTeams: Bool)? {
+                                      on ldap: LDAPConnection) throws -> (crews: [Crew], allCrews: Bool)? {
         guard settings.nestedGroups, tokenGroupsOffered != false,
               try directoryFlavor(on: ldap) == .activeDirectory else { return nil }
-        var groups: (crews: GroupSIDs<Crew>, allTeams: SID?)?
+        var groups: (crews: GroupSIDs<Crew>, allCrews: SID?)?
         try readingCrews(teams, on: ldap) {
-            groups = try crewGroupSIDs(base: try crewBase(teams), allTeamsGroup: teams.allTeamsGroup, fresh: fresh, on: ldap)
+            groups = try crewGroupSIDs(base: try crewBase(teams), allCrewsGroup: teams.allCrewsGroup, fresh: fresh, on: ldap)
         }
         guard let groups, groups.crews.allSecurity, let tokens = try tokenGroups(ofEntryAt: user.dn, on: ldap) else { return nil }
-        return (groups.crews.keys(in: tokens), groups.allTeams.map(tokens.contains) ?? false)
+        return (groups.crews.keys(in: tokens), groups.allCrews.map(tokens.contains) ?? false)
     }
 
     /// A `uniqueMember` value without its optional unique id (`DN#'0101'B`).

@@ -83,8 +83,8 @@ extension Directory {
     /// The crews under `base` with their SIDs (every group entry there), and the all-teams
     /// group's SID. Read again when `fresh` (a session's crew refresh) or older than
     /// `teams.refreshSeconds`.
-    func crewGroupSIDs(base: String, allTeamsGroup: String?, fresh: Bool,
-                       on ldap: LDAPConnection) throws -> (crews: GroupSIDs<Crew>, allTeams: SID?) {
+    func crewGroupSIDs(base: String, allCrewsGroup: String?, fresh: Bool,
+                       on ldap: LDAPConnection) throws -> (crews: GroupSIDs<Crew>, allCrews: SID?) {
         if !fresh, let crewSIDsCache, crewSIDsCache.crews.isFresh { return crewSIDsCache }
         var groups: [(key: Crew, sid: SID)] = []
         var allSecurity = true
@@ -95,15 +95,15 @@ extension Directory {
             groups.append((Crew(name: name, dn: dn), sid))
             allSecurity = allSecurity && Self.isSecurityGroup(values[2].first)
         }
-        var allTeams: SID?
-        if let allTeamsGroup {
-            let group = try groupSID(allTeamsGroup, on: ldap)
-            if group == nil { logger.warning("teams.allTeamsGroup does not exist: \(allTeamsGroup)") }
-            allTeams = group?.sid
+        var allCrews: SID?
+        if let allCrewsGroup {
+            let group = try groupSID(allCrewsGroup, on: ldap)
+            if group == nil { logger.warning("teams.allTeamsGroup does not exist: \(allCrewsGroup)") }
+            allCrews = group?.sid
             allSecurity = allSecurity && group?.security != false
         }
         let read = (GroupSIDs(groups: groups, allSecurity: allSecurity, readAt: Self.uptime(), lifetime: groupSIDLifetime),
-                    allTeams)
+                    allCrews)
         crewSIDsCache = read
         return read
     }

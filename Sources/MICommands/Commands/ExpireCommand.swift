@@ -55,7 +55,7 @@ public struct ExpireCommand: ConsoleCommand {
 
     public func run(in session: Session, output: OutputSink) throws {
         if !batch.dryRun { try session.require([.foreman], for: "expire without --dry-run") }
-        try session.refuseWithoutCrews("expire")
+        try session.refuseWithoutTechnicians("expire")
         let store = try session.store()
         let cutoffs = try Self.cutoffs(days: self.days, in: session)
         let now = cutoffs[0].now

@@ -36,7 +36,7 @@ public struct PurgeCommand: ConsoleCommand {
     }
 
     public func run(in session: Session, output: OutputSink) throws {
-        try session.refuseWithoutCrews("purge")
+        try session.refuseWithoutTechnicians("purge")
         let store = try session.store()
         // One cutoff with --older-than, else one per retention-days of the owners' policies.
         let cutoffs = try olderThan.map { [try store.purgeCutoff(days: $0)] } ?? store.purgeCutoffs(try session.ownerPolicies())

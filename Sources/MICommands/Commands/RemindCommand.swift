@@ -47,7 +47,7 @@ public struct RemindCommand: ConsoleCommand {
         if settings == nil && !dryRun {
             throw CommandError.failed("no mail configured: set mail.url and mail.from in \(session.config.file) (docs/configuration.md)")
         }
-        try session.refuseWithoutCrews("remind")
+        try session.refuseWithoutTechnicians("remind")
         let store = try session.store()
         if !dryRun { try Self.refuseInSessionTransaction(store, "remind") }
         let policies = try session.ownerPolicies()

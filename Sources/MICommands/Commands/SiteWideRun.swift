@@ -7,12 +7,12 @@ extension Session {
     /// his own forms, so the run would find nothing and report success every night while the
     /// forms it was meant for pile up; refusing names the fix instead. A foreman of some crews
     /// works on those (his choice); support staff and site leads on every crew; no check without crews.
-    func refuseWithoutCrews(_ command: String) throws {
+    func refuseWithoutTechnicians(_ command: String) throws {
         let reach = try crewReach()
         guard reach.kind == .crews else { return }
         let me = user.uid.nfc.lowercased()
         guard (reach.scope.owners ?? []).allSatisfy({ $0.lowercased() == me }) else { return }
-        let group = directory.crewSettings?.allTeamsGroup.map { "teams.allTeamsGroup (\($0))" }
+        let group = directory.crewSettings?.allCrewsGroup.map { "teams.allTeamsGroup (\($0))" }
             ?? "the group teams.allTeamsGroup names (none is set in \(config.file))"
         throw CommandError.permissionDenied(
             "'\(command)' would see only your own forms: your crews hold no technician but you, and this site keeps crews; "

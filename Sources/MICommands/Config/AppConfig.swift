@@ -304,11 +304,11 @@ public struct AppConfig: Sendable {
     private static func teams(reader: inout ConfigReader, file: String) throws -> CrewSettings? {
         let source = try reader.choice("teams.source", CrewSettings.Source.allCases.map(\.rawValue)).flatMap(CrewSettings.Source.init)
         let base = try reader.string("teams.base").flatMap { $0.isEmpty ? nil : $0 }
-        let allTeamsGroup = try reader.string("teams.allTeamsGroup").flatMap { $0.isEmpty ? nil : $0 }
+        let allCrewsGroup = try reader.string("teams.allTeamsGroup").flatMap { $0.isEmpty ? nil : $0 }
         let managerAttribute = try reader.string("teams.managerAttribute").flatMap { $0.isEmpty ? nil : $0 }
         let refreshSeconds = try reader.integer("teams.refreshSeconds", in: 0...86_400, unit: "seconds")
         guard let source else {
-            if base != nil || allTeamsGroup != nil || managerAttribute != nil || refreshSeconds != nil {
+            if base != nil || allCrewsGroup != nil || managerAttribute != nil || refreshSeconds != nil {
                 throw ConfigError(file: file, message: "missing key teams.source (groups or manager)")
             }
             return nil
@@ -329,7 +329,7 @@ public struct AppConfig: Sendable {
         if let managerAttribute, !managerAttribute.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) {
             throw ConfigError(file: file, message: "key teams.managerAttribute must be an attribute name such as manager")
         }
-        return CrewSettings(source: source, base: base, allTeamsGroup: allTeamsGroup,
+        return CrewSettings(source: source, base: base, allCrewsGroup: allCrewsGroup,
                             managerAttribute: managerAttribute ?? "manager",
                             refreshSeconds: refreshSeconds ?? CrewSettings.defaultRefreshSeconds)
     }

@@ -38,16 +38,16 @@ final class FakeDirectory: DirectoryService {
     /// Crews (nil: the site keeps none): name → member ids, foremen included.
     private(set) var crewMembers: [String: [String]]?
     private(set) var crewSettings: CrewSettings?
-    private var allTeams: Set<String> = []
+    private var allCrews: Set<String> = []
     private var everyone: [DirectoryUser] { crewMembers == nil ? Self.users : Self.users + Self.crewUsers }
 
     /// The crews of the crew tests: Kolonne Nord (mkhan leads; jdoe, zangstrom), Kolonne Süd (tpatel leads;
     /// asmith, sobrien), slead in the all-teams group.
     func withCrews() -> FakeDirectory {
         crewSettings = CrewSettings(source: .groups, base: "ou=Kolonnen,dc=example,dc=com",
-                                    allTeamsGroup: "cn=site-leads,ou=groups,dc=example,dc=com")
+                                    allCrewsGroup: "cn=site-leads,ou=groups,dc=example,dc=com")
         crewMembers = ["Kolonne Nord": ["mkhan", "jdoe", "zangstrom"], "Kolonne Süd": ["tpatel", "asmith", "sobrien"]]
-        allTeams = ["slead"]
+        allCrews = ["slead"]
         return self
     }
 
@@ -86,7 +86,7 @@ final class FakeDirectory: DirectoryService {
 
     func ledCrews(of user: DirectoryUser) throws -> LedCrews {
         questions.append("led crews \(user.uid)")
-        if allTeams.contains(user.uid) { return LedCrews(allCrews: true, crews: [], memberIDs: []) }
+        if allCrews.contains(user.uid) { return LedCrews(allCrews: true, crews: [], memberIDs: []) }
         let crews = (crewMembers ?? [:]).filter { $0.value.contains(user.uid) }.keys.sorted().map { self.crew($0) }
         return LedCrews(allCrews: false, crews: crews, memberIDs: crews.flatMap { crewMembers?[$0.name] ?? [] },
                         membersByCrew: Dictionary(uniqueKeysWithValues: crews.map { ($0.name, crewMembers?[$0.name] ?? []) }))
