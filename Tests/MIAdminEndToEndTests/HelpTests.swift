@@ -46,4 +46,28 @@ import Testing
         let viaParent = try MIAdmin.as_("mkhan", ["teams help shwo"])
         #expect(viaParent.status == 1 && viaParent.stderr.contains("did you mean 'show'?"), "\(viaParent.stderr)")
     }
+
+    /// `--help` and the man page name every exit status docs/exit-codes.md lists, 5 included.
+    @Test func exitStatusFiveIsDocumented() throws {
+        let help = try MIAdmin.run(["--help"])
+        #expect(help.status == 0)
+        let manual = try MIAdmin.run(["--generate-manual"])
+        for text in [help.stdout, manual.stdout] {
+            let words = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            #expect(words.contains("5 deliver newly held deliveries"))
+        }
+    }
+
+    /// A help text's lines join without a stray backslash at the prompt and in the man page
+    /// (where a backslash is written `\e`).
+    @Test func helpTextsHaveNoStrayBackslashes() throws {
+        for command in ["undo", "comment"] {
+            let help = try MIAdmin.as_("mkhan", ["help \(command)"])
+            #expect(help.status == 0 && !help.stdout.isEmpty)
+            #expect(!help.stdout.contains("\\"), "help \(command): \(help.stdout)")
+        }
+        let manual = try MIAdmin.run(["--generate-manual"])
+        let stray = manual.stdout.split(separator: "\n").filter { $0.hasSuffix("\\e") }
+        #expect(manual.status == 0 && stray.isEmpty, "\(stray)")
+    }
 }
