@@ -19,6 +19,8 @@ public struct Notice: Sendable, Hashable, Identifiable {
     public static let sourceMove = "move"
     /// Written by ``FormStore/move(_:to:actor:actorRole:note:expectedVersion:)`` for the new owner.
     public static let sourceMoveReceived = "move.received"
+    /// Written by an undo of a move for both technicians, in place of a move's pair.
+    public static let sourceUndo = "move.undone"
     /// Left for the foremen of a crew a form was moved into from outside it.
     public static let sourceMoveIntoCrew = "move.crew"
     /// Left for the foremen of the owner's crews when an import brings a form in completed.
@@ -50,6 +52,22 @@ enum Notices {
                          reason: String?) -> String {
         let was = oldName == formName ? "" : " (was '\(oldName)')"
         return "Form '\(formName)'\(was) was given to you from \(uid) by \(role) \(actor)" + because(reason)
+    }
+
+    /// The text the technician reads who loses a form because its move to him was undone.
+    static func undoneAway(formName: String, newName: String, to uid: String, by actor: String, role: String,
+                           reason: String?) -> String {
+        let renamed = newName == formName ? "" : " as '\(newName)'"
+        return "The move of form '\(formName)' to you was undone: it went back to \(uid)\(renamed) by \(role) \(actor)"
+            + because(reason)
+    }
+
+    /// The text the technician reads who gets a form back because its move away was undone.
+    static func undoneBack(formName: String, oldName: String, from uid: String, by actor: String, role: String,
+                           reason: String?) -> String {
+        let was = oldName == formName ? "" : " (named '\(oldName)' at \(uid))"
+        return "The move of form '\(formName)'\(was) to \(uid) was undone: it is yours again, by \(role) \(actor)"
+            + because(reason)
     }
 
     /// The text a foreman reads when a form came into his crew from outside it.

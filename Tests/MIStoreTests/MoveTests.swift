@@ -32,8 +32,12 @@ struct MoveTests {
 
         let audit = try #require(try store.auditEntries(AuditFilter(actor: "mkhan")).first)
         #expect(audit.command == "move" && audit.formId == result.formId && audit.note == "jdoe on leave")
-        #expect(audit.before == #"{"owner":"jdoe","name":"Pump station 4","state":"incomplete","version":1}"#)
-        #expect(audit.after == #"{"owner":"asmith","name":"Pump station 4","state":"incomplete","version":2}"#)
+        // Before and after carry the expiry: the move restarted the clock.
+        var created: [Date] = []
+        try store.forEachForm { if $0.id == result.formId { created.append($0.created.date) } }
+        let expiresBefore = Expiry.expires(clockStart: try #require(created.first), policy: .defaults).iso8601
+        #expect(audit.before == #"{"owner":"jdoe","name":"Pump station 4","state":"incomplete","version":1,"expires":"\#(expiresBefore)"}"#)
+        #expect(audit.after == #"{"owner":"asmith","name":"Pump station 4","state":"incomplete","version":2,"expires":"\#(result.expires.iso8601)"}"#)
         // Media travel with the form.
         #expect(try store.form(.id(result.formId)).owner == "asmith")
     }
@@ -86,6 +90,30 @@ struct MoveTests {
             ($0 as! StoreError).message.contains("is submitted")
         }
         #expect(try store.names(of: "jdoe") == ["Done"])
+    }
+
+    /// An undo gives the clock back as the undone move found it: a restart of an earlier move, or
+    /// none (the clock counts from `created` again).
+    @Test(arguments: TestEngine.allCases) func anUndoGivesTheClockBackAsTheMoveFoundIt(engine: TestEngine) throws {
+        let dir = try TempDir()
+        let clock = TestClock()
+        let store = try Self.store(dir, engine: engine, ["jdoe/Pump"], clock: clock)
+        func summary() throws -> FormSummary {
+            var found: [FormSummary] = []
+            try store.forEachForm { found.append($0) }
+            return try #require(found.first { $0.name == "Pump" })
+        }
+        let fromCreated = try summary().expires(afterDays: ExpiryPolicy.defaults.expiryDays)
+        let first = try store.move(ref("jdoe/Pump"), to: "asmith", actor: "mkhan")
+        clock.advance(days: 2)
+        let second = try store.move(ref("asmith/Pump"), to: "sobrien", actor: "mkhan")
+        #expect(second.expires > first.expires)
+        clock.advance(days: 1)
+        let back = try store.move(ref("sobrien/Pump"), to: "asmith", actor: "mkhan", undoing: second)
+        #expect(back.expires == first.expires, "the first move's restart, not the second's, not now")
+        let home = try store.move(ref("asmith/Pump"), to: "jdoe", actor: "mkhan", undoing: first)
+        #expect(home.expires == fromCreated, "no restart before the first move: from created again")
+        #expect(try summary().expiryResetAt == nil)
     }
 
     @Test(arguments: TestEngine.allCases) func movingToTheOwnerIsANoOp(engine: TestEngine) throws {

@@ -38,7 +38,7 @@ import Testing
         out.append("move \(moved.fromOwner)->\(moved.toOwner) \(moved.newName) v\(moved.version)")
         // Several changes in one transaction (`undo`), run again whole.
         let undone = try store.withRetriedTransaction {
-            try [store.move(ref("asmith/Pump"), to: "jdoe", actor: "mkhan", note: "undo", preferredName: "Pump"),
+            try [store.move(ref("asmith/Pump"), to: "jdoe", actor: "mkhan", note: "undo", undoing: moved),
                  store.move(ref("jdoe/Valve"), to: "asmith", actor: "mkhan")]
         }
         out.append("undo \(undone.map { "\($0.fromOwner)->\($0.toOwner) \($0.newName) v\($0.version)" })")

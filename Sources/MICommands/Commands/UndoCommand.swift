@@ -11,10 +11,12 @@ public struct UndoCommand: ConsoleCommand {
         discussion: """
             Every form the last 'move' of this session moved goes back to the technician it came \
             from, under the name it had (renamed 'Name (2)' if that technician has one of that name \
-            now), with notices and audit rows as any move. Refused, changing nothing, when any of \
-            those forms changed since (another move, a comment, an import: its version is not the \
-            one the move left). All forms or none. At the prompt it lists what will happen and \
-            asks; a script needs --yes. --dry-run only lists it.
+            now) and with the expiry it had before the move: the move restarted its clock, the undo \
+            gives the old one back. Each technician gets one notice per form that the move was \
+            undone; the audit rows record the expiry before and after. Refused, changing nothing, \
+            when any of those forms changed since (another move, a comment, an import: its version \
+            is not the one the move left). All forms or none. At the prompt it lists what will \
+            happen and asks; a script needs --yes. --dry-run only lists it.
 
             Examples:
               undo
@@ -45,7 +47,7 @@ public struct UndoCommand: ConsoleCommand {
                 let move = moves[form.id]
                 return try store.move(.id(form.id), to: move?.fromOwner ?? form.owner, actor: session.user.uid,
                                       actorRole: role, note: reason, expectedVersion: form.version,
-                                      policyDefaults: policy, preferredName: move?.oldName)
+                                      policyDefaults: policy, undoing: move)
             },
             row: { _, result in
                 [.int(result.formId), .string(result.fromOwner), .string(result.toOwner), .string(result.oldName),

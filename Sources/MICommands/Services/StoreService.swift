@@ -70,7 +70,7 @@ public protocol StoreListing: AnyObject {
 public protocol StoreChanges: AnyObject {
     // Forms: changes
     func move(_ ref: FormReference, to uid: String, actor: String, actorRole: String, note: String?,
-              expectedVersion: Int?, policyDefaults: ExpiryPolicy, preferredName: String?) throws -> MoveResult
+              expectedVersion: Int?, policyDefaults: ExpiryPolicy, undoing: MoveResult?) throws -> MoveResult
     func comment(_ ref: FormReference, text: String, author: String, note: String?, expectedVersion: Int?) throws
         -> ForemanComment
     func submit(_ ref: FormReference, actor: String, note: String?, expectedVersion: Int?) throws -> SubmitResult
@@ -148,12 +148,12 @@ extension StoreChanges {
     public func move(_ ref: FormReference, to uid: String, actor: String, actorRole: String = "foreman",
                      note: String? = nil, policyDefaults: ExpiryPolicy) throws -> MoveResult {
         try move(ref, to: uid, actor: actor, actorRole: actorRole, note: note, expectedVersion: nil,
-                 policyDefaults: policyDefaults, preferredName: nil)
+                 policyDefaults: policyDefaults, undoing: nil)
     }
     public func move(_ ref: FormReference, to uid: String, actor: String, actorRole: String, note: String?,
                      expectedVersion: Int?, policyDefaults: ExpiryPolicy) throws -> MoveResult {
         try move(ref, to: uid, actor: actor, actorRole: actorRole, note: note, expectedVersion: expectedVersion,
-                 policyDefaults: policyDefaults, preferredName: nil)
+                 policyDefaults: policyDefaults, undoing: nil)
     }
     public func comment(_ ref: FormReference, text: String, author: String, note: String? = nil) throws -> ForemanComment {
         try comment(ref, text: text, author: author, note: note, expectedVersion: nil)

@@ -20,6 +20,9 @@ public struct MoveResult: Sendable, Hashable {
     /// When the form expires now, under its new owner's policy (``OwnerPolicies``): a move
     /// restarts its clock unless that policy counts from `created` (``ExpiryStart``).
     public let expires: Date
+    /// The form's clock restart before the move (`expiry_reset_at`; nil: it counted from
+    /// `created`): what an undo gives back.
+    public var clockRestartBefore: Date? = nil
 
     public var renamed: Bool { oldName != newName }
 }
@@ -43,17 +46,18 @@ extension FormStore {
     ///     reference with it: an `owner/name` reference follows the name, not the form.
     ///   - policyDefaults: the console's policy (its config); the store's own values win, read
     ///     inside the move's transaction.
-    ///   - preferredName: the name the form should take instead of its own (`undo` gives a form
-    ///     back under the name it had); renamed `Base (k)` like any other when `uid` holds it.
+    ///   - undoing: the move this one takes back (`undo`): the form gets the name it had before it
+    ///     (renamed `Base (k)` like any other when `uid` holds it) and the expiry clock it had before
+    ///     it, whatever the policy, and both technicians' notices say the move was undone.
     /// - Throws: `.notFound`; `.invalidState` unless the form is incomplete; `.conflict`;
     ///   `.invalidInput` for a malformed uid or actor; `.busy`.
     @discardableResult
     public func move(_ ref: FormReference, to uid: String, actor: String, actorRole: String = "foreman",
                      note: String? = nil, expectedVersion: Int? = nil,
-                     policyDefaults: ExpiryPolicy = .defaults, preferredName: String? = nil) throws -> MoveResult {
+                     policyDefaults: ExpiryPolicy = .defaults, undoing: MoveResult? = nil) throws -> MoveResult {
         let uid = try Validate.uid(uid)
         let actor = try Validate.name(actor, what: "actor")
-        let preferredName = try preferredName.map { try Validate.name($0, what: "form name") }
+        let preferredName = try undoing.map { try Validate.name($0.oldName, what: "form name") }
         let result: MoveResult = try write { db in
             // The policy's rows come with the form's (on PostgreSQL one round trip for both).
             let policyRows = db.readAhead(Self.policyQuery)
@@ -75,20 +79,37 @@ extension FormStore {
                                   receiverNoticeId: nil, expires: policies.expires(owner: uid, clockStart: form.clockStart()))
             }
             let newName = try FormNames.freeName(for: preferredName ?? form.name, owner: uid, in: db)
-            let clockRestart: Double? = policy.expiryFrom == .assigned ? now : nil
+            // An undo gives the clock back as it was; a move restarts it under `expiry-from assigned`.
+            let clockRestart: Double?
+            if let undoing {
+                clockRestart = undoing.clockRestartBefore?.timeIntervalSince1970
+            } else {
+                clockRestart = policy.expiryFrom == .assigned ? now : form.expiryResetAt
+            }
+            let expires = policies.expires(owner: uid, clockStart: Expiry.clockStart(
+                created: form.created.date, restartedAt: clockRestart.map(Date.init(timeIntervalSince1970:))))
             // The update, the notices and the audit row need none of each other's results: one
             // batch (on PostgreSQL one round trip instead of four or more).
             var statements = [StoreStatement(literal: """
                 UPDATE forms SET owner = \(uid), name = \(newName), version = version + 1, \(FormRecord.touching(now)),
-                                 expiry_reset_at = COALESCE(\(clockRestart), expiry_reset_at)
+                                 expiry_reset_at = \(clockRestart)
                 WHERE id = \(form.id) AND version = \(form.version)
                 """),
-                Notices.adding(uid: form.owner, text: Notices.reassigned(formName: form.name, newName: newName, to: uid, by: actor,
-                                                                         role: actorRole, reason: note),
-                               source: Notice.sourceMove, formId: form.id, at: now),
-                Notices.adding(uid: uid, text: Notices.received(formName: newName, oldName: form.name, from: form.owner,
-                                                                by: actor, role: actorRole, reason: note),
-                               source: Notice.sourceMoveReceived, formId: form.id, at: now)]
+                Notices.adding(uid: form.owner,
+                               text: undoing == nil
+                                   ? Notices.reassigned(formName: form.name, newName: newName, to: uid, by: actor,
+                                                        role: actorRole, reason: note)
+                                   : Notices.undoneAway(formName: form.name, newName: newName, to: uid, by: actor,
+                                                        role: actorRole, reason: note),
+                               source: undoing == nil ? Notice.sourceMove : Notice.sourceUndo, formId: form.id, at: now),
+                Notices.adding(uid: uid,
+                               text: undoing == nil
+                                   ? Notices.received(formName: newName, oldName: form.name, from: form.owner,
+                                                      by: actor, role: actorRole, reason: note)
+                                   : Notices.undoneBack(formName: newName, oldName: form.name, from: form.owner,
+                                                        by: actor, role: actorRole, reason: note),
+                               source: undoing == nil ? Notice.sourceMoveReceived : Notice.sourceUndo, formId: form.id,
+                               at: now)]
             if let naming = crewNaming {
                 // A form from outside the receiving crew: its foremen hear of it.
                 for (foreman, crews) in try naming.foremenToTell(movedFrom: form.owner, to: uid, actor: actor) {
@@ -99,9 +120,13 @@ extension FormStore {
                                                      source: Notice.sourceMoveIntoCrew, formId: form.id, at: now))
                 }
             }
-            let after = FormRecord.summary(owner: uid, name: newName, state: form.state, version: form.version + 1)
+            // Before and after carry the expiry, so the audit trail shows what the move did to the clock.
+            var before = form.summaryJSON.objectValue
+            before["expires"] = .string(policies.expires(owner: form.owner, clockStart: form.clockStart()).iso8601)
+            var after = FormRecord.summary(owner: uid, name: newName, state: form.state, version: form.version + 1).objectValue
+            after["expires"] = .string(expires.iso8601)
             statements.append(try auditing(at: now, actor: actor, command: "move", formId: form.id, object: form.label,
-                                           before: form.summaryJSON, after: after, note: note))
+                                           before: .object(before), after: .object(after), note: note))
             let results: [[StoreRow]]
             do {
                 results = try db.batch(statements)
@@ -116,8 +141,8 @@ extension FormStore {
             let receiverNoticeId = try results[2].insertedId()
             return MoveResult(formId: form.id, fromOwner: form.owner, toOwner: uid, oldName: form.name, newName: newName,
                               version: form.version + 1, moved: true, noticeId: noticeId,
-                              receiverNoticeId: receiverNoticeId,
-                              expires: policies.expires(owner: uid, clockStart: form.clockStart(restartedAt: clockRestart)))
+                              receiverNoticeId: receiverNoticeId, expires: expires,
+                              clockRestartBefore: form.expiryResetAt.map(Date.init(timeIntervalSince1970:)))
         }
         if result.moved {
             logger.info("form moved", metadata: ["form": "\(result.formId)", "from": "\(result.fromOwner)",

@@ -66,7 +66,7 @@ final class FakeStore: StoreService, StoreReachSetting {
     }
 
     func move(_ ref: FormReference, to uid: String, actor: String, actorRole: String, note: String?,
-              expectedVersion: Int?, policyDefaults: ExpiryPolicy, preferredName: String?) throws -> MoveResult {
+              expectedVersion: Int?, policyDefaults: ExpiryPolicy, undoing: MoveResult?) throws -> MoveResult {
         calls.append("move \(ref) \(uid) \(actorRole)")
         lastMovePolicy = policyDefaults
         guard case .id(let id) = ref, let form = forms.first(where: { $0.id == id }) else {
