@@ -20,8 +20,9 @@ public struct MIAdminCommand: ParsableCommand {
 
             Exit codes: 0 success; 1 usage error or failed command; 2 directory or store \
             unreachable (including TLS failures); 3 a script stopped at a failing command; \
-            4 authentication failed; 130 a script interrupted by Ctrl-C (129 by SIGHUP, 143 by \
-            SIGTERM).
+            4 authentication failed; 5 deliver newly held deliveries (the office refused a form \
+            or its tries ran out: 'deliveries retry' once fixed); 130 a script interrupted by \
+            Ctrl-C (129 by SIGHUP, 143 by SIGTERM).
             """,
         version: "miadmin \(MIAdminVersion.current)")
 

@@ -57,7 +57,7 @@ enum ManualPage {
         for command in CommandRegistry.commands {
             page += ".SS \(escape(command.name))\n"
             page += preformatted(CommandRegistry.helpText(for: [command.name]) ?? command.configuration.abstract)
-            for sub in command.configuration.subcommands.compactMap({ $0 as? any ConsoleCommand.Type }) {
+            for sub in CommandRegistry.subcommands(of: command) {
                 page += ".SS \(escape(command.name + " " + sub.name))\n"
                 page += preformatted(CommandRegistry.helpText(for: [command.name, sub.name]) ?? sub.configuration.abstract)
             }

@@ -193,3 +193,26 @@ import Testing
         #expect(values.last?.contains { ($0["text"] as? String)?.contains("Boiler room") == true } == true, "\(later.stdout)")
     }
 }
+
+/// A destination folder that is missing or is a file is the user's to fix: exit 1 naming the
+/// folder (exit 2 would tell `--on-error continue` and a timer to try again later).
+@Suite(.tags(.endToEnd, .ldap)) struct DestinationFolderTests {
+    let fixture = Fixture.shared
+
+    @Test(arguments: ["store backup %@/b.sqlite", "store copy --to %@/c.sqlite --yes"])
+    func missingFolderIsTheUsersToFix(_ template: String) throws {
+        let config = try fixture.store(importing: try Paths.copyOfSampleTree())
+        let dir = try TempDir.make()
+        let missing = dir + "/no-such-folder"
+        let result = try MIAdmin.as_("lchen", config: config, [template.replacingOccurrences(of: "%@", with: missing)])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("cannot write into '\(missing)': no such folder"), "\(result.stderr)")
+        FileManager.default.createFile(atPath: missing, contents: Data())
+        let file = try MIAdmin.as_("lchen", config: config, [template.replacingOccurrences(of: "%@", with: missing)])
+        #expect(file.status == 1 && file.stderr.contains("cannot write into '\(missing)': it is a file, not a folder"), "\(file.stderr)")
+        // In a script that goes on after errors, the run's status says "a script to fix" (3), not "try later" (2).
+        let continued = try MIAdmin.as_("lchen", config: config, [template.replacingOccurrences(of: "%@", with: missing)],
+                                        extra: ["--on-error", "continue"])
+        #expect(continued.status != 2, "\(continued.stderr)")
+    }
+}

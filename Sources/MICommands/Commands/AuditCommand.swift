@@ -55,13 +55,16 @@ public struct AuditCommand: ConsoleCommand {
         filter.form = form
         output.beginRows([Column("id"), Column("at"), Column("user"), Column("command"), Column("form"),
                           Column("object"), Column("before"), Column("after"), Column("note")])
+        var found = 0
         try session.store().forEachAuditEntry(filter) { entry in
             try session.checkpointRow()
+            found += 1
             output.row([.int(entry.id), .time(entry.at), .string(entry.actor), .string(entry.command),
                         entry.formId.map(Value.int) ?? .null, .string(entry.object), Self.fields(entry.before),
                         Self.fields(entry.after), .optional(entry.note)])
         }
         output.endRows()
+        try session.requireKnownUser(user, foundNothing: found == 0)
     }
 
     /// The JSON text of a before/after column as an object value (JSON output nests it). The

@@ -116,6 +116,23 @@ public enum CommandRegistry {
         return "unknown command '\(typed)' (type 'help' for the list)"
     }
 
+    /// What a mistyped subcommand word gets (`policy sett`): a "did you mean" among the
+    /// command's subcommands, as a command word gets among the commands; nil when the second
+    /// word is no near miss of a subcommand (an option, or an argument of the default one).
+    public static func unknownSubcommandMessage(_ words: [String]) -> String? {
+        guard words.count > 1, let root = command(named: words[0]) else { return nil }
+        let typed = words[1]
+        let names = subcommands(of: root).map { $0.name }
+        guard !names.isEmpty, !typed.hasPrefix("-"), !names.contains(typed), typed != "help",
+              let guess = Spelling.closest(to: typed, among: names) else { return nil }
+        return "\(words[0]): unknown subcommand '\(typed)'; did you mean '\(guess)'? (see 'help \(words[0])')"
+    }
+
+    /// The console commands nested under `type` (`policy set`, `policy show`).
+    public static func subcommands(of type: any ConsoleCommand.Type) -> [any ConsoleCommand.Type] {
+        type.configuration.subcommands.compactMap { $0 as? any ConsoleCommand.Type }
+    }
+
     public static func command(named name: String) -> (any ConsoleCommand.Type)? {
         byName[name]
     }
@@ -130,8 +147,7 @@ public enum CommandRegistry {
     public static func command(path words: [String]) -> (any ConsoleCommand.Type)? {
         guard let first = words.first, var type = command(named: first) else { return nil }
         for word in words.dropFirst() {
-            guard let sub = type.configuration.subcommands
-                .compactMap({ $0 as? any ConsoleCommand.Type }).first(where: { $0.name == word }) else { break }
+            guard let sub = subcommands(of: type).first(where: { $0.name == word }) else { break }
             type = sub
         }
         return type

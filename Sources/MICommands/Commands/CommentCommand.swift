@@ -10,9 +10,9 @@ public struct CommentCommand: ConsoleCommand {
         commandName: "comment",
         abstract: "Add a foreman comment to a completed form.",
         discussion: """
-            A pattern ('jdoe/*', 'jdoe/Generator*') or --owner (a uid or a glob; then give only \\
-            the text) comments on every completed form chosen (--state picks another state, which \\
-            the store then refuses): at the prompt it lists them and asks once; a script needs \\
+            A pattern ('jdoe/*', 'jdoe/Generator*') or --owner (a uid or a glob; then give only \
+            the text) comments on every completed form chosen (--state picks another state, which \
+            the store then refuses): at the prompt it lists them and asks once; a script needs \
             --yes. --dry-run shows what would change and changes nothing.
 
             Examples:

@@ -17,6 +17,7 @@ public struct HelpCommand: ConsoleCommand {
 
     public func run(in session: Session, output: OutputSink) throws {
         if let name = command.first {
+            if let typo = CommandRegistry.unknownSubcommandMessage(command) { throw CommandError.failed(typo) }
             guard let text = CommandRegistry.helpText(for: command)
                     ?? (command.count == 1 ? CommandRegistry.builtinHelp(name) : nil) else {
                 throw CommandError.failed(CommandRegistry.unknownCommandMessage(name))

@@ -33,6 +33,7 @@ public struct NoticesCommand: ConsoleCommand {
                         .bool(notice.readAt != nil), .string(notice.text)])
         }
         output.endRows()
+        try session.requireKnownUser(uid, foundNothing: notices.isEmpty)
         if notices.isEmpty, !all, whose == session.user.uid, session.noticesShownAtLogin > 0 {
             let count = session.noticesShownAtLogin
             output.note("no unread notices: the \(count) shown at login \(count == 1 ? "is" : "are") marked read; "

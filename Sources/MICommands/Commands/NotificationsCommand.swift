@@ -69,13 +69,16 @@ public struct NotificationsCommand: ConsoleCommand {
         }
         output.beginRows([Column("at"), Column("uid"), Column("id"), Column("name"), Column("day"), Column("expires"),
                           Column("pending"), Column("dropped")])
+        var found = 0
         try store.forEachReminder(policy: policy, filter: filter) { reminder in
             try session.checkpointRow()
+            found += 1
             output.row([.time(reminder.at), .string(reminder.form.owner), .int(reminder.form.id),
                         .string(reminder.form.name), .int(Int64(reminder.day)), .time(reminder.expiresAt),
                         .bool(reminder.pending), .bool(reminder.dropped)])
         }
         output.endRows()
+        try session.requireKnownUser(owner, foundNothing: found == 0)
     }
 
     /// One reminder as a calendar event; the description's times in the site's zone (`times`).

@@ -88,6 +88,7 @@ public struct StoreCopyCommand: ConsoleCommand {
         let source = try session.store()
         // Asked before connecting: a script without --yes stops here, whatever the target.
         let shown = (try? PostgresTarget(uri: target, allowCleartext: true)).map { "postgresql://\($0)" } ?? target
+        if !targetIsPostgres { try DestinationFolder.require(forFile: target) }
         try session.confirm("Copy the whole store at \(source.path) into \(shown)"
                             + (append ? " (appending)" : "") + "?", yes: yes)
         let report: StoreCopyReport
@@ -119,9 +120,12 @@ public struct StoreCopyCommand: ConsoleCommand {
         output.endRows()
     }
 
+    /// Whether `--to` names a PostgreSQL database rather than a SQLite file.
+    private var targetIsPostgres: Bool { target.hasPrefix("postgresql://") || target.hasPrefix("postgres://") }
+
     /// The PostgreSQL target, or nil when `--to` names a SQLite file.
     private func openPostgresTarget(_ session: Session) throws -> FormStore? {
-        guard target.hasPrefix("postgresql://") || target.hasPrefix("postgres://") else { return nil }
+        guard targetIsPostgres else { return nil }
         let location: AppConfig.Store.Location
         var password: String?
         do {
@@ -172,6 +176,7 @@ public struct StoreBackupCommand: ConsoleCommand {
         try session.requireEveryCrew(for: "store backup")
         let store = try session.store()
         let path = URL(fileURLWithPath: file).standardizedFileURL.path
+        try DestinationFolder.require(forFile: path)
         let bytes = try store.backup(to: path)
         output.record([Column("store"), Column("backup"), Column("bytes")],
                       [.string(store.path), .string(path), .int(bytes)])

@@ -30,10 +30,13 @@ public struct TrashCommand: ConsoleCommand {
     public func run(in session: Session, output: OutputSink) throws {
         output.beginRows(Self.columns)
         let owner = try session.visibleOwner(asked: self.owner)
+        var found = 0
         try session.store().forEachTrashedForm(owner: owner) {
             try session.checkpointRow()
+            found += 1
             output.row(Self.values($0))
         }
         output.endRows()
+        try session.requireKnownUser(owner, foundNothing: found == 0)
     }
 }

@@ -9,11 +9,11 @@ public struct UndoCommand: ConsoleCommand {
         commandName: "undo",
         abstract: "Take this session's last move (or bulk move) back.",
         discussion: """
-            Every form the last 'move' of this session moved goes back to the technician it came \\
-            from, under the name it had (renamed 'Name (2)' if that technician has one of that name \\
-            now), with notices and audit rows as any move. Refused, changing nothing, when any of \\
-            those forms changed since (another move, a comment, an import: its version is not the \\
-            one the move left). All forms or none. At the prompt it lists what will happen and \\
+            Every form the last 'move' of this session moved goes back to the technician it came \
+            from, under the name it had (renamed 'Name (2)' if that technician has one of that name \
+            now), with notices and audit rows as any move. Refused, changing nothing, when any of \
+            those forms changed since (another move, a comment, an import: its version is not the \
+            one the move left). All forms or none. At the prompt it lists what will happen and \
             asks; a script needs --yes. --dry-run only lists it.
 
             Examples:

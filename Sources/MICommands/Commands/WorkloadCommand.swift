@@ -60,6 +60,7 @@ public struct WorkloadCommand: ConsoleCommand {
             output.row(Self.values(row) + [crews.map { .string(($0[row.uid.lowercased()] ?? []).joined(separator: ", ")) } ?? .null])
         }
         output.endRows()
+        try session.requireKnownUser(owner, foundNothing: rows.isEmpty)
     }
 
     /// Each technician's crews among those the user sees (lower-cased uid -> crew names, in

@@ -176,13 +176,17 @@ final class CommandRunner {
                 sink.message(CommandRegistry.helpText(for: words) ?? root.fullMessage(for: error))
                 return  // `CMD --help`: the same text as `help CMD`
             }
+            if let typo = CommandRegistry.unknownSubcommandMessage(words) { throw ParseFailure(description: typo) }
             throw ParseFailure(description: "\(name): \(root.message(for: error))"
                                + (Self.quotingHint(words) ?? " (see 'help \(name)')"))
         }
         guard let command = parsed as? any ConsoleCommand else {
-            // `policy set --help`: for a nested command the parser returns its own help command
-            // instead of throwing; show the help of the command the words name.
-            if words.contains("--help") || words.contains("-h"), let text = CommandRegistry.helpText(for: words) {
+            // `policy set --help` and `policy help set` (which the parser's help texts suggest):
+            // for a nested command the parser returns its own help command instead of throwing;
+            // show the help of the command the other words name.
+            let named = words.filter { !["help", "--help", "-h"].contains($0) }
+            if let typo = CommandRegistry.unknownSubcommandMessage(named) { throw ParseFailure(description: typo) }
+            if let text = CommandRegistry.helpText(for: named) {
                 sink.message(text)
                 return
             }
