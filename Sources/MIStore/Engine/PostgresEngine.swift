@@ -370,7 +370,8 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
         var backoff = Backoff(seconds: options.reconnectSeconds)
         while true {
             do {
-                let connection = try PostgresConnection(target: target, password: password, conventions: conventions)
+                let connection = try PostgresConnection(target: target, password: password, conventions: conventions,
+                                                        deadline: backoff.deadline)
                 let pooler = try options.pooler ?? PostgresPooler.detect(on: connection)
                 connection.namedStatements = pooler != .transaction
                 try configureSession(connection, pooler: pooler, busyTimeout: busyTimeout)
@@ -400,6 +401,8 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
         init(seconds: TimeInterval) { self.seconds = seconds }
 
         var elapsed: TimeInterval { Date().timeIntervalSince(started) }
+        /// When the time is up: no try to connect may wait beyond it.
+        var deadline: Date { started.addingTimeInterval(seconds) }
 
         /// Waits before the next try; false when the time is up.
         mutating func pause() -> Bool {
@@ -428,7 +431,7 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
                                  + "within \(Self.seconds(options.reconnectSeconds)) s; \(outcome).")
         if continuing && backoff.elapsed >= backoff.seconds { throw failure }
         while true {
-            if connection.reset() {
+            if connection.reset(deadline: backoff.deadline) {
                 do {
                     try database.mapped { try Self.configureSession(connection, pooler: pooler, busyTimeout: busyTimeout) }
                     let reconnection = StoreReconnection(host: connection.connectedHost, seconds: backoff.elapsed)

@@ -39,8 +39,10 @@ public final class PostgresConnection {
     /// - Throws: ``PostgresError`` of kind `.unreachable`, `.authentication`, `.tls`,
     ///   `.databaseMissing`, `.permissionDenied` or `.configuration`; the message names the host,
     ///   or each host and why it failed.
+    ///   - deadline: when connecting must be over, whatever the hosts do (the engine's
+    ///     `store.reconnectSeconds`); nil: only `connect_timeout` per host.
     public init(target: PostgresTarget, password: String? = nil, conventions: UserConventions = .honoured,
-                connectTimeoutSeconds: Int = 10) throws {
+                connectTimeoutSeconds: Int = 10, deadline: Date? = nil) throws {
         self.target = target  // a PostgresTarget exists only once libpq is open (PostgresLibrary)
         var extra: [String: String] = [:]
         if let password { extra["password"] = password }
@@ -59,7 +61,7 @@ public final class PostgresConnection {
             (host.name, host.options.merging(extra) { _, new in new }.sorted { $0.key < $1.key })
         }
         timeoutSeconds = timeout
-        handle = try Self.connect(hostPairs, target: target, timeoutSeconds: timeout)
+        handle = try Self.connect(hostPairs, target: target, timeoutSeconds: timeout, deadline: deadline)
         // libpq prints the server's notices (e.g. "relation ... already exists, skipping") on
         // stderr by default; the store is quiet like the rest of the core.
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
@@ -82,12 +84,33 @@ public final class PostgresConnection {
         return pinned
     }
 
-    /// Connects to the first host that completes the start-up; throws naming each host's failure.
+    /// Connects to the first host that completes the start-up and, when the URL wants a primary,
+    /// answers that it is one (``PostgresPrimaryCheck``); throws naming each host's failure.
+    /// Each host gets `timeoutSeconds`, and no more than an equal share of the time left before
+    /// `deadline` among the hosts still to try: a host that hangs (a pooler whose server is down)
+    /// leaves time for the next one.
     private static func connect(_ hosts: [(name: String, pairs: [(String, String)])], target: PostgresTarget,
-                                timeoutSeconds: Int) throws -> OpaquePointer {
+                                timeoutSeconds: Int, deadline: Date?) throws -> OpaquePointer {
         var failures: [(host: String, message: String, kind: PostgresError.Kind)] = []
-        for host in hosts {
-            switch PostgresStartup.connect(host.pairs, timeoutSeconds: timeoutSeconds) {
+        for (index, host) in hosts.enumerated() {
+            var hostDeadline = Date().addingTimeInterval(Double(max(timeoutSeconds, 1)))
+            if let deadline {
+                hostDeadline = min(hostDeadline, Date().addingTimeInterval(
+                    max(deadline.timeIntervalSinceNow, 0.05) / Double(hosts.count - index)))
+            }
+            var outcome = PostgresStartup.connect(host.pairs, deadline: hostDeadline)
+            if case .success(let connection) = outcome, PostgresPrimaryCheck.wanted(target.options) {
+                switch PostgresPrimaryCheck.ask(connection, deadline: hostDeadline) {
+                case .primary: break
+                case .standby:
+                    PQfinish(connection)
+                    outcome = .failure(.init(message: "server is in hot standby mode", refused: false))
+                case .failed(let message):
+                    PQfinish(connection)
+                    outcome = .failure(.init(message: message, refused: false))
+                }
+            }
+            switch outcome {
             case .success(let connection): return connection
             case .failure(let failure):
                 let whole = failure.message
@@ -150,12 +173,14 @@ public final class PostgresConnection {
     /// `target_session_attrs=read-write` the one that is now the primary is kept.
     /// Session state is gone afterwards: statements are prepared again on first use, and the
     /// caller sets again what it had set. Returns whether the connection is up.
+    /// `deadline` bounds the whole of it as in ``init(target:password:conventions:connectTimeoutSeconds:deadline:)``.
     @discardableResult
-    public func reset() -> Bool {
+    public func reset(deadline: Date? = nil) -> Bool {
         prepared = [:]
         waiting = []
         abandonInFlight()
-        guard let fresh = try? Self.connect(hostPairs, target: target, timeoutSeconds: timeoutSeconds) else {
+        guard let fresh = try? Self.connect(hostPairs, target: target, timeoutSeconds: timeoutSeconds,
+                                            deadline: deadline) else {
             lost = true
             return false
         }

@@ -24,15 +24,14 @@ enum PostgresStartup {
         let refused: Bool
     }
 
-    /// Connects with `pairs` (one host), waiting at most `timeoutSeconds` for the whole start-up.
-    static func connect(_ pairs: [(String, String)], timeoutSeconds: Int) -> Result<OpaquePointer, Failure> {
+    /// Connects with `pairs` (one host), waiting no later than `deadline` for the whole start-up.
+    static func connect(_ pairs: [(String, String)], deadline: Date) -> Result<OpaquePointer, Failure> {
         let allowGSSAPI = AuthenticationRequests.urlAsksForGSSAPI(pairs)
         let started: OpaquePointer? = withCStringArrays(pairs) { keywords, values in
             PQconnectStartParams(keywords, values, 0)
         }
         guard let connection = started else { return .failure(Failure(message: "out of memory", refused: false)) }
-        if let failure = drive(connection, allowGSSAPI: allowGSSAPI,
-                               deadline: Date().addingTimeInterval(Double(max(timeoutSeconds, 1)))) {
+        if let failure = drive(connection, allowGSSAPI: allowGSSAPI, deadline: deadline) {
             PQfinish(connection)
             return .failure(failure)
         }
