@@ -32,15 +32,12 @@ enum PostgresPrimaryCheck {
         var answer: Answer?
         while true {
             while PQisBusy(connection) == 1 {
-                let left = deadline.timeIntervalSinceNow
-                guard left > 0 else {
-                    return .failed("no answer to pg_is_in_recovery() in time "
-                                   + "(a pooler whose server is down?)")
+                let late = "no answer to pg_is_in_recovery() in time (a pooler whose server is down?)"
+                guard deadline.timeIntervalSinceNow > 0 else { return .failed(late) }
+                if let failure = PostgresStartup.wait(connection, for: PGRES_POLLING_READING, deadline: deadline) {
+                    return .failed(deadline.timeIntervalSinceNow > 0 ? failure.message : late)
                 }
-                var entry = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
-                let ready = poll(&entry, 1, Int32(min(left, 3600) * 1000) + 1)
-                if ready < 0 && errno != EINTR { return .failed(String(cString: strerror(errno))) }
-                if ready > 0 && PQconsumeInput(connection) == 0 {
+                if PQconsumeInput(connection) == 0 {
                     return .failed(PostgresConnection.firstLine(String(cString: PQerrorMessage(connection))))
                 }
             }

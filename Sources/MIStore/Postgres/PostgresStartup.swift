@@ -85,7 +85,7 @@ enum PostgresStartup {
     }
 
     /// Waits until the socket is ready for what libpq asked for, or the deadline passes.
-    private static func wait(_ connection: OpaquePointer, for wants: PostgresPollingStatusType, deadline: Date) -> Failure? {
+    static func wait(_ connection: OpaquePointer, for wants: PostgresPollingStatusType, deadline: Date) -> Failure? {
         let socket = PQsocket(connection)
         guard socket >= 0 else { return nil }  // libpq moves on (or fails) by itself
         var entry = pollfd(fd: socket, events: Int16(wants == PGRES_POLLING_READING ? POLLIN : POLLOUT), revents: 0)
