@@ -80,6 +80,10 @@ MIADMIN_LAZY(pq, PGconn *, PQconnectStartParams,
              (keywords, values, expand_dbname))
 MIADMIN_LAZY(pq, PostgresPollingStatusType, PQconnectPoll, (PGconn *conn), (conn))
 MIADMIN_LAZY(pq, int, PQsocket, (const PGconn *conn), (conn))
+// Asking a host without blocking whether it is a primary (PostgresPrimaryCheck.swift).
+MIADMIN_LAZY(pq, int, PQsendQuery, (PGconn *conn, const char *query), (conn, query))
+MIADMIN_LAZY(pq, int, PQconsumeInput, (PGconn *conn), (conn))
+MIADMIN_LAZY(pq, int, PQisBusy, (PGconn *conn), (conn))
 MIADMIN_LAZY(pq, void *, PQsslStruct, (PGconn *conn, const char *struct_name), (conn, struct_name))
 
 // OpenSSL's SSL_peek and SSL_get_error, looked up through libpq's handle (dlsym on a handle
