@@ -64,6 +64,13 @@ struct ScriptVariableTests {
         #expect(words == ["users", "--role", "technician", ":x"])
     }
 
+    /// A raw value that starts a command keeps the backslash of its first word, so `\if`
+    /// spelled by a variable is named (and refused) rather than read as the word `if`.
+    @Test func aRawValueStartingACommandKeepsItsBackslashWord() throws {
+        #expect(try apply(":cond", ["cond": "\\if true"]) == ["\\if", "true"])
+        #expect(try apply("x :cond", ["cond": "\\if true"]) == ["x", "if", "true"])
+    }
+
     @Test func aRawValueJoinsTheTextAroundIt() throws {
         let values = ["two": "a b", "lead": " a", "trail": "a ", "quoted": "'c d'e"]
         #expect(try apply("x 'p':two'q'", values) == ["x", "pa", "bq"])

@@ -109,7 +109,7 @@ public struct LexedCommand: Equatable, Sendable {
     /// name (nil: not set), in the word it is written in.
     public func words(value: (String) throws -> String?) throws -> [String] {
         if let openQuote { throw LineLexer.UnterminatedQuote(quote: openQuote) }
-        return (meta.map { [$0] } ?? []) + (try Self.resolve(words, value: value))
+        return (meta.map { [$0] } ?? []) + (try Self.resolve(words, value: value, backslashWordFirst: meta == nil))
     }
 
     /// The words after `\gset`, variables replaced; nil when there is no `\gset`.
@@ -118,7 +118,11 @@ public struct LexedCommand: Equatable, Sendable {
         return try gset.map { try Self.resolve($0, value: value) }
     }
 
-    static func resolve(_ words: [LexedWord], value: (String) throws -> String?) throws -> [String] {
+    /// `backslashWordFirst`: a raw value that starts the command may start with a backslash
+    /// word (`-v 'cond=\\if true'`, then `:cond`), kept with its backslash as the lexer keeps
+    /// one written there, so the run loop can name it.
+    static func resolve(_ words: [LexedWord], value: (String) throws -> String?,
+                        backslashWordFirst: Bool = false) throws -> [String] {
         var result: [String] = []
         var current: String?
         func endWord() {
@@ -147,9 +151,18 @@ public struct LexedCommand: Equatable, Sendable {
                     // A raw value's own words: the first joins what comes before it in its
                     // word unless the value starts with a space, the last what follows.
                     guard !text.isEmpty else { continue }
-                    let (command, endsInWord) = LineLexer.plain(text)
+                    var rest = Substring(text)
+                    if backslashWordFirst, result.isEmpty, current == nil {
+                        let start = rest.drop { $0 == " " || $0 == "\t" }
+                        if start.first == "\\" {
+                            let word = start.prefix { $0 != " " && $0 != "\t" }
+                            result.append(String(word))
+                            rest = start.dropFirst(word.count)
+                        }
+                    }
+                    let (command, endsInWord) = LineLexer.plain(String(rest))
                     if let quote = command.openQuote { throw LineLexer.UnterminatedQuote(quote: quote) }
-                    if let first = text.unicodeScalars.first, LineLexer.isSpace(first) { endWord() }
+                    if let first = rest.unicodeScalars.first, LineLexer.isSpace(first) { endWord() }
                     for (position, piece) in command.words.enumerated() {
                         if position > 0 { endWord() }
                         current = (current ?? "") + piece.written
