@@ -119,7 +119,7 @@ public struct LexedCommand: Equatable, Sendable {
     }
 
     /// `backslashWordFirst`: a raw value that starts the command may start with a backslash
-    /// word (`-v 'cond=\\if true'`, then `:cond`), kept with its backslash as the lexer keeps
+    /// word (`-v 'cond=\if true'`, then `:cond`), kept with its backslash as the lexer keeps
     /// one written there, so the run loop can name it.
     static func resolve(_ words: [LexedWord], value: (String) throws -> String?,
                         backslashWordFirst: Bool = false) throws -> [String] {
