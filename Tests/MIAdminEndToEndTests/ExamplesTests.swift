@@ -67,7 +67,7 @@ import Testing
         if code.hasPrefix("$ ") { code.removeFirst(2) }
         if code.hasPrefix("miadmin ") {
             let shell = code.prefix { $0 != "|" && $0 != ">" }
-            guard let words = try? Tokenizer.split(String(shell)) else { return [] }
+            guard let words = try? LineLexer.split(String(shell)) else { return [] }
             return words.indices.filter { words[$0] == "-c" && $0 + 1 < words.count }.map { words[$0 + 1] }
         }
         return commands.contains(String(code.prefix { $0 != " " })) ? [code] : []

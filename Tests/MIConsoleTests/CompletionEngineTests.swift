@@ -31,6 +31,15 @@ struct CompletionEngineTests {
         #expect(try engine().complete(line: "\\set x ", word: "") == .words([]))
     }
 
+    /// The command being typed is the last of the line, read as the run loop reads it: after
+    /// psql's `\\`, a backslash word or a command starts again; after `\gset` nothing completes.
+    @Test func afterASeparatorTheNextCommandCompletes() throws {
+        #expect(try engine().complete(line: "whoami \\gset p_ \\\\ \\tim", word: "\\tim") == .words(["\\timing"]))
+        #expect(try engine().complete(line: "\\echo x \\\\ mo", word: "mo") == .words(["move"]))
+        #expect(try engine().complete(line: "whoami \\\\ \\timing o", word: "o") == .words(["off", "on"]))
+        #expect(try engine().complete(line: "whoami \\gset m", word: "m") == .words([]))
+    }
+
     /// Variable names after a colon, `\unset` and `\set`.
     @Test func variableNames() throws {
         #expect(try engine().complete(line: "forms --team :cr", word: ":cr") == .words([":crew"]))

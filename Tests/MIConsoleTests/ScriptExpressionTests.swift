@@ -7,7 +7,7 @@ struct ScriptExpressionTests {
     let values = ["n": "3", "state": "held", "odd": "a=b OR 1)", "big": "9223372036854775807", "go": "true"]
 
     func evaluate(_ text: String) throws -> ScriptExpression.Value {
-        try ScriptExpression.evaluate(VariableSubstitution.parse(text), for: "\\if") { values[$0] }
+        try ScriptExpression.evaluate(LineLexer.lex("\\if " + text).commands[0].pieces, for: "\\if") { values[$0] }
     }
 
     func truth(_ text: String) throws -> Bool { try evaluate(text).asBoolean(for: "\\if") }

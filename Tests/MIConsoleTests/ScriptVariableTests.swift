@@ -4,57 +4,85 @@ import Testing
 @Suite("Script variables and substitution")
 struct ScriptVariableTests {
     let values = ["crew": "Kolonne Nord", "tech": "jdoe", "odd": "it's #1 \\ \"x\"", "empty": "", "dash": "-x"]
-    func apply(_ line: String) throws -> String {
-        try VariableSubstitution.apply(line) { values[$0] }
+    /// The words of a one-command line, each variable looked up in `values`.
+    func apply(_ line: String, _ values: [String: String]? = nil) throws -> [String] {
+        let commands = LineLexer.lex(line).commands
+        #expect(commands.count == 1)
+        return try commands[0].words { (values ?? self.values)[$0] }
     }
 
     @Test(arguments: [
-        ("forms --owner :tech", "forms --owner jdoe"),
-        ("forms --team :'crew'", "forms --team 'Kolonne Nord'"),
-        ("\\echo :{?tech} :{?nobody}", "\\echo true false"),
-        ("forms --owner=:'tech'", "forms --owner=jdoe"),
-        ("show :tech/Pump", "show jdoe/Pump"),
-        ("comment 7 ':tech'", "comment 7 ':tech'"),
-        ("comment 7 \":tech\"", "comment 7 \":tech\""),
-        ("show \\:tech", "show \\:tech"),
-        ("forms # :nobody in a comment", "forms # :nobody in a comment"),
-        ("forms --since 2026-11-21T10:00:00", "forms --since 2026-11-21T10:00:00"),
-        ("store copy --to postgresql://mi@db:p5432/x", "store copy --to postgresql://mi@db:p5432/x"),
-        ("a ::tech :", "a ::tech :"),
-        ("x :'unclosed", "x :'unclosed"),
-        ("x :{?tech", "x :{?tech"),
+        ("forms --owner :tech", ["forms", "--owner", "jdoe"]),
+        ("forms --team :'crew'", ["forms", "--team", "Kolonne Nord"]),
+        ("\\echo :{?tech} :{?nobody}", ["\\echo", "true", "false"]),
+        ("forms --owner=:'tech'", ["forms", "--owner=jdoe"]),
+        ("show :tech/Pump", ["show", "jdoe/Pump"]),
+        ("comment 7 ':tech'", ["comment", "7", ":tech"]),
+        ("comment 7 \":tech\"", ["comment", "7", ":tech"]),
+        ("show \\:tech", ["show", ":tech"]),
+        ("forms # :nobody in a comment", ["forms"]),
+        ("forms --since 2026-11-21T10:00:00", ["forms", "--since", "2026-11-21T10:00:00"]),
+        ("store copy --to postgresql://mi@db:p5432/x", ["store", "copy", "--to", "postgresql://mi@db:p5432/x"]),
+        ("a ::tech :", ["a", "::tech", ":"]),
+        ("x :{?tech", ["x", ":{?tech"]),
+        ("x :\"odd\" :'empty'", ["x", "it's #1 \\ \"x\"", ""]),
+        ("x '':empty", ["x", ""]),
+        ("x :empty", ["x"]),
     ])
-    func substitutes(line: String, expected: String) throws {
+    func substitutes(line: String, expected: [String]) throws {
         #expect(try apply(line) == expected)
     }
 
+    @Test func aQuoteOpenedWhereNoReferenceIsIsAnError() {
+        // `:'x` has no closing quote: not a reference, but a quote left open.
+        #expect(throws: LineLexer.UnterminatedQuote(quote: "'")) { try apply("x :'unclosed") }
+    }
+
     @Test func anUnsetVariableIsAnErrorNamingIt() {
-        #expect(throws: VariableSubstitution.UnsetVariable(name: "nobody")) { try apply("forms --owner :nobody") }
-        #expect(throws: VariableSubstitution.UnsetVariable(name: "nobody")) { try apply("forms --owner :'nobody'") }
-        #expect("\(VariableSubstitution.UnsetVariable(name: "nobody"))".contains("'nobody' is not set"))
+        #expect(throws: VariableReference.Unset(name: "nobody")) { try apply("forms --owner :nobody") }
+        #expect(throws: VariableReference.Unset(name: "nobody")) { try apply("forms --owner :'nobody'") }
+        #expect(throws: VariableReference.Unset(name: "nobody")) { try apply("forms --owner :\"nobody\"") }
+        #expect("\(VariableReference.Unset(name: "nobody"))".contains("'nobody' is not set"))
     }
 
     /// What `:'NAME'` holds stays one word, the word it is written in, whatever it holds.
     @Test(arguments: ["crew", "odd", "empty"])
     func aQuotedValueIsOneWord(name: String) throws {
-        #expect(try Tokenizer.split(try apply("comment 7 :'\(name)' --yes")) == ["comment", "7", values[name]!, "--yes"])
+        #expect(try apply("comment 7 :'\(name)' --yes") == ["comment", "7", values[name]!, "--yes"])
+        #expect(try apply("comment 7 :\"\(name)\" --yes") == ["comment", "7", values[name]!, "--yes"])
     }
 
     @Test func aQuotedValueThatWouldBeAnOptionIsRefused() throws {
-        #expect(throws: VariableSubstitution.ValueLooksLikeOption(name: "dash")) { try apply("move 7 :'dash'") }
+        #expect(throws: VariableReference.ValueLooksLikeOption(name: "dash")) { try apply("move 7 :'dash'") }
+        #expect(throws: VariableReference.ValueLooksLikeOption(name: "dash", form: "\"")) { try apply("move 7 :\"dash\"") }
         // After `=` it is the option's value, not an option.
-        #expect(try Tokenizer.split(try apply("move 7 asmith --note=:'dash'")) == ["move", "7", "asmith", "--note=-x"])
+        #expect(try apply("move 7 asmith --note=:'dash'") == ["move", "7", "asmith", "--note=-x"])
     }
 
     @Test func aRawValueIsTextThatIsNotScannedAgain() throws {
-        let words = try Tokenizer.split(try VariableSubstitution.apply("users :args") { ["args": "--role technician :x", "x": "no"][$0] })
+        let words = try apply("users :args", ["args": "--role technician :x", "x": "no"])
         #expect(words == ["users", "--role", "technician", ":x"])
     }
 
+    /// A raw value that starts a command keeps the backslash of its first word, so `\if`
+    /// spelled by a variable is named (and refused) rather than read as the word `if`.
+    @Test func aRawValueStartingACommandKeepsItsBackslashWord() throws {
+        #expect(try apply(":cond", ["cond": "\\if true"]) == ["\\if", "true"])
+        #expect(try apply("x :cond", ["cond": "\\if true"]) == ["x", "if", "true"])
+    }
+
+    @Test func aRawValueJoinsTheTextAroundIt() throws {
+        let values = ["two": "a b", "lead": " a", "trail": "a ", "quoted": "'c d'e"]
+        #expect(try apply("x 'p':two'q'", values) == ["x", "pa", "bq"])
+        #expect(try apply("x 'p':lead", values) == ["x", "p", "a"])
+        #expect(try apply("x :trail'q'", values) == ["x", "a", "q"])
+        #expect(try apply("x :quoted", values) == ["x", "c de"])
+    }
+
     @Test func namesAndAssignments() throws {
-        #expect(VariableSubstitution.isValidName("crew_2"))
-        #expect(!VariableSubstitution.isValidName("2crew"))
-        #expect(!VariableSubstitution.isValidName("cr-ew"))
+        #expect(VariableReference.isValidName("crew_2"))
+        #expect(!VariableReference.isValidName("2crew"))
+        #expect(!VariableReference.isValidName("cr-ew"))
         #expect(ScriptVariables.assignment("crew=Kolonne = Nord")! == ("crew", "Kolonne = Nord"))
         #expect(ScriptVariables.assignment("crew=")! == ("crew", ""))
         #expect(ScriptVariables.assignment("crew")! == ("crew", nil), "-v NAME alone unsets it, as in psql")
@@ -82,12 +110,13 @@ struct ScriptVariableTests {
         #expect(throws: ScriptVariables.InvalidName.self) { try variables.set("no good", "x") }
     }
 
-    @Test func gsetIsFoundOnlyOutsideQuotes() {
-        #expect(ScriptLine.trailingGset("whoami \\gset me_") == ("whoami ", " me_"))
-        #expect(ScriptLine.trailingGset("whoami \\gset") == ("whoami ", ""))
-        #expect(ScriptLine.trailingGset("comment 7 '\\gset'") == ("comment 7 '\\gset'", nil))
-        #expect(ScriptLine.trailingGset("comment 7 x\\gset") == ("comment 7 x\\gset", nil))
-        #expect(ScriptLine.trailingGset("forms # \\gset") == ("forms # \\gset", nil))
+    @Test func gsetIsFoundOnlyOutsideQuotes() throws {
+        func gset(_ line: String) throws -> [String]? { try LineLexer.lex(line).commands[0].gsetWords { _ in nil } }
+        #expect(try gset("whoami \\gset me_") == ["me_"])
+        #expect(try gset("whoami \\gset") == [])
+        #expect(try gset("comment 7 '\\gset'") == nil)
+        #expect(try gset("comment 7 x\\gset") == nil)
+        #expect(try gset("forms # \\gset") == nil)
     }
 }
 

@@ -43,12 +43,12 @@ struct CompletionEngine: @unchecked Sendable {
         if word.hasPrefix(":"), !word.hasPrefix(":'"), !word.hasPrefix(":{") {
             return .words(sources.variableNames().map { ":" + $0 }.filter { $0.hasPrefix(word) })
         }
-        // A backslash command keeps its backslash (the tokenizer would read `\\o` as `o`).
-        let meta = RunLoop.metaWord(of: line)
-        let scanned = Self.scanOpenLine(meta.map { String(line.drop { $0 == " " || $0 == "\t" }.dropFirst($0.count)) } ?? line)
-        var before = meta.map { [$0] + scanned.words } ?? scanned.words
-        let endsInWord = meta != nil && scanned.words.isEmpty ? !line.hasSuffix(" ") && !line.hasSuffix("\t") : scanned.endsInWord
-        if endsInWord, !before.isEmpty { before.removeLast() }
+        // The command being typed: the last of the line (after psql's `\\`), read as the run
+        // loop reads it; an open quote (`show 'jdoe/Pump st`) is the word under the cursor.
+        let lexed = LineLexer.lex(line)
+        guard let typing = lexed.commands.last, typing.gset == nil else { return .words([]) }
+        var before = (typing.meta.map { [$0] } ?? []) + typing.words.map(\.written)
+        if lexed.endsInWord, !before.isEmpty { before.removeLast() }
 
         guard let commandName = before.first else {
             let names = catalog.commands.map(\.name) + CommandRegistry.builtins.map(\.name) + ["\\q"]
@@ -136,19 +136,6 @@ struct CompletionEngine: @unchecked Sendable {
         case "team": return .words(sources.crewNames().filter { $0.hasPrefix(word) }.sorted())
         case "file", "dir", "path": return .files
         default: return .words([])
-        }
-    }
-
-    /// Words of a line being typed. An open quote (`show 'jdoe/Pump st`) is closed for the
-    /// scan, so the quoted part counts as the one word under the cursor.
-    static func scanOpenLine(_ line: String) -> (words: [String], endsInWord: Bool) {
-        do {
-            return try Tokenizer.scan(line)
-        } catch let open as Tokenizer.UnterminatedQuote {
-            let words = (try? Tokenizer.scan(line + String(open.quote)).words) ?? []
-            return (words, true)
-        } catch {
-            return ([], false)
         }
     }
 }

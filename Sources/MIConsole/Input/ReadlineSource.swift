@@ -190,9 +190,9 @@ private let attemptCompletion: @convention(c) (UnsafePointer<CChar>?, Int32, Int
         return nil  // readline's own file-name completion
     case .words(let words):
         // Without an opening quote, candidates with spaces or quotes are offered quoted so
-        // that the tokenizer reads them back as one word.
+        // that the lexer reads them back as one word.
         // A backslash command is typed as it is: the run loop reads its backslash itself.
-        let offered = quoted ? words : words.map { $0.hasPrefix("\\") ? $0 : Tokenizer.quote($0) }
+        let offered = quoted ? words : words.map { $0.hasPrefix("\\") ? $0 : LineLexer.quote($0) }
         completionState.withLock { state in
             state.matches = offered
             state.next = 0

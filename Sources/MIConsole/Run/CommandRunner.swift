@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import MICommands
 
-/// Runs one command line: tokenize with shell-like quoting, parse with the command definitions
+/// Runs one command line's words (``LineLexer``'s, variables looked up): parse with the command definitions
 /// (the same parser as the shell's `-c`), check the role, run. Throws what the command throws.
 final class CommandRunner {
     let session: Session
@@ -207,15 +207,15 @@ final class CommandRunner {
     static func quotingHint(_ words: [String]) -> String? {
         guard let name = words.first, words.count > 2 else { return nil }
         let plainEnd = words.dropFirst().firstIndex(where: { $0.hasPrefix("-") }) ?? words.endIndex
-        // What the user typed, with the quotes the tokenizer took away.
-        func line(_ words: some Sequence<String>) -> String { words.map(Tokenizer.quote).joined(separator: " ") }
+        // What the user typed, with the quotes the lexer took away.
+        func line(_ words: some Sequence<String>) -> String { words.map(LineLexer.quote).joined(separator: " ") }
         if name == CommentCommand.name, plainEnd > 3, words[1].allSatisfy(\.isNumber) || words[1].contains(" ") {
             let text = words[2..<plainEnd].joined(separator: " ")
-            return "; the comment's text must be quoted, as in: \(line(words[..<2])) \(Tokenizer.quote(text))"
+            return "; the comment's text must be quoted, as in: \(line(words[..<2])) \(LineLexer.quote(text))"
         }
         if let last = words.last, !last.hasPrefix("-"), last.contains(where: \.isWhitespace) || words[1].contains(where: \.isWhitespace),
            CommandRegistry.helpText(for: [name])?.contains("--note") == true {
-            return "; to give a reason use --note, as in: \(line(words.dropLast())) --note \(Tokenizer.quote(last))"
+            return "; to give a reason use --note, as in: \(line(words.dropLast())) --note \(LineLexer.quote(last))"
         }
         return nameQuotingHint(words)
     }
@@ -231,7 +231,7 @@ final class CommandRunner {
             if word.hasPrefix("-") { break }
             name.append(word)
         }
-        let quoted = Tokenizer.quote(name.joined(separator: " "))
+        let quoted = LineLexer.quote(name.joined(separator: " "))
         return "; a form name with spaces must be quoted, as in: \(words[0]) \(quoted)"
     }
 }

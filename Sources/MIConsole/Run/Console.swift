@@ -65,7 +65,7 @@ public enum Console {
         /// value): its output is that command's own, as it always was.
         var isOneCommand: Bool {
             guard commands.count == 1, !dryRun, !atomic else { return false }
-            let first = (try? Tokenizer.split(commands[0]))?.first
+            let first = (try? LineLexer.split(commands[0]))?.first
             return first.flatMap(CommandRegistry.builtin(named:)) != "source"
         }
 

@@ -78,7 +78,7 @@ public enum ErrorReport {
         case let error as OutboundFailure: return error.description
         case let error as DeliveriesHeld: return error.description
         case let error as OutboundError: return error.description
-        case let error as Tokenizer.UnterminatedQuote: return error.description
+        case let error as LineLexer.UnterminatedQuote: return error.description
         case let error as StreamLineSource.CannotRead: return error.description
         default: return String(describing: error)
         }

@@ -6,11 +6,11 @@ import MICommands
 extension RunLoop {
     /// `\if`, `\elif`, `\else`, `\endif`; nil for any other backslash word. An expression
     /// (``ScriptExpression``) is read only when its branch could be taken.
-    func conditional(_ meta: String, _ line: String, interactive: Bool) -> LineOutcome? {
+    func conditional(_ meta: String, _ command: LexedCommand, interactive: Bool) -> LineOutcome? {
         guard ["\\if", "\\elif", "\\else", "\\endif"].contains(meta) else { return nil }
         let level = stack.count - 1
         func expression() throws -> Bool {
-            try ScriptExpression.evaluate(Self.afterMetaWord(meta, in: line), for: meta, value: variables.value)
+            try ScriptExpression.evaluate(command.pieces, for: meta, value: variables.value)
                 .asBoolean(for: meta)
         }
         do {
@@ -20,7 +20,7 @@ extension RunLoop {
             case "\\else": try stack[level].branches.otherwise()
             default: try stack[level].branches.end()
             }
-            if meta == "\\else" || meta == "\\endif", try Self.words(of: line).count > 1 {
+            if meta == "\\else" || meta == "\\endif", !command.words.isEmpty || command.gset != nil {
                 throw CommandError.failed("\(meta) takes no argument")
             }
             return .ok
@@ -29,17 +29,11 @@ extension RunLoop {
         }
     }
 
-    /// The pieces of what follows the backslash word `meta` on `line`, variables not yet
-    /// looked up (an expression takes each as one operand).
-    static func afterMetaWord(_ meta: String, in line: String) -> [VariableSubstitution.Piece] {
-        VariableSubstitution.parse(String(line.drop { $0 == " " || $0 == "\t" }.dropFirst(meta.count)))
-    }
-
     /// `\let NAME EXPR`: NAME set to the value of EXPR (``ScriptExpression``; pgbench's `\set`),
     /// where `\set` joins its words as psql's does.
-    func assign(_ line: String, interactive: Bool) -> LineOutcome {
+    func assign(_ command: LexedCommand, interactive: Bool) -> LineOutcome {
         do {
-            var pieces = Self.afterMetaWord("\\let", in: line)
+            var pieces = command.pieces
             guard case .text(let text)? = pieces.first else { throw CommandError.failed("usage: \\let NAME EXPR") }
             let rest = text.drop { $0 == " " || $0 == "\t" }
             let name = String(rest.prefix { $0 != " " && $0 != "\t" })
@@ -54,13 +48,14 @@ extension RunLoop {
         }
     }
 
-    /// The other backslash commands, `name` as ``CommandRegistry/builtins`` spells it.
-    func backslash(_ name: String, _ arguments: [String], interactive: Bool) -> LineOutcome {
+    /// The other backslash commands, `name` as ``CommandRegistry/builtins`` spells it;
+    /// `quotedFirst`: the first argument was written with quotes (so `'-n'` is not an option).
+    func backslash(_ name: String, _ arguments: [String], quotedFirst: Bool = false, interactive: Bool) -> LineOutcome {
         do {
             switch name {
             case "\\set":
                 guard let variable = arguments.first else {
-                    runner.sink.message(variables.all.map { "\($0.name) = \(Tokenizer.quote($0.value))" }.joined(separator: "\n"))
+                    runner.sink.message(variables.all.map { "\($0.name) = \(LineLexer.quote($0.value))" }.joined(separator: "\n"))
                     break
                 }
                 // psql joins the words of the value without spaces: quote a value with spaces.
@@ -71,8 +66,8 @@ extension RunLoop {
                     runner.sink.warning("\\unset: variable '\(name)' was not set")
                 }
             case "\\echo", "\\qecho", "\\warn":
-                // psql's -n as the first word: no newline after the text.
-                let newline = arguments.first != "-n"
+                // psql's -n as the first word, written bare: no newline after the text.
+                let newline = arguments.first != "-n" || quotedFirst
                 let text = arguments.dropFirst(newline ? 0 : 1).joined(separator: " ")
                 switch name {
                 case "\\echo": runner.echo(text, newline: newline, to: .standardOutput)
@@ -135,7 +130,7 @@ extension RunLoop {
         var round = 0
         while true {
             round += 1
-            runner.sideLine("\(times.table(Date())) (every \(every)s): " + words.map(Tokenizer.quote).joined(separator: " "))
+            runner.sideLine("\(times.table(Date())) (every \(every)s): " + words.map(LineLexer.quote).joined(separator: " "))
             let outcome = runCommand(words, paging: false, interactive: interactive)
             if case .ok = outcome {} else { return outcome }
             if let count, round >= count { return .ok }

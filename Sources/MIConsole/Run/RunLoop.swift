@@ -114,29 +114,27 @@ final class RunLoop {
     /// A line: its commands in order (psql's `\\` separates several), up to the first that
     /// does not end well.
     private func runLine(_ typed: String, interactive: Bool) -> LineOutcome {
-        for command in ScriptLine.commands(typed) {
+        for command in LineLexer.lex(typed).commands {
             let outcome = runCommandLine(command, interactive: interactive)
             guard case .ok = outcome else { return outcome }
         }
         return .ok
     }
 
-    private func runCommandLine(_ typed: String, interactive: Bool) -> LineOutcome {
-        let meta = Self.metaWord(of: typed)
+    private func runCommandLine(_ command: LexedCommand, interactive: Bool) -> LineOutcome {
+        let meta = command.meta
         // `\if` and its kin are read before anything else: in a branch not taken every other
-        // line is skipped unread (not substituted: a variable it names may be unset there).
-        if let meta, let outcome = conditional(meta, typed, interactive: interactive) { return outcome }
+        // command is skipped with its variables not looked up (one may be unset there).
+        if let meta, let outcome = conditional(meta, command, interactive: interactive) { return outcome }
         guard stack.last?.branches.isActive ?? true else { return .ok }
-        // An expression takes each variable as one operand: read before substitution.
-        if meta == "\\let" { return assign(typed, interactive: interactive) }
+        // An expression takes each variable as one operand.
+        if meta == "\\let" { return assign(command, interactive: interactive) }
         let isCommand = meta == nil || CommandRegistry.builtin(named: meta!) == nil
         var words: [String]
-        var gset: [String]?
+        let gset: [String]?
         do {
-            let line = try VariableSubstitution.apply(typed, value: variables.value)
-            let split = ScriptLine.trailingGset(line)
-            words = try Self.words(of: split.command)
-            gset = try split.gset.map(Tokenizer.split)
+            words = try command.words(value: variables.value)
+            gset = try command.gsetWords(value: variables.value)
         } catch {
             if isCommand { variables.commandEnded(status: ErrorReport.status(for: error), rows: 0) }
             return report(error, interactive: interactive)
@@ -167,7 +165,9 @@ final class RunLoop {
         case "\\h":
             words = ["help"] + words.dropFirst()
         case .some(let name):
-            return backslash(name, Array(words.dropFirst()), interactive: interactive)
+            // psql's `'-n'` is text to echo: only a word written bare is an option.
+            let quotedFirst = (meta == nil ? command.words.dropFirst() : command.words[...]).first?.quoted ?? false
+            return backslash(name, Array(words.dropFirst()), quotedFirst: quotedFirst, interactive: interactive)
         case nil:
             break
         }
@@ -215,22 +215,6 @@ final class RunLoop {
             variables.commandEnded(status: ErrorReport.status(for: error), rows: 0)
             return report(error, interactive: interactive)
         }
-    }
-
-    /// The backslash word a line starts with (`\if`), or nil.
-    static func metaWord(of line: String) -> String? {
-        let trimmed = line.drop { $0 == " " || $0 == "\t" }
-        guard trimmed.first == "\\" else { return nil }
-        return String(trimmed.prefix { $0 != " " && $0 != "\t" })
-    }
-
-    /// A line's words; a psql-style meta command (`\x`, `\q`) keeps its backslash, which the
-    /// tokenizer would take as quoting the letter after it.
-    static func words(of line: String) throws -> [String] {
-        let trimmed = line.drop { $0 == " " || $0 == "\t" }
-        guard trimmed.first == "\\" else { return try Tokenizer.split(line) }
-        let meta = trimmed.prefix { $0 != " " && $0 != "\t" }
-        return [String(meta)] + (try Tokenizer.split(String(trimmed.dropFirst(meta.count))))
     }
 
     /// `source FILE`: runs a script inside this one, with its own name and line numbers.

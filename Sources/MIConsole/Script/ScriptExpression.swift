@@ -3,7 +3,7 @@
 /// `OR`, `NOT` (any case) and parentheses: `\if :ROW_COUNT > 0`, `\if :'state' = 'held' AND
 /// NOT :ERROR`.
 ///
-/// Read from the line's pieces (``VariableSubstitution/parse(_:)``), not from its substituted
+/// Read from the command's pieces (``LexedCommand/pieces``), not from its substituted
 /// text: a variable is one operand whatever its value holds (`a=b`, `)`, `OR`), never scanned
 /// again. A comparison is numeric when both sides are whole numbers, else by text. A lone
 /// operand (`\if :go`) is read as psql reads a boolean (``ScriptBoolean``), so plain `\if`
@@ -48,7 +48,7 @@ public enum ScriptExpression {
     }
 
     /// The value of the expression in `pieces`; `value` gives a variable's (nil: not set).
-    public static func evaluate(_ pieces: [VariableSubstitution.Piece], for command: String,
+    public static func evaluate(_ pieces: [LexedCommand.Piece], for command: String,
                                 value: (String) throws -> String?) throws -> Value {
         var parser = Parser(tokens: try tokens(pieces, for: command, value: value), command: command)
         guard !parser.tokens.isEmpty else { throw ScriptBoolean.NotABoolean(value: "", command: command) }
@@ -62,17 +62,17 @@ public enum ScriptExpression {
 
     private static let symbols = ["<=", ">=", "<>", "!=", "==", "=", "<", ">", "+", "-", "*", "/", "%", "(", ")"]
 
-    private static func tokens(_ pieces: [VariableSubstitution.Piece], for command: String,
+    private static func tokens(_ pieces: [LexedCommand.Piece], for command: String,
                                value: (String) throws -> String?) throws -> [Token] {
         var tokens: [Token] = []
         for piece in pieces {
             switch piece {
-            case .reference(let reference, _):
+            case .reference(let reference):
                 if reference.kind == .isSet {
                     tokens.append(.value(.boolean(try value(reference.name) != nil)))
                 } else {
                     guard let text = try value(reference.name) else {
-                        throw VariableSubstitution.UnsetVariable(name: reference.name)
+                        throw VariableReference.Unset(name: reference.name)
                     }
                     tokens.append(.value(.text(text)))
                 }
@@ -103,7 +103,7 @@ public enum ScriptExpression {
                     literal.append(scalars[end])
                     end += 1
                 }
-                guard end < scalars.count else { throw Tokenizer.UnterminatedQuote(quote: Character(scalar)) }
+                guard end < scalars.count else { throw LineLexer.UnterminatedQuote(quote: Character(scalar)) }
                 tokens.append(.value(.text(String(literal))))
                 index = end + 1
                 continue

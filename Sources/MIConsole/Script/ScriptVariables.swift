@@ -66,7 +66,7 @@ final class ScriptVariables {
     }
 
     func set(_ name: String, _ value: String) throws {
-        guard VariableSubstitution.isValidName(name) else { throw InvalidName(name: name) }
+        guard VariableReference.isValidName(name) else { throw InvalidName(name: name) }
         guard !Self.builtIns.contains(name) else { throw BuiltIn(name: name) }
         if name == Self.onErrorStop { _ = try ScriptBoolean.parse([value], for: name) }
         deferred[name] = nil
@@ -76,7 +76,7 @@ final class ScriptVariables {
     /// Removes `name`; false when it was not set.
     @discardableResult
     func unset(_ name: String) throws -> Bool {
-        guard VariableSubstitution.isValidName(name) else { throw InvalidName(name: name) }
+        guard VariableReference.isValidName(name) else { throw InvalidName(name: name) }
         guard !Self.builtIns.contains(name) else { throw BuiltIn(name: name) }
         let wasSet = values[name] != nil || deferred[name] != nil
         deferred[name] = nil
@@ -110,7 +110,7 @@ final class ScriptVariables {
     static func assignment(_ text: String) -> (name: String, value: String?)? {
         let equals = text.firstIndex(of: "=")
         let name = String(text[..<(equals ?? text.endIndex)])
-        guard VariableSubstitution.isValidName(name) else { return nil }
+        guard VariableReference.isValidName(name) else { return nil }
         return (name, equals.map { String(text[text.index(after: $0)...]) })
     }
 }

@@ -8,46 +8,58 @@ enum CommandLineTargets {
     /// splitting again gives the same words (what completion and history rely on).
     static func tokenizer(_ data: Data) throws(FuzzFinding) {
         let line = String(decoding: data, as: UTF8.self)
-        guard let words = try? Tokenizer.split(line) else { return }
-        let requoted = words.map(Tokenizer.quote).joined(separator: " ")
+        guard let words = try? LineLexer.split(line) else { return }
+        let requoted = words.map(LineLexer.quote).joined(separator: " ")
         let again: [String]
-        do { again = try Tokenizer.split(requoted) } catch {
+        do { again = try LineLexer.split(requoted) } catch {
             throw FuzzFinding("quoted words do not split: \(error)")
         }
         try check(again == words, "quote/split round trip changed the words")
         try substitution(line)
     }
 
-    /// A script line: cut at psql's `\\` into commands that, joined by it again, give the line
-    /// back (nothing lost or moved between commands); read as an expression with each variable
-    /// form (`:v`, `:'v'`, `:"v"`, `:{?v}`) holding hostile values, it gives a value or an error,
-    /// never a crash.
+    /// A script line (CRLF, BOM, NUL and all: the lexer sees what the line reader hands it):
+    /// cut at psql's `\\` into commands that, joined by it again, give the line back (nothing
+    /// lost or moved between commands); each command's words looked up with hostile values give
+    /// words or an error, never a crash; read as an expression with each variable form (`:v`,
+    /// `:'v'`, `:"v"`, `:{?v}`) holding hostile values, it gives a value or an error.
     static func scriptLine(_ data: Data) throws(FuzzFinding) {
         let line = String(decoding: data, as: UTF8.self)
-        let commands = ScriptLine.commands(line)
+        let commands = LineLexer.lex(line).commands
         try check(!commands.isEmpty, "no command from a line")
-        try check(commands.joined(separator: "\\\\") == line, "the commands joined again are not the line")
-        let pieces = VariableSubstitution.parse(line)
-        for value in ["3", "a=b OR 1)", "-9223372036854775808", "'", "(", "", line] {
-            _ = try? ScriptExpression.evaluate(pieces, for: "\\if") { $0 == "unset" ? nil : value }
+        try check(commands.map(\.written).joined(separator: "\\\\") == line, "the commands joined again are not the line")
+        for command in commands {
+            for value in ["3", "a=b OR 1)", "-9223372036854775808", "'", "(", "", "\\\\ \\gset", line] {
+                let look: (String) -> String? = { $0 == "unset" ? nil : value }
+                _ = try? command.words(value: look)
+                _ = try? command.gsetWords(value: look)
+                _ = try? ScriptExpression.evaluate(command.pieces, for: "\\if", value: look)
+            }
         }
     }
 
     /// A stand-in value that no input holds (inputs holding it are skipped).
     private static let placeholder = "\u{F8FF}"
 
-    /// Variable substitution (`:'NAME'`, VariableSubstitution): a quoted value can never escape
-    /// its word. The line, once as a value in fixed lines and once as a line around hostile
-    /// values, gives the same words as with a plain stand-in value, the stand-in replaced by the
-    /// value. Raw references (`:NAME`) are text by design and are left out.
+    /// Variable substitution (`:'NAME'`, `:"NAME"`, on the lexed words): a quoted value can
+    /// never escape its word. The line, once as a value in fixed lines and once as a line
+    /// around hostile values, gives the same commands and words as with a plain stand-in value,
+    /// the stand-in replaced by the value. Raw references (`:NAME`) are split into words by
+    /// design and are left out.
     static func substitution(_ line: String) throws(FuzzFinding) {
         guard !line.contains(placeholder) else { return }
-        for template in ["show :'v'", "comment 7 :'v' --yes", "move 7 x --note=:'v'", "x :'v':'v' y", "a\":'v'\" b:'v' :'v'#c"] {
+        for template in ["show :'v'", "comment 7 :'v' --yes", "move 7 x --note=:'v'", "x :'v':'v' y", "a\":'v'\" b:'v' :'v'#c",
+                         "x :\"v\" \\gset :'v' \\\\ \\echo :'v'"] {
             try sameWords(template: template, value: line)
         }
-        let pieces = VariableSubstitution.parse(line)
-        guard !pieces.contains(where: { if case .reference(let reference, _) = $0 { reference.kind == .raw } else { false } }) else { return }
-        for value in ["a b' \"c\" \\ #d :v\n-x\u{301}", "-x 'y'", ""] {
+        let commands = LineLexer.lex(line).commands
+        let raw = commands.contains { command in
+            (command.words + (command.gset ?? [])).contains { word in
+                word.parts.contains { if case .reference(let reference) = $0 { reference.kind == .raw } else { false } }
+            }
+        }
+        guard !raw else { return }
+        for value in ["a b' \"c\" \\ #d :v\n-x\u{301}", "-x 'y'", "", "x \\\\ \\gset y\r\n\u{FEFF}\0"] {
             try sameWords(template: line, value: value)
         }
     }
@@ -62,29 +74,34 @@ enum CommandLineTargets {
         return String(result)
     }
 
+    /// Each command's words and `\gset` words, every variable holding `value`.
+    private static func words(_ commands: [LexedCommand], _ value: String) throws -> [[String]] {
+        try commands.flatMap { [try $0.words { _ in value }, try $0.gsetWords { _ in value } ?? ["(no gset)"]] }
+    }
+
     private static func sameWords(template: String, value: String) throws(FuzzFinding) {
-        let expected: [String]
+        let commands = LineLexer.lex(template).commands
+        let expected: [[String]]
         do {
-            expected = try Tokenizer.split(try VariableSubstitution.apply(template) { _ in placeholder })
-                .map { replacingPlaceholder(in: $0, with: value) }
+            expected = try words(commands, placeholder).map { $0.map { replacingPlaceholder(in: $0, with: value) } }
         } catch {
             do {
-                _ = try Tokenizer.split(try VariableSubstitution.apply(template) { _ in value })
+                _ = try words(commands, value)
             } catch {
                 return  // refused both ways (an unterminated quote in the line itself)
             }
             throw FuzzFinding("a value made a refused line split: \(error)")
         }
-        let words: [String]
+        let found: [[String]]
         do {
-            words = try Tokenizer.split(try VariableSubstitution.apply(template) { _ in value })
-        } catch is VariableSubstitution.ValueLooksLikeOption {
+            found = try words(commands, value)
+        } catch is VariableReference.ValueLooksLikeOption {
             try check(value.hasPrefix("-"), "a value not starting with '-' was refused as an option")
             return
         } catch {
             throw FuzzFinding("a quoted value made the line fail: \(error)")
         }
-        try check(words == expected, "a quoted value escaped its word")
+        try check(found == expected, "a quoted value escaped its word")
     }
 
     /// Any line, parsed as the console parses it: by the command its first word names (or, when
@@ -92,7 +109,7 @@ enum CommandLineTargets {
     /// refuse the line but must not crash, and a refusal has a message.
     static func arguments(_ data: Data) throws(FuzzFinding) {
         let line = String(decoding: data, as: UTF8.self)
-        guard var words = try? Tokenizer.split(line) else { return }
+        guard var words = try? LineLexer.split(line) else { return }
         if words.first.flatMap(CommandRegistry.command(named:)) == nil {
             let pick = CommandRegistry.commands[Int(data.first ?? 0) % CommandRegistry.commands.count]
             words.insert(pick.name, at: 0)
