@@ -50,7 +50,7 @@ extension FormStore {
                 switch ref {
                 case .id: throw StoreError.noSuchForm(ref)
                 // What a missing name gets once neither a live nor a trashed form has it.
-                case .path(let asked, let name): throw StoreError(.notFound, "\(asked) has no form named '\(name)' in the trash.")
+                case .path(let asked, let name): throw StoreError(.notFound, "\(asked) has no form named '\(name)', live or in the trash.")
                 }
             }
             let files = try Self.media(formId: record.id, in: db).filter { fileName == nil || $0.fileName == fileName }

@@ -105,6 +105,16 @@ public struct FindCommand: ConsoleCommand {
     /// audit trail knows nothing of it, or the form is where it was asked for.
     static func whereItWent(_ reference: FormReference, in session: Session) -> String? {
         guard let store = try? session.store(),
+    /// `error`, a lookup of `reference` that found nothing, with where the form went added for
+    /// those who may run `find` (`show`, `media`, `move`); as it was for anyone else, and when
+    /// the form is nowhere else.
+    static func pointing(_ error: StoreError, _ reference: FormReference, in session: Session) -> StoreError {
+        guard roles.contains(where: session.user.has), let hint = whereItWent(reference, in: session) else { return error }
+        var message = error.message
+        if message.hasSuffix(".") { message.removeLast() }
+        return StoreError(.notFound, message + "; " + hint + ".")
+    }
+
               let place = (try? store.whereabouts(.reference(reference), limit: 1))?.first else { return nil }
         let times = TimeText(zone: session.display.timeZone)
         switch place.place {

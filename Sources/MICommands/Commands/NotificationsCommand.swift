@@ -55,7 +55,7 @@ public struct NotificationsCommand: ConsoleCommand {
         let store = try session.store()
 
         if let ics {
-            let writer = try ICalendarWriter(path: ics, now: session.clock.now())
+            let writer = try ICalendarWriter(path: ics, now: session.clock.now(), dryRun: session.dryRun)
             let times = TimeText(zone: session.display.timeZone)
             var dropped = 0
             try store.forEachReminder(policy: policy, filter: filter) { reminder in
@@ -66,6 +66,7 @@ public struct NotificationsCommand: ConsoleCommand {
             output.record([Column("file"), Column("events"), Column("dropped")],
                           [.string(ics), .int(Int64(writer.events)), .int(Int64(dropped))])
             return
+            if session.dryRun { output.note("dry run: would write \(ics) (\(writer.events) event(s))") }
         }
         output.beginRows([Column("at"), Column("uid"), Column("id"), Column("name"), Column("day"), Column("expires"),
                           Column("pending"), Column("dropped")])
