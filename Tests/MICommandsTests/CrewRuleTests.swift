@@ -252,8 +252,9 @@ struct CrewRuleTests {
         let store = try site.unscoped()
         let told = try store.notices(for: "mkhan").filter { $0.source == Notice.sourceMoveIntoCrew }
         #expect(told.map(\.text) == ["Form 'Pump station 4 (2)' came into your crew (Kolonne Nord): given to jdoe from asmith by foreman slead."])
-        // The crew's other members and the south foreman were not told as foremen.
-        #expect(try store.notices(for: "tpatel").isEmpty)
+        // The south foreman hears that his technician's form went; the crew's other members are not told.
+        #expect(try store.notices(for: "tpatel").map(\.text)
+                == ["Form 'Pump station 4 (2)' of asmith in your crew (Kolonne Süd) was given to jdoe by foreman slead."])
         // The audit row names the crews before and after.
         var row: AuditEntry?
         try store.forEachAuditEntry(AuditFilter(command: "move")) { row = $0 }
