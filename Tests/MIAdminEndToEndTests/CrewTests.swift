@@ -148,9 +148,11 @@ import Testing
             try sqlite(fixture.storePath(config), "SELECT text FROM notices WHERE uid = '\(uid)' AND source = 'move.crew' ORDER BY id")
                 .split(separator: "\n").map(String.init)
         }
-        #expect(try told("obauer") == ["Form 'North pump' of jdoe in your crew (Kolonne Ost) was given to zangstrom by foreman mkhan.",
-                                       "Form 'North pump' came into your crew (Kolonne Ost): given to jdoe from zangstrom by foreman mkhan."],
-                "once each way")
+        let obauer = try told("obauer")
+        #expect(obauer.count == 2, "once each way: \(obauer)")
+        #expect(obauer.first == "Form 'North pump' of jdoe in your crew (Kolonne Ost) was given to zangstrom by foreman mkhan.", "\(obauer)")
+        #expect(obauer.last?.hasPrefix("Form 'North pump' came into your crew (Kolonne Ost): given to jdoe from zangstrom by foreman mkhan")
+                == true, "\(obauer)")
         #expect(try told("mkhan").isEmpty)
         // A site lead's move between crews: the foremen of both hear of it.
         let across = try run("sitelead", config, ["move 'sobrien/South valve' jdoe --yes"])

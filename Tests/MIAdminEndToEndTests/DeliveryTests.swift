@@ -331,7 +331,8 @@ struct OutboundSetup {
         #expect(try setup.run(config, as: "jdoe", "deliveries dismiss \(delivery) --note x").status == 1)
         let dismissed = try setup.run(config, as: "lchen", "deliveries dismiss \(delivery) --note 'reopened; will be resubmitted'")
         #expect(dismissed.status == 0, "\(dismissed.stderr)")
-        #expect(try setup.rows(dismissed).first?["state"] as? String == "dismissed")
+        let record = try JSONSerialization.jsonObject(with: Data(dismissed.stdout.utf8)) as? [String: Any]
+        #expect(record?["state"] as? String == "dismissed" && record?["id"] as? Int == delivery, "\(dismissed.stdout)")
         #expect(try setup.deliveries(config, "--state held").isEmpty)
         #expect(try heldInToday() == 0)
         let nightly = try setup.run(config, "deliver")

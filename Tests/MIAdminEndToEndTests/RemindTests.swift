@@ -168,24 +168,25 @@ private let directoryWithoutMail: String = {
         #expect(first.status == 0, "\(first.stderr)")
         #expect(try mails(mentioning: tag).map(\.to) == [["jdoe@example.com"]])
 
-        let moved = try setup.run(config, "move \(id) sobrien --yes")
+        // An hour after jdoe's mail, the form goes to sobrien: its clock starts again.
+        let moved = try setup.run(config, now: "2026-11-21T10:00:00Z", "move \(id) sobrien --yes")
         #expect(moved.status == 0, "\(moved.stderr)")
-        let plan = try setup.rows(try setup.run(config, "notifications --user sobrien"))
-        #expect(plan.map { $0["at"] as? String ?? "" }.map { String($0.prefix(16)) } == ["2026-11-22T09:00", "2026-11-23T09:00"],
+        let plan = try setup.rows(try setup.run(config, now: "2026-11-21T10:00:00Z", "notifications --user sobrien"))
+        #expect(plan.map { $0["at"] as? String ?? "" }.map { String($0.prefix(16)) } == ["2026-11-22T10:00", "2026-11-23T10:00"],
                 "a day and two after the move: \(plan)")
-        #expect(plan.allSatisfy { $0["pending"] as? Bool == true && ($0["expires"] as? String ?? "").hasPrefix("2026-11-28T09:00") },
+        #expect(plan.allSatisfy { $0["pending"] as? Bool == true && ($0["expires"] as? String ?? "").hasPrefix("2026-11-28T10:00") },
                 "\(plan)")
 
         // Not due at the move; a day later sobrien is mailed, with the new expiry in the mail and the calendar.
-        #expect(try setup.rows(try setup.run(config, "remind")).allSatisfy { $0["uid"] as? String != "sobrien" })
-        let next = try setup.run(config, now: "2026-11-22T10:00:00Z", "remind")
+        #expect(try setup.rows(try setup.run(config, now: "2026-11-21T10:00:00Z", "remind")).allSatisfy { $0["uid"] as? String != "sobrien" })
+        let next = try setup.run(config, now: "2026-11-22T11:00:00Z", "remind")
         #expect(next.status == 0, "\(next.stderr)")
         #expect(try setup.rows(next).first { $0["uid"] as? String == "sobrien" }?["state"] as? String == "sent", "\(next.stdout)")
         let mail = try #require(try mails(mentioning: tag).last)
         #expect(mail.to == ["sobrien@example.com"])
-        #expect(mail.text.contains("expires 2026-11-28 09:00:00+00:00"), "\(mail.text)")
-        #expect(mail.calendar.contains("UID:mi-form-\(id)-day-2@miadmin") && mail.calendar.contains("DTSTART:20261123T090000Z"))
-        #expect(mail.calendar.contains("UID:mi-form-\(id)-expires-") && mail.calendar.contains("DTSTART:20261128T090000Z"))
+        #expect(mail.text.contains("expires 2026-11-28 10:00:00+00:00"), "\(mail.text)")
+        #expect(mail.calendar.contains("UID:mi-form-\(id)-day-2@miadmin") && mail.calendar.contains("DTSTART:20261123T100000Z"))
+        #expect(mail.calendar.contains("UID:mi-form-\(id)-expires-") && mail.calendar.contains("DTSTART:20261128T100000Z"))
     }
 
     @Test func mailSettingsAreChecked() throws {
