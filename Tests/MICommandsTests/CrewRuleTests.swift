@@ -347,6 +347,16 @@ struct CrewRuleTests {
         let retried = try site.run("mkhan", ["deliveries", "retry", "--held"])
         #expect(retried.rows.map { $0[0] } == [.int(north)])
         #expect(try store.delivery(north).state == .queued && store.delivery(south).state == .held)
+
+        // Dismissing is for those who reach every crew: a foreman of some is refused, even for
+        // his own crew's delivery; support ends the south's.
+        let dismissRefused = #expect(throws: (any Error).self) {
+            _ = try site.run("mkhan", ["deliveries", "dismiss", "\(north)", "--note", "reopened"])
+        }
+        #expect(dismissRefused?.isPermissionDenied == true && "\(dismissRefused!)".contains("support staff and site leads"),
+                "\(String(describing: dismissRefused))")
+        _ = try site.run("lchen", ["deliveries", "dismiss", "\(south)", "--note", "office retired the template"])
+        #expect(throws: StoreError.self) { _ = try store.delivery(south) }
     }
 
     /// A foreman's session stays open while the directory moves jdoe from Kolonne Nord to
