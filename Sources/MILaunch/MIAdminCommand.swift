@@ -65,7 +65,7 @@ public struct MIAdminCommand: ParsableCommand {
     @Flag(name: .long, help: "Run the whole script in one store transaction: all or nothing.")
     var atomic = false
 
-    @Flag(name: .customLong("dry-run"), help: "Run the commands, print what would change, save nothing.")
+    @Flag(name: .customLong("dry-run"), help: "Run the commands, print what would change, save nothing and write no file.")
     var dryRun = false
 
     @Flag(name: [.customShort("x"), .long], help: "Show each row as a block of 'column | value' lines instead of a grid.")

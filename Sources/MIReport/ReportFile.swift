@@ -10,18 +10,22 @@ import MIFiles
 /// meanwhile is not overwritten either.
 enum ReportFile {
     static func write<T>(to destination: URL, replace: Bool, _ produce: (NewFile) throws -> T) throws -> T {
-        let path = destination.path
-        let opened: (folder: Folder, name: String)
-        do {
-            opened = try Folder.parent(of: path)
-        } catch {
-            throw ReportError("cannot write \(path): the folder \(destination.deletingLastPathComponent().path) "
-                              + "cannot be opened (\(error.reason))")
-        }
+        let opened = try parent(of: destination)
         return try write(opened.name, in: opened.folder, replace: replace, produce)
     }
 
-    static func write<T>(_ name: String, in folder: Folder, replace: Bool, _ produce: (NewFile) throws -> T) throws -> T {
+    /// The folder `destination` goes into, opened, and its name there.
+    static func parent(of destination: URL) throws -> (folder: Folder, name: String) {
+        do {
+            return try Folder.parent(of: destination.path)
+        } catch {
+            throw ReportError("cannot write \(destination.path): the folder \(destination.deletingLastPathComponent().path) "
+                              + "cannot be opened (\(error.reason))")
+        }
+    }
+
+    /// Refuses what is at `name` before any work: a folder, a link, or a file without `replace`.
+    static func check(_ name: String, in folder: Folder, replace: Bool) throws {
         let path = folder.pathOf(name)
         switch folder.kind(of: name) {
         case .folder: throw ReportError("cannot write \(path): it is a folder")
@@ -29,6 +33,11 @@ enum ReportFile {
         case .file where !replace: throw ReportError("\(path) exists; add --force to replace it")
         default: break
         }
+    }
+
+    static func write<T>(_ name: String, in folder: Folder, replace: Bool, _ produce: (NewFile) throws -> T) throws -> T {
+        let path = folder.pathOf(name)
+        try check(name, in: folder, replace: replace)
         do {
             let file = try NewFile(in: folder, for: name)
             let result = try produce(file)

@@ -52,14 +52,33 @@ public enum ReviewReport {
         }
     }
 
+    /// What ``write(_:context:to:replace:)`` would do, writing nothing (a dry run): the folder
+    /// is opened and what is at the name checked as for a write, and the report is laid out
+    /// to count its pages.
+    public static func pages(_ review: FormReview, context: ReportContext, to destination: URL,
+                             replace: Bool) throws -> Int {
+        let opened = try ReportFile.parent(of: destination)
+        return try pages(review, context: context, named: opened.name, in: opened.folder, replace: replace)
+    }
+
+    /// The same for the file `name` of an opened folder; nil `folder`: one that does not exist
+    /// yet (`report --dir` would create it), so nothing is there to check.
+    public static func pages(_ review: FormReview, context: ReportContext, named name: String, in folder: Folder?,
+                             replace: Bool) throws -> Int {
+        if let folder { try ReportFile.check(name, in: folder, replace: replace) }
+        return try Layout(canvas: PDFCanvas(file: nil, title: title(review)), review: review, context: context,
+                          pageCount: nil).run()
+    }
+
     /// Lays the report out twice: once to count pages, once into `file`.
     static func render(_ review: FormReview, context: ReportContext, into file: NewFile) throws -> Int {
-        let title = "\(review.form.owner) - \(review.form.name)"
-        let counting = try PDFCanvas(file: nil, title: title)
+        let counting = try PDFCanvas(file: nil, title: title(review))
         let pages = try Layout(canvas: counting, review: review, context: context, pageCount: nil).run()
-        let canvas = try PDFCanvas(file: file, title: title)
+        let canvas = try PDFCanvas(file: file, title: title(review))
         return try Layout(canvas: canvas, review: review, context: context, pageCount: pages).run()
     }
+
+    private static func title(_ review: FormReview) -> String { "\(review.form.owner) - \(review.form.name)" }
 }
 
 /// One pass of the report's layout over a canvas.

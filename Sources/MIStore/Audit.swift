@@ -53,7 +53,7 @@ public struct AuditFilter: Sendable, Hashable {
     /// The operations the store writes audit rows for, by the names the rows carry. A filter
     /// naming anything else could match nothing (``isKnownCommand(_:)``).
     public static let knownCommands = [
-        "comment", "deliveries.retry", "expire", "import.insert", "import.notices", "import.update", "move",
+        "comment", "deliveries.dismiss", "deliveries.retry", "expire", "import.insert", "import.notices", "import.update", "move",
         "notices.read", "policy.set", "purge", "reopen", "restore", "store.copy", "submit",
     ]
 

@@ -20,7 +20,9 @@ public struct FormWhereabouts: Sendable, Equatable {
 }
 
 /// What `find` looks for: a form reference (`12`, `jdoe/Pump station 4`), or a bare name
-/// (`Pump station 4`) anywhere: any owner's form of that name, now or in the audit trail.
+/// (`Pump station 4`) anywhere: any owner's form of that name, now or in the audit trail. A
+/// name is taken as `forms --name` takes it: a glob (`*`, `?`, `\` for a literal), ASCII
+/// letters in either case; `owner/name` first looks for that exact name, then as a glob.
 public enum FindTarget: Sendable, Hashable {
     case reference(FormReference)
     case name(String)
@@ -38,7 +40,8 @@ extension FormStore {
     /// The forms `query` names, most recently changed first (at most `limit`), where they are
     /// now. A reference names one form: the live form of that owner and name, else a trashed
     /// one, else the form whose audit rows last gave it that name (so a moved or renamed form is
-    /// found by the name it had). A bare name finds every such form. Forms outside the session's
+    /// found by the name it had); when there is none, its name is matched as a glob among that
+    /// owner's forms, now or in the audit trail. A bare name, a glob, finds every such form. Forms outside the session's
     /// crews are left out, so an id of one (or a name that took a form out of them) finds
     /// nothing, as a missing one does; `owner/name` of an owner outside is refused by the
     /// owner before anything is read, whether or not such a form ever existed.
@@ -51,17 +54,11 @@ extension FormStore {
                 do {
                     ids = [try Audit.formId(reference, in: db)]
                 } catch let error as StoreError where error.kind == .notFound {
-                    return []
+                    guard case .path(let owner, let name) = reference else { return [] }
+                    ids = try Self.formIds(named: name, owner: owner, in: db)
                 }
             case .name(let name):
-                let after = db.dialect.jsonText("after", "name"), before = db.dialect.jsonText("before", "name")
-                ids = try db.values(Int64.self, literal: "SELECT id FROM forms WHERE name = \(name) ORDER BY modified DESC")
-                for id in try db.values(Int64.self, literal: """
-                    SELECT form_id FROM audit WHERE form_id IS NOT NULL AND (\(after) = \(name) OR \(before) = \(name))
-                    GROUP BY form_id ORDER BY MAX(at) DESC
-                    """) where !ids.contains(id) {
-                    ids.append(id)
-                }
+                ids = try Self.formIds(named: name, owner: nil, in: db)
             }
             var found: [FormWhereabouts] = []
             for id in ids where found.count < limit {
@@ -70,6 +67,29 @@ extension FormStore {
             }
             return found
         }
+    }
+
+    /// The forms whose name (now, or in an audit row) matches the glob `pattern`, of `owner`
+    /// when given: live and trashed ones most recently changed first, then those the audit
+    /// trail alone knows.
+    static func formIds(named pattern: String, owner: String?, in db: any StoreDatabase) throws -> [Int64] {
+        let like = LikePattern.glob(pattern.nfc)
+        func matches(_ side: String) -> StoreSQL {
+            let name: StoreSQL = "lower(\(db.dialect.jsonText(side, "name"))) LIKE \(like) ESCAPE '\\'"
+            guard let owner else { return name }
+            return "(\(name) AND \(db.dialect.jsonText(side, "owner")) = \(owner.nfc))"
+        }
+        let ofOwner: StoreSQL = owner.map { " AND owner = \($0.nfc)" } ?? ""
+        var ids = try db.values(Int64.self, literal: """
+            SELECT id FROM forms WHERE lower(name) LIKE \(like) ESCAPE '\\'\(ofOwner) ORDER BY modified DESC
+            """)
+        for id in try db.values(Int64.self, literal: """
+            SELECT form_id FROM audit WHERE form_id IS NOT NULL AND (\(matches("after")) OR \(matches("before")))
+            GROUP BY form_id ORDER BY MAX(at) DESC
+            """) where !ids.contains(id) {
+            ids.append(id)
+        }
+        return ids
     }
 
     /// One form's place: its row, or (purged) the owner and name its last audit row gave it.

@@ -40,19 +40,19 @@ extension FormStore {
                     record = live
                     trashed = false
                 } else {
-                    record = try query.findTrashed(ref, in: db)
+                    do {
+                        record = try query.findTrashed(ref, in: db)
+                    } catch let error as StoreError where error.kind == .notFound {
+                        // Neither live nor in the trash: the miss a lookup of a live form gives.
+                        throw StoreError.noSuchForm(ref)
+                    }
                     trashed = true
                 }
             }
             let source = MediaSource(formId: record.id, owner: record.owner, name: record.name, state: record.state,
                                      trashed: trashed)
-            if let owner, record.owner != owner {
-                switch ref {
-                case .id: throw StoreError.noSuchForm(ref)
-                // What a missing name gets once neither a live nor a trashed form has it.
-                case .path(let asked, let name): throw StoreError(.notFound, "\(asked) has no form named '\(name)' in the trash.")
-                }
-            }
+            // Another's form answers as a missing one.
+            if let owner, record.owner != owner { throw StoreError.noSuchForm(ref) }
             let files = try Self.media(formId: record.id, in: db).filter { fileName == nil || $0.fileName == fileName }
             if let fileName, files.isEmpty {
                 throw StoreError(.notFound, "Form \(record.id) '\(record.name)' has no media file '\(fileName)'.")

@@ -21,7 +21,8 @@ public struct Notice: Sendable, Hashable, Identifiable {
     public static let sourceMoveReceived = "move.received"
     /// Written by an undo of a move for both technicians, in place of a move's pair.
     public static let sourceUndo = "move.undone"
-    /// Left for the foremen of a crew a form was moved into from outside it.
+    /// Left for the foremen of the crews a moved form's technician works in, and of a crew it
+    /// was moved into from outside it.
     public static let sourceMoveIntoCrew = "move.crew"
     /// Left for the foremen of the owner's crews when an import brings a form in completed.
     public static let sourceCompleted = "import.completed"
@@ -70,11 +71,18 @@ enum Notices {
             + because(reason)
     }
 
-    /// The text a foreman reads when a form came into his crew from outside it.
-    static func movedIntoCrew(formName: String, crews: [String], to uid: String, from previous: String, by actor: String,
-                              role: String, reason: String?) -> String {
-        let crew = crews.isEmpty ? "your crew" : "your crew (\(crews.joined(separator: ", ")))"
-        return "Form '\(formName)' came into \(crew): given to \(uid) from \(previous) by \(role) \(actor)" + because(reason)
+    /// The text a foreman reads when a form came into his crew from outside it, or when a form
+    /// of a technician of his crew was given to another.
+    static func movedForCrew(formName: String, _ told: CrewForemanToTell, to uid: String, from previous: String,
+                             by actor: String, role: String, reason: String?) -> String {
+        func crew(_ names: [String]) -> String { names.isEmpty ? "your crew" : "your crew (\(names.joined(separator: ", ")))" }
+        guard !told.from.isEmpty else {
+            return "Form '\(formName)' came into \(crew(told.into)): given to \(uid) from \(previous) by \(role) \(actor)"
+                + because(reason)
+        }
+        let into = told.into.isEmpty ? "" : ", into \(crew(told.into))"
+        return "Form '\(formName)' of \(previous) in \(crew(told.from)) was given to \(uid)\(into) by \(role) \(actor)"
+            + because(reason)
     }
 
     /// The text a foreman reads when a form of his crew was completed on the device.

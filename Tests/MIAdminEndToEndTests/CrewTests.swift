@@ -137,6 +137,30 @@ import Testing
         #expect(try owners("mkhan", config).contains("jdoe"))
     }
 
+    /// jdoe works in Kolonne Nord and Kolonne Ost: when mkhan (Nord) gives his form to zangstrom
+    /// (Nord only), the Ost foreman hears that his technician's form went, and the undo tells him
+    /// once that it came back; the crew's own foreman, who did it, is told nothing.
+    @Test func movingATechnicianInTwoCrewsTellsEveryForemanOfHisCrewsOnce() throws {
+        let config = try store(try CrewDirectory.groupsConfig())
+        let moveAndUndo = try run("mkhan", config, ["move 'jdoe/North pump' zangstrom --yes", "undo --yes"])
+        #expect(moveAndUndo.status == 0, "\(moveAndUndo.stderr)")
+        func told(_ uid: String) throws -> [String] {
+            try sqlite(fixture.storePath(config), "SELECT text FROM notices WHERE uid = '\(uid)' AND source = 'move.crew' ORDER BY id")
+                .split(separator: "\n").map(String.init)
+        }
+        let obauer = try told("obauer")
+        #expect(obauer.count == 2, "once each way: \(obauer)")
+        #expect(obauer.first == "Form 'North pump' of jdoe in your crew (Kolonne Ost) was given to zangstrom by foreman mkhan.", "\(obauer)")
+        #expect(obauer.last?.hasPrefix("Form 'North pump' came into your crew (Kolonne Ost): given to jdoe from zangstrom by foreman mkhan")
+                == true, "\(obauer)")
+        #expect(try told("mkhan").isEmpty)
+        // A site lead's move between crews: the foremen of both hear of it.
+        let across = try run("sitelead", config, ["move 'sobrien/South valve' jdoe --yes"])
+        #expect(across.status == 0, "\(across.stderr)")
+        #expect(try told("tpatel") == ["Form 'South valve' of sobrien in your crew (Kolonne Süd) was given to jdoe by foreman sitelead."])
+        #expect(try told("mkhan") == ["Form 'South valve' came into your crew (Kolonne Nord): given to jdoe from sobrien by foreman sitelead."])
+    }
+
     /// Tab at the prompt offers the foreman's crew only: move targets, form owners, crew names.
     @Test func completionStaysInsideTheCrews() throws {
         let config = try store(try CrewDirectory.groupsConfig())

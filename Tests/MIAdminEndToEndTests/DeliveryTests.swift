@@ -291,7 +291,8 @@ struct OutboundSetup {
         #expect(try setup.run(config, "submit \(ids["Pump A"]!) --yes").status == 0)
         let early = try setup.run(config, "reopen \(ids["Pump A"]!) --note 'photos missing'")
         #expect(early.status == 0 && early.stderr.contains("had not gone to the office yet"), "\(early.stderr)")
-        #expect(try setup.deliveries(config).first?["lastError"] as? String == "reopened by mkhan before it was delivered")
+        #expect(try setup.deliveries(config).first?["lastError"] as? String
+                == "the form was reopened by mkhan before it was delivered; dismiss or resubmit")
 
         // Reopened after it went out: the console says the office has it.
         #expect(try setup.run(config, "submit \(ids["Pump B"]!) --yes").status == 0)
@@ -299,6 +300,49 @@ struct OutboundSetup {
         let late = try setup.run(config, "reopen \(ids["Pump B"]!) --note 'wrong pump'")
         #expect(late.status == 0, "\(late.stderr)")
         #expect(late.stderr.contains("was already delivered to the office (2026-11-21 09:00:00+00:00)"))
+    }
+
+    /// A reopened form's held delivery is no dead end: put back, `deliver` says what it is (the
+    /// office was never asked), and `deliveries dismiss` ends it, so neither `today` nor the
+    /// nightly `deliver` reports it again.
+    @Test(arguments: OutboundEngine.allCases)
+    func aReopenedFormsHeldDeliveryIsDismissed(engine: OutboundEngine) throws {
+        let config = try setup.config(engine)
+        let ids = try setup.importForms(config, completed: ["Pump D"], mediaBytes: 10)
+        let form = try #require(ids["Pump D"])
+        #expect(try setup.run(config, "submit \(form) --yes").status == 0)
+        #expect(try setup.run(config, "reopen \(form) --note 'photos missing'").status == 0)
+        let delivery = try #require(try setup.deliveries(config).first?["id"] as? Int)
+
+        #expect(try setup.run(config, "deliveries retry \(delivery)").status == 0)
+        let again = try setup.run(config, "deliver")
+        #expect(again.status == 5, "\(again.stderr)")
+        #expect(again.stderr.contains("1 delivery(ies) newly held: the form was reopened; dismiss or resubmit"), "\(again.stderr)")
+        #expect(!again.stderr.contains("the office did not take them"), "the office was never asked")
+        let reason = try setup.deliveries(config).first?["lastError"] as? String ?? ""
+        #expect(reason.hasPrefix("the form was reopened; dismiss or resubmit (form \(form) is version ") && reason.contains(", incomplete,"),
+                "\(reason)")
+        func heldInToday() throws -> Int? {
+            try setup.rows(try setup.run(config, "today")).first { $0["what"] as? String == "deliveries held" }?["count"] as? Int
+        }
+        #expect(try heldInToday() == 1)
+
+        // A technician may not; support may.
+        #expect(try setup.run(config, as: "jdoe", "deliveries dismiss \(delivery) --note x").status == 1)
+        let dismissed = try setup.run(config, as: "lchen", "deliveries dismiss \(delivery) --note 'reopened; will be resubmitted'")
+        #expect(dismissed.status == 0, "\(dismissed.stderr)")
+        let record = try JSONSerialization.jsonObject(with: Data(dismissed.stdout.utf8)) as? [String: Any]
+        #expect(record?["state"] as? String == "dismissed" && record?["id"] as? Int == delivery, "\(dismissed.stdout)")
+        #expect(try setup.deliveries(config, "--state held").isEmpty)
+        #expect(try heldInToday() == 0)
+        let nightly = try setup.run(config, "deliver")
+        #expect(nightly.status == 0, "\(nightly.stderr)")
+        let audit = try setup.rows(try setup.run(config, "audit --command deliveries.dismiss"))
+        #expect(audit.count == 1 && audit.first?["user"] as? String == "lchen"
+                && audit.first?["note"] as? String == "reopened; will be resubmitted", "\(audit)")
+        // Once: it is no longer held.
+        let twice = try setup.run(config, as: "lchen", "deliveries dismiss \(delivery) --note again")
+        #expect(twice.status == 1, "\(twice.stderr)")
     }
 
     @Test func deliverWithoutDeliveryConfigOrWithCleartextIsRefused() throws {

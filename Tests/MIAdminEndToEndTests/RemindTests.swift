@@ -92,8 +92,10 @@ private let directoryWithoutMail: String = {
         #expect(mail.text.contains("'Pump \(tag)' (form \(jdoe["Pump \(tag)"]!), Monthly pump inspection), created 2026-11-16 08:15:00+00:00, expires 2026-11-23 08:15:00+00:00"))
         #expect(mail.text.contains("'Valve \(tag)'") && !mail.text.contains("Expired \(tag)"))
         #expect(mail.calendar.hasPrefix("BEGIN:VCALENDAR\r\n") && mail.calendar.hasSuffix("END:VCALENDAR\r\n"))
-        #expect(mail.calendar.components(separatedBy: "BEGIN:VEVENT").count - 1 == 1)
+        #expect(mail.calendar.components(separatedBy: "BEGIN:VEVENT").count - 1 == 3, "the two forms' expiry, Valve's day 2")
         #expect(mail.calendar.contains("UID:mi-form-\(jdoe["Valve \(tag)"]!)-day-2@miadmin"))
+        #expect(mail.calendar.contains("UID:mi-form-\(jdoe["Pump \(tag)"]!)-expires-"))
+        #expect(mail.calendar.contains("DTSTART:20261123T081500Z"), "Pump's expiry, as the mail says")
 
         // The same day again: nothing new to send; the skipped are still listed.
         let again = try setup.run(config, "remind")
@@ -148,7 +150,43 @@ private let directoryWithoutMail: String = {
         let row = try #require(try setup.rows(result).first { $0["uid"] as? String == "jdoe" })
         #expect(row["reminders"] as? Int == 8 && row["calendar"] as? Int == 64)
         let mail = try #require(try mails(mentioning: tag).first)
-        #expect(mail.calendar.components(separatedBy: "BEGIN:VEVENT").count - 1 == 64)
+        #expect(mail.calendar.components(separatedBy: "-day-").count - 1 == 64, "the reminders a device can hold")
+        #expect(mail.calendar.components(separatedBy: "-expires-").count - 1 == 8, "and the expiry of each form the mail lists")
+    }
+
+    /// A form handed over restarts its expiry clock (`expiry-from assigned`, the default): its
+    /// reminders count from the move, so all of them come before its new expiry and none is
+    /// dated in the past, and the new owner is mailed them though the old one had them already.
+    @Test(arguments: OutboundEngine.allCases)
+    func aFormHandedOverIsRemindedOfItsNewExpiry(engine: OutboundEngine) throws {
+        let tag = OutboundFixture.tag()
+        let config = try config(engine)
+        // Policy: expiry 7 days, reminders on days 1 and 2. Created 11-16: days 1 and 2 are past.
+        let ids = try setup.importForms(config, incomplete: [("Pump \(tag)", "2026-11-16T08:15:00Z")])
+        let id = try #require(ids["Pump \(tag)"])
+        let first = try setup.run(config, "remind")
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(try mails(mentioning: tag).map(\.to) == [["jdoe@example.com"]])
+
+        // An hour after jdoe's mail, the form goes to sobrien: its clock starts again.
+        let moved = try setup.run(config, now: "2026-11-21T10:00:00Z", "move \(id) sobrien --yes")
+        #expect(moved.status == 0, "\(moved.stderr)")
+        let plan = try setup.rows(try setup.run(config, now: "2026-11-21T10:00:00Z", "notifications --user sobrien"))
+        #expect(plan.map { $0["at"] as? String ?? "" }.map { String($0.prefix(16)) } == ["2026-11-22T10:00", "2026-11-23T10:00"],
+                "a day and two after the move: \(plan)")
+        #expect(plan.allSatisfy { $0["pending"] as? Bool == true && ($0["expires"] as? String ?? "").hasPrefix("2026-11-28T10:00") },
+                "\(plan)")
+
+        // Not due at the move; a day later sobrien is mailed, with the new expiry in the mail and the calendar.
+        #expect(try setup.rows(try setup.run(config, now: "2026-11-21T10:00:00Z", "remind")).allSatisfy { $0["uid"] as? String != "sobrien" })
+        let next = try setup.run(config, now: "2026-11-22T11:00:00Z", "remind")
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(try setup.rows(next).first { $0["uid"] as? String == "sobrien" }?["state"] as? String == "sent", "\(next.stdout)")
+        let mail = try #require(try mails(mentioning: tag).last)
+        #expect(mail.to == ["sobrien@example.com"])
+        #expect(mail.text.contains("expires 2026-11-28 10:00:00+00:00"), "\(mail.text)")
+        #expect(mail.calendar.contains("UID:mi-form-\(id)-day-2@miadmin") && mail.calendar.contains("DTSTART:20261123T100000Z"))
+        #expect(mail.calendar.contains("UID:mi-form-\(id)-expires-") && mail.calendar.contains("DTSTART:20261128T100000Z"))
     }
 
     @Test func mailSettingsAreChecked() throws {

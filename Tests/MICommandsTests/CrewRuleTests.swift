@@ -252,8 +252,9 @@ struct CrewRuleTests {
         let store = try site.unscoped()
         let told = try store.notices(for: "mkhan").filter { $0.source == Notice.sourceMoveIntoCrew }
         #expect(told.map(\.text) == ["Form 'Pump station 4 (2)' came into your crew (Kolonne Nord): given to jdoe from asmith by foreman slead."])
-        // The crew's other members and the south foreman were not told as foremen.
-        #expect(try store.notices(for: "tpatel").isEmpty)
+        // The south foreman hears that his technician's form went; the crew's other members are not told.
+        #expect(try store.notices(for: "tpatel").map(\.text)
+                == ["Form 'Pump station 4 (2)' of asmith in your crew (Kolonne Süd) was given to jdoe by foreman slead."])
         // The audit row names the crews before and after.
         var row: AuditEntry?
         try store.forEachAuditEntry(AuditFilter(command: "move")) { row = $0 }
@@ -346,6 +347,16 @@ struct CrewRuleTests {
         let retried = try site.run("mkhan", ["deliveries", "retry", "--held"])
         #expect(retried.rows.map { $0[0] } == [.int(north)])
         #expect(try store.delivery(north).state == .queued && store.delivery(south).state == .held)
+
+        // Dismissing is for those who reach every crew: a foreman of some is refused, even for
+        // his own crew's delivery; support ends the south's.
+        let dismissRefused = #expect(throws: (any Error).self) {
+            _ = try site.run("mkhan", ["deliveries", "dismiss", "\(north)", "--note", "reopened"])
+        }
+        #expect(dismissRefused?.isPermissionDenied == true && "\(dismissRefused!)".contains("support staff and site leads"),
+                "\(String(describing: dismissRefused))")
+        _ = try site.run("lchen", ["deliveries", "dismiss", "\(south)", "--note", "office retired the template"])
+        #expect(throws: StoreError.self) { _ = try store.delivery(south) }
     }
 
     /// A foreman's session stays open while the directory moves jdoe from Kolonne Nord to

@@ -54,6 +54,7 @@ struct PermissionMatrixTests {
         (["deliveries"], [.foreman, .support]),
         (["deliveries", "list"], [.foreman, .support]),
         (["deliveries", "retry", "--held"], [.foreman, .support]),
+        (["deliveries", "dismiss", "7", "--note", "x"], [.foreman, .support]),
         (["remind", "--dry-run"], [.foreman]),
     ]
 

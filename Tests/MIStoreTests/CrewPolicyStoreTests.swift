@@ -70,7 +70,7 @@ import Testing
         let crews: [String: [String]]
         init(_ crews: [String: [String]]) { self.crews = crews }
         func crews(of owner: String) throws -> [String] { crews.filter { $0.value.contains(owner) }.keys.sorted() }
-        func foremenToTell(movedFrom previous: String, to owner: String, actor: String) throws -> [(foreman: String, crews: [String])] { [] }
+        func foremenToTell(movedFrom previous: String, to owner: String, actor: String) throws -> [CrewForemanToTell] { [] }
         func foremen(supervising owner: String) throws -> [String] { [] }
         func members(ofCrew crew: String) throws -> [String]? { crews[crew] }
     }

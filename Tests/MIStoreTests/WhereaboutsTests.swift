@@ -33,4 +33,17 @@ struct WhereaboutsTests {
         #expect(try store.whereabouts(.name("Nothing")).isEmpty)
         #expect(try store.whereabouts(.reference(ref("nobody/Nothing"))).isEmpty)
     }
+
+    /// A name is a glob with ASCII letters in either case, as `forms --name` takes it; owner/name
+    /// looks for the exact name first, then as a glob among what that owner has or had.
+    @Test(arguments: TestEngine.allCases) func aNameIsAGlobInEitherCase(engine: TestEngine) throws {
+        let dir = try TempDir()
+        let store = try MoveTests.store(dir, engine: engine, ["jdoe/Pump station 4", "asmith/Pump", "asmith/Valve"], clock: TestClock())
+        let moved = try store.move(ref("jdoe/Pump station 4"), to: "asmith", actor: "mkhan")
+        #expect(Set(try store.whereabouts(.name("pump*")).map(\.formId)).count == 2)
+        #expect(try store.whereabouts(.name("PUMP STATION ?")).map(\.formId) == [moved.formId])
+        #expect(try store.whereabouts(.reference(ref("jdoe/pump*"))).map(\.formId) == [moved.formId], "by the name jdoe's form had")
+        #expect(try store.whereabouts(.reference(ref("asmith/v*"))).map(\.name) == ["Valve"])
+        #expect(try store.whereabouts(.name("Pump\\*")).isEmpty, "an escaped star is a star")
+    }
 }

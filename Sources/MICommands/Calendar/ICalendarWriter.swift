@@ -7,7 +7,8 @@ import MIFiles
 /// The file appears only when ``finish()`` succeeds: it is written beside the target through a
 /// ``NewFile`` (the folder's descriptor, an unpredictable temporary name, `O_EXCL | O_NOFOLLOW`)
 /// and renamed into place. An existing regular file is replaced; a folder, a symbolic link or
-/// any other kind of file at the target is refused and left alone.
+/// any other kind of file at the target is refused and left alone. A dry run checks the same,
+/// counts the events and writes nothing.
 final class ICalendarWriter {
     struct Event {
         let uid: String
@@ -18,18 +19,21 @@ final class ICalendarWriter {
 
     private let target: String
     private let name: String
-    private let file: NewFile
+    private let folder: Folder
+    /// Nil in a dry run.
+    private let file: NewFile?
     private let stamp: String
     private var buffer = Data()
     private(set) var events = 0
 
-    init(path: String, now: Date) throws {
+    init(path: String, now: Date, dryRun: Bool = false) throws {
         target = path
         do {
             let opened = try Folder.parent(of: path)
             name = opened.name
+            folder = opened.folder
             try Self.checkTarget(path, kind: opened.folder.kind(of: name))
-            file = try NewFile(in: opened.folder, for: name)
+            file = dryRun ? nil : try NewFile(in: opened.folder, for: name)
         } catch let error as FileError {
             throw CommandError.failed("cannot write '\(path)': \(error.reason)")
         }
@@ -46,7 +50,8 @@ final class ICalendarWriter {
     func finish() throws {
         line("END:VCALENDAR")
         try flush()
-        try Self.checkTarget(target, kind: file.folder.kind(of: name))
+        try Self.checkTarget(target, kind: folder.kind(of: name))
+        guard let file else { return }
         do {
             // renameat replaces a regular file in one step, never follows a link, and refuses a folder.
             try file.commit(as: name, existing: .replaceFile)
@@ -66,7 +71,7 @@ final class ICalendarWriter {
     }
 
     private func flush() throws {
-        do { try file.write(buffer) } catch {
+        do { try file?.write(buffer) } catch {
             throw CommandError.failed("cannot write '\(target)': \(error.reason)")
         }
         buffer.removeAll(keepingCapacity: true)

@@ -61,7 +61,7 @@ public struct DeliverCommand: ConsoleCommand {
                         d.state == .queued ? .time(d.nextTry) : .null, .optional(d.lastError)])
         }
         var stopped: DeliveryStopped?
-        var later = 0, held = 0
+        var later = 0, held = 0, withdrawn = 0
         if !due.isEmpty {
             let token = try settings.tokenFile.map { file in
                 String(decoding: try session.config.readSecret("delivery.tokenFile", file, privileged: false,
@@ -73,7 +73,9 @@ public struct DeliverCommand: ConsoleCommand {
                     let report = try sender.send(delivery)
                     row(report)
                     if case .retry = report.outcome { later += 1 }
-                    if case .held = report.outcome { held += 1 }
+                    if case .held = report.outcome {
+                        if report.withdrawn { withdrawn += 1 } else { held += 1 }
+                    }
                 } catch let error as DeliveryStopped {
                     row(error.report)
                     stopped = error
@@ -86,8 +88,8 @@ public struct DeliverCommand: ConsoleCommand {
             output.note("and \(othersTried) delivery(ies) of other crews' forms (deliver sends the whole queue)")
         }
         // Held needs a person (the office refused, or the tries ran out): said before "later".
-        if held > 0 {
-            throw DeliveriesHeld(count: held, alsoUnsent: stopped != nil || later > 0)
+        if held + withdrawn > 0 {
+            throw DeliveriesHeld(count: held, withdrawn: withdrawn, alsoUnsent: stopped != nil || later > 0)
         }
         if let stopped {
             let left = due.count - (due.firstIndex { $0.id == stopped.report.delivery.id } ?? 0)
@@ -112,15 +114,27 @@ extension ConsoleCommand {
 }
 
 /// `deliver` held deliveries in this run: the office refused them (4xx, a redirect) or their
-/// tries ran out. They wait for a person and `deliveries retry` (its own exit status, 5, so a
+/// tries ran out, or their form was reopened (the version queued is no longer the form's). They
+/// wait for a person, `deliveries retry` or `deliveries dismiss` (its own exit status, 5, so a
 /// timer does not look green).
 public struct DeliveriesHeld: Error, Sendable, CustomStringConvertible {
+    /// Held because the office did not take them.
     public let count: Int
+    /// Held without asking the office: the form was reopened.
+    public var withdrawn = 0
     /// Others were not sent this time either (the office unreachable, or "later").
     public let alsoUnsent: Bool
     public var description: String {
-        "\(count) delivery(ies) newly held: the office did not take them ('deliveries --state held' says why; "
-            + "'deliveries retry' once it is fixed)" + (alsoUnsent ? "; others stay queued for their next try" : "")
+        var parts: [String] = []
+        if count > 0 {
+            parts.append("\(count) delivery(ies) newly held: the office did not take them ('deliveries --state held' says why; "
+                         + "'deliveries retry' once it is fixed)")
+        }
+        if withdrawn > 0 {
+            parts.append("\(withdrawn) delivery(ies) newly held: the form was reopened; dismiss or resubmit "
+                         + "('deliveries dismiss ID --note TEXT', or a new submit)")
+        }
+        return parts.joined(separator: "; ") + (alsoUnsent ? "; others stay queued for their next try" : "")
     }
 }
 

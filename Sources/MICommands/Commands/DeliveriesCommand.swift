@@ -10,15 +10,16 @@ extension Delivery.State: ExpressibleByArgument {}
 public struct DeliveriesCommand: ConsoleCommand {
     public static let configuration = CommandConfiguration(
         commandName: "deliveries",
-        abstract: "List deliveries of submitted forms to the office, or retry held ones.",
+        abstract: "List deliveries of submitted forms to the office; retry or dismiss held ones.",
         discussion: """
             Examples:
               deliveries --state held
               deliveries --form 12 --format json
               deliveries retry 7
               deliveries retry --held
+              deliveries dismiss 7 --note 'reopened; resubmitted as a new version'
             """,
-        subcommands: [DeliveriesListCommand.self, DeliveriesRetryCommand.self],
+        subcommands: [DeliveriesListCommand.self, DeliveriesRetryCommand.self, DeliveriesDismissCommand.self],
         defaultSubcommand: DeliveriesListCommand.self)
     public static let roles: Set<Role> = [.foreman, .support]
 
@@ -48,8 +49,9 @@ public struct DeliveriesListCommand: ConsoleCommand {
         abstract: "List deliveries: form, state, tries, last and next try, last error.",
         discussion: """
             queued: waiting for its next try; sent: the office took it; held: not tried again \
-            until 'deliveries retry' (the office refused it, the tries ran out, or the form was \
-            reopened before it went out).
+            until 'deliveries retry' (the office refused it, or the tries ran out), or, when the \
+            form was reopened before it went out, until 'deliveries dismiss' ends it or a new \
+            submit queues the new version.
             """)
     public static let roles: Set<Role> = [.foreman, .support]
 

@@ -14,18 +14,22 @@ public struct FindCommand: ConsoleCommand {
             FORM is an id, owner/name, or a name alone, which finds every form of that name, \
             whoever holds it now. owner/name also finds a form by a name it had: moved to \
             another technician (and renamed there), it is found under its old owner and name. \
-            Each form found is one row: where it is now, its owner and name there, its state, \
-            since when it is in the trash, its history (each audit row: when, what, who, from \
-            and to) and its delivery to the office.
+            A name is taken as 'forms --name' takes it: a glob ('Pump*'; '?' one character, \
+            '\\' makes the next literal), ASCII letters in either case. \
+            One form found: where it is now, its owner and name there, its state, since when it \
+            is in the trash, its delivery to the office, and its history, one event a line \
+            (each audit row: when, what, who, from and to). Several: one row each, without the \
+            history; 'find ID' shows one's.
 
             Examples:
               find 12
               find 'jdoe/Pump station 4'
               find 'Pump station 4'
+              find 'pump*'
             """)
     public static let roles: Set<Role> = [.foreman, .support]
 
-    @Argument(help: ArgumentHelp("An id, owner/name, or a form name alone.", valueName: "form"))
+    @Argument(help: ArgumentHelp("An id, owner/name, or a form name alone (a glob, either case).", valueName: "form"))
     public var form: String
 
     public init() {}
@@ -41,20 +45,25 @@ public struct FindCommand: ConsoleCommand {
             throw CommandError.failed("no form '\(form)' now, in the trash or in the audit trail")
         }
         let times = TimeText(zone: session.display.timeZone)
-        output.beginRows([Column("id"), Column("now"), Column("owner"), Column("name"), Column("state"),
-                          Column("trashed"), Column("history"), Column("delivery"), Column("next")])
-        for place in found {
-            var history: [Value] = []
-            try store.forEachAuditEntry(AuditFilter(form: .id(place.formId))) { entry in
-                history.append(.string(Self.step(entry, times: times)))
-            }
+        let columns = [Column("id"), Column("now"), Column("owner"), Column("name"), Column("state"),
+                       Column("trashed"), Column("delivery"), Column("next")]
+        func values(_ place: FormWhereabouts) throws -> [Value] {
             var latest: Delivery?
             try store.forEachDelivery(DeliveryFilter(formId: place.formId)) { latest = $0 }
-            output.row([.int(place.formId), .string(Self.now(place)), .string(place.owner), .string(place.name),
-                        .optional(place.state), place.trashedAt.map(Value.time) ?? .null, .list(history),
-                        latest.map { .string(Self.delivery($0, times: times)) } ?? .null, .optional(Self.next(place))])
+            return [.int(place.formId), .string(Self.now(place)), .string(place.owner), .string(place.name),
+                    .optional(place.state), place.trashedAt.map(Value.time) ?? .null,
+                    latest.map { .string(Self.delivery($0, times: times)) } ?? .null, .optional(Self.next(place))]
         }
-        output.endRows()
+        guard found.count == 1, let place = found.first else {
+            output.beginRows(columns)
+            for place in found { output.row(try values(place)) }
+            output.endRows()
+            output.note("\(found.count) forms match '\(form)'; 'find ID' shows where one is and how it got there")
+            return
+        }
+        var history: [Value] = []
+        try store.forEachAuditEntry(AuditFilter(form: .id(place.formId))) { history.append(Self.step($0)) }
+        output.record(columns + [Column("history")], try values(place) + [.list(history)])
     }
 
     static func now(_ place: FormWhereabouts) -> String {
@@ -74,22 +83,18 @@ public struct FindCommand: ConsoleCommand {
         }
     }
 
-    /// One audit row as a line: `2026-11-24 06:38:00+01:00 move by mkhan: jdoe/'Pump station 4' -> zangstrom/'Pump station 4 (2)'`.
-    static func step(_ entry: AuditEntry, times: TimeText) -> String {
+    /// One audit row as one event of the history, a line of its own in a table: when, what, who,
+    /// from where to where (`jdoe/'Pump station 4'` -> `zangstrom/'Pump station 4 (2)'`), and the note.
+    static func step(_ entry: AuditEntry) -> Value {
         func place(_ text: String?) -> String? {
             guard let text, case .object(let object)? = try? JSONValue.parse(Data(text.utf8)),
                   case .string(let owner)? = object["owner"], case .string(let name)? = object["name"] else { return nil }
             return "\(owner)/'\(name)'"
         }
-        var line = "\(times.table(entry.at)) \(entry.command) by \(entry.actor)"
-        switch (place(entry.before), place(entry.after)) {
-        case (let from?, let to?) where from != to: line += ": \(from) -> \(to)"
-        case (let from?, nil): line += ": \(from)"
-        case (nil, let to?): line += ": \(to)"
-        default: break
-        }
-        if let note = entry.note, !note.isEmpty { line += " (\(note))" }
-        return line
+        var from = place(entry.before), to = place(entry.after)
+        if from == to { (from, to) = (nil, nil) }
+        return .object([.init("at", .time(entry.at)), .init("event", .string(entry.command)), .init("by", .string(entry.actor)),
+                        .init("from", .optional(from)), .init("to", .optional(to)), .init("note", .optional(entry.note))])
     }
 
     static func delivery(_ delivery: Delivery, times: TimeText) -> String {
@@ -98,6 +103,16 @@ public struct FindCommand: ConsoleCommand {
         case .queued: "queued, next try \(times.table(delivery.nextTry))"
         case .held: "held: " + (delivery.lastError ?? "see 'deliveries'")
         }
+    }
+
+    /// `error`, a lookup of `reference` that found nothing, with where the form went added for
+    /// those who may run `find` (`show`, `media`, `move`); as it was for anyone else, and when
+    /// the form is nowhere else.
+    static func pointing(_ error: StoreError, _ reference: FormReference, in session: Session) -> StoreError {
+        guard roles.contains(where: session.user.has), let hint = whereItWent(reference, in: session) else { return error }
+        var message = error.message
+        if message.hasSuffix(".") { message.removeLast() }
+        return StoreError(.notFound, message + "; " + hint + ".")
     }
 
     /// The hint a lookup that missed adds: where the form it named went, if it went somewhere

@@ -36,20 +36,26 @@ public struct MediaCommand: ConsoleCommand {
         if let file, file.contains("/") || file.hasPrefix(".") || file.isEmpty {
             throw CommandError.failed("'\(file)' is not a media file name (like Qid0(1).jpg)")
         }
-        let folder: Folder
-        do {
-            folder = try Folder.creatingIfMissing(out)
-        } catch {
-            throw CommandError.failed(error.code == ENOTDIR ? "cannot write into '\(out)': it is a file, not a folder"
-                                      : "cannot write into '\(out)': \(error.reason)")
-        }
+        // Nil only in a dry run, for a folder that would be made.
+        let folder = try DestinationFolder.open(out, dryRun: session.dryRun, output: output)
         let visibleOwner = try session.visibleOwner(), ref = target.form
         output.beginRows([Column("form"), Column("file"), Column("bytes"), Column("path")])
-        // Another's form answers as a missing one (Session.visibleOwner).
-        try session.store().forEachMediaFile(of: ref, fileName: file, owner: visibleOwner) { form, media, data in
-            guard !media.fileName.contains("/"), !media.fileName.hasPrefix(".") else { return }
-            try Self.write(data, to: media.fileName, in: folder)
-            output.row([.int(form.formId), .string(media.fileName), .int(Int64(data.count)), .string(folder.pathOf(media.fileName))])
+        // Another's form answers as a missing one (Session.visibleOwner); a form that went
+        // elsewhere is pointed to.
+        do {
+            try session.store().forEachMediaFile(of: ref, fileName: file, owner: visibleOwner) { form, media, data in
+                guard !media.fileName.contains("/"), !media.fileName.hasPrefix(".") else { return }
+                let path = folder?.pathOf(media.fileName) ?? DestinationFolder.path(media.fileName, in: out)
+                if session.dryRun {
+                    output.note("dry run: would write \(path) (\(data.count) bytes)")
+                } else {
+                    // Nil only in a dry run.
+                    try Self.write(data, to: media.fileName, in: folder!)
+                }
+                output.row([.int(form.formId), .string(media.fileName), .int(Int64(data.count)), .string(path)])
+            }
+        } catch let error as StoreError where error.kind == .notFound {
+            throw FindCommand.pointing(error, ref, in: session)
         }
         output.endRows()
     }

@@ -77,9 +77,15 @@ public struct MoveCommand: ConsoleCommand {
         let role = session.actingRole(Self.roles).rawValue
         let policy = session.config.policy.expiryPolicy
         if case .form(let reference) = form {
-            let result = try session.changing(dryRun: batch.dryRun, output: output) {
-                try store.move(reference, to: technician.uid, actor: session.user.uid, actorRole: role,
-                               note: note.note, expectedVersion: nil, policyDefaults: policy)
+            let result: MoveResult
+            do {
+                result = try session.changing(dryRun: batch.dryRun, output: output) {
+                    try store.move(reference, to: technician.uid, actor: session.user.uid, actorRole: role,
+                                   note: note.note, expectedVersion: nil, policyDefaults: policy)
+                }
+            } catch let error as StoreError where error.kind == .notFound {
+                // A form moved or trashed since: where it went.
+                throw FindCommand.pointing(error, reference, in: session)
             }
             if !batch.dryRun { Self.remember([result], in: session, output: output) }
             output.record(Self.columns,

@@ -10,8 +10,9 @@ public struct NotificationsCommand: ConsoleCommand {
         commandName: "notifications",
         abstract: "Show the reminder plan (who gets reminded of which form, and when).",
         discussion: """
-            One reminder per incomplete form and notify day (policy), at created + that many \
-            days, if that is before the form expires. A device holds at most 64 pending \
+            One reminder per incomplete form and notify day (policy), that many days after the \
+            form's expiry clock started (created, or its last move, restore or reopen), if that \
+            is before the form expires. A device holds at most 64 pending \
             notifications: for a technician who needs more, the earliest 64 are kept and the rest \
             are marked dropped. pending: not fired yet (at or after now).
 
@@ -55,7 +56,7 @@ public struct NotificationsCommand: ConsoleCommand {
         let store = try session.store()
 
         if let ics {
-            let writer = try ICalendarWriter(path: ics, now: session.clock.now())
+            let writer = try ICalendarWriter(path: ics, now: session.clock.now(), dryRun: session.dryRun)
             let times = TimeText(zone: session.display.timeZone)
             var dropped = 0
             try store.forEachReminder(policy: policy, filter: filter) { reminder in
@@ -65,6 +66,7 @@ public struct NotificationsCommand: ConsoleCommand {
             try writer.finish()
             output.record([Column("file"), Column("events"), Column("dropped")],
                           [.string(ics), .int(Int64(writer.events)), .int(Int64(dropped))])
+            if session.dryRun { output.note("dry run: would write \(ics) (\(writer.events) event(s))") }
             return
         }
         output.beginRows([Column("at"), Column("uid"), Column("id"), Column("name"), Column("day"), Column("expires"),

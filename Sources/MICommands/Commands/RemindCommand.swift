@@ -11,12 +11,14 @@ public struct RemindCommand: ConsoleCommand {
         commandName: "remind",
         abstract: "Mail technicians the reminders that are due (one mail each).",
         discussion: """
-            A reminder is due when its notify day (policy notify-days after creation) has come, \
-            the form is still incomplete and not expired, and it was not mailed before: each \
-            (form, day) is mailed at most once, recorded in the store, so a second run the same \
-            day sends nothing. Each technician with due reminders gets one mail (to the 'mail' \
-            attribute in the directory) listing those forms with their expiry times, and a \
-            calendar (reminders.ics) of their remaining reminders, at most 64 (a device's limit; \
+            A reminder is due when its notify day (policy notify-days after the form's expiry \
+            clock started: created, or its last move, restore or reopen) has come, the form is \
+            still incomplete and not expired, and it was not mailed before: each (form, day) is \
+            mailed at most once per run of the clock, recorded in the store, so a second run the \
+            same day sends nothing, and a form handed over is reminded anew. Each technician \
+            with due reminders gets one mail (to the 'mail' attribute in the directory) listing \
+            those forms with their expiry times, and a calendar (reminders.ics) of the same: \
+            each listed form's expiry, and the remaining reminders, at most 64 (a device's limit; \
             the rest are left out as in 'notifications'). Technicians without a mail address are \
             listed as skipped. --dry-run lists what would be sent and sends nothing.
 
@@ -133,18 +135,21 @@ public struct RemindCommand: ConsoleCommand {
             timeoutSeconds: settings.timeoutSeconds))
     }
 
-    /// The mail: the due forms (each once, with its expiry), and the remaining plan as a calendar.
+    /// The mail: the due forms (each once, with its expiry), and as a calendar what it says: each
+    /// of those forms' expiry, and the remaining plan.
     /// Times are in the site's zone with their offset, as the console shows them.
     static func message(to user: DirectoryUser, address: String, _ recipient: Recipient, from: String, now: Date,
                         zone: TimeZone) -> MailMessage {
         let times = TimeText(zone: zone)
         var seen = Set<Int64>()
         var lines: [String] = []
+        var events: [ICalendarWriter.Event] = []
         for reminder in recipient.due.sorted(by: { ($0.expiresAt, $0.form.id) < ($1.expiresAt, $1.form.id) })
         where seen.insert(reminder.form.id).inserted {
             let form = reminder.form
             lines.append("  - '\(form.name)' (form \(form.id), \(form.template)), created \(times.table(form.created.date)), "
                          + "expires \(times.table(reminder.expiresAt))")
+            events.append(expiryEvent(reminder, times: times))
         }
         let body = """
             Hello \(user.name.isEmpty ? user.uid : user.name),
@@ -154,14 +159,24 @@ public struct RemindCommand: ConsoleCommand {
             \(lines.joined(separator: "\n"))
 
             A form that is not completed before it expires is moved to the trash.
-            The attached calendar (reminders.ics) holds your remaining reminders.
+            The attached calendar (reminders.ics) holds when these forms expire, and your remaining reminders.
 
             -- miadmin
             """
-        let events = recipient.remaining.map { NotificationsCommand.event($0, times: times) }
+        events += recipient.remaining.map { NotificationsCommand.event($0, times: times) }
         return MailMessage(from: from, to: address, subject: "MI reminder: \(seen.count) form(s) to finish", body: body,
                            attachment: .init(fileName: "reminders.ics", contentType: "text/calendar; method=PUBLISH",
                                              data: ICalendarWriter.calendar(events, now: now)),
                            date: now)
+    }
+
+    /// A due form's expiry as a calendar event, beside the reminders.
+    static func expiryEvent(_ reminder: Reminder, times: TimeText) -> ICalendarWriter.Event {
+        let form = reminder.form
+        return ICalendarWriter.Event(
+            uid: "mi-form-\(form.id)-expires-\(Int64(reminder.expiresAt.timeIntervalSince1970))@miadmin", start: reminder.expiresAt,
+            summary: "MI form of \(form.owner) expires: '\(form.name)'",
+            description: "Form \(form.id) '\(form.name)' of \(form.owner) (\(form.template)) expires at "
+                + "\(times.table(reminder.expiresAt)) unless it is completed before; then it is moved to the trash.")
     }
 }

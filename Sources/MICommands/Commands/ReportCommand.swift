@@ -74,6 +74,7 @@ public struct ReportCommand: ConsoleCommand {
             output.record([Column("id"), Column("owner"), Column("name"), Column("file"), Column("pages")],
                           [.int(review.form.id), .string(review.form.owner), .string(review.form.name),
                            .string(pdf), .int(Int64(pages))])
+            if session.dryRun { output.note(Self.wouldWrite(pdf, pages: pages)) }
         } else if let state, let dir {
             try many(state: state, dir: dir, session: session, output: output)
         }
@@ -81,15 +82,8 @@ public struct ReportCommand: ConsoleCommand {
 
     private func many(state: FormState, dir: String, session: Session, output: OutputSink) throws {
         let owner = try session.visibleOwner(asked: self.owner)
-        // Opened once, made if missing (as `media --out`): every report is created through this
-        // descriptor (docs/security.md).
-        let folder: Folder
-        do {
-            folder = try Folder.creatingIfMissing(dir)
-        } catch {
-            throw CommandError.failed(error.code == ENOTDIR ? "cannot write into '\(dir)': it is a file, not a folder"
-                                      : "cannot write into '\(dir)': \(error.reason)")
-        }
+        // Nil only in a dry run, for a folder that would be made.
+        let folder = try DestinationFolder.open(dir, dryRun: session.dryRun, output: output)
         let store = try session.store()
         // Ids only: the forms are then read, laid out and written one at a time.
         var forms: [(id: Int64, owner: String, name: String)] = []
@@ -105,7 +99,7 @@ public struct ReportCommand: ConsoleCommand {
             var fileName = Self.fileName(owner: form.owner, name: form.name)
             if usedNames.contains(fileName) { fileName = Self.fileName(owner: form.owner, name: "\(form.name) (\(form.id))") }
             usedNames.insert(fileName)
-            if skipExisting {
+            if skipExisting, let folder {
                 // Only a PDF of the user's own counts as the report written before: a link or
                 // another user's file planted at the name would leave the report missing unseen.
                 do {
@@ -121,9 +115,10 @@ public struct ReportCommand: ConsoleCommand {
             }
             do {
                 let review = try store.review(.id(form.id))
+                let path = folder?.pathOf(fileName) ?? DestinationFolder.path(fileName, in: dir)
                 let pages = try write(review, to: .named(fileName, in: folder), session: session)
-                output.row([.int(form.id), .string(form.owner), .string(form.name), .string(folder.pathOf(fileName)),
-                            .int(Int64(pages))])
+                output.row([.int(form.id), .string(form.owner), .string(form.name), .string(path), .int(Int64(pages))])
+                if session.dryRun { output.note(Self.wouldWrite(path, pages: pages)) }
             } catch let error as ReportError {
                 failures += 1
                 warnings.append("form \(form.id) \(form.owner)/\(form.name): \(error)")
@@ -141,9 +136,15 @@ public struct ReportCommand: ConsoleCommand {
         }
     }
 
+    /// Where a report goes; a nil folder is one a dry run would make.
     private enum Destination {
         case path(String)
-        case named(String, in: Folder)
+        case named(String, in: Folder?)
+    }
+
+    /// What a dry run says for each report it did not write.
+    static func wouldWrite(_ path: String, pages: Int) -> String {
+        "dry run: would write \(path) (\(pages) page\(pages == 1 ? "" : "s"))"
     }
 
     private func write(_ review: FormReview, to destination: Destination, session: Session) throws -> Int {
@@ -155,10 +156,15 @@ public struct ReportCommand: ConsoleCommand {
         }
         do {
             switch destination {
+            case .path(let path) where session.dryRun:
+                return try ReviewReport.pages(review, context: context, to: URL(fileURLWithPath: path), replace: force)
             case .path(let path):
                 return try ReviewReport.write(review, context: context, to: URL(fileURLWithPath: path), replace: force)
+            case .named(let name, let folder) where session.dryRun:
+                return try ReviewReport.pages(review, context: context, named: name, in: folder, replace: force)
             case .named(let name, let folder):
-                return try ReviewReport.write(review, context: context, named: name, in: folder, replace: force)
+                // Nil only in a dry run (a folder it would make), handled above.
+                return try ReviewReport.write(review, context: context, named: name, in: folder!, replace: force)
             }
         } catch let error as ReportError {
             if form != nil { throw CommandError.failed(error.description) }

@@ -66,11 +66,7 @@ public struct ShowCommand: ConsoleCommand {
             return try session.store().review(target.form, owner: session.visibleOwner())
         } catch let error as StoreError where error.kind == .notFound {
             // Those who may run `find` are told where the form went (moved, trashed, purged).
-            guard FindCommand.roles.contains(where: session.user.has),
-                  let hint = FindCommand.whereItWent(target.form, in: session) else { throw error }
-            var message = error.message
-            if message.hasSuffix(".") { message.removeLast() }
-            throw StoreError(.notFound, message + "; " + hint + ".")
+            throw FindCommand.pointing(error, target.form, in: session)
         }
     }
 

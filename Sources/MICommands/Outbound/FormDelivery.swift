@@ -8,6 +8,8 @@ struct DeliveryReport {
     /// The office's HTTP status, nil when no answer came.
     let status: Int?
     let outcome: DeliveryOutcome
+    /// Held without asking the office: the form is no longer the version submitted (reopened).
+    var withdrawn = false
 }
 
 /// Sends queued deliveries to the office (`deliver`): one post per form on one connection,
@@ -42,7 +44,9 @@ final class FormDelivery {
         let review: FormReview
         switch try store.deliveryReview(delivery) {
         case .failure(let error):
-            return try record(delivery, status: nil, .held(error: error.message))
+            var report = try record(delivery, status: nil, .held(error: error.message))
+            report.withdrawn = true
+            return report
         case .success(let value):
             review = value
         }

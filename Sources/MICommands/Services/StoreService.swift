@@ -121,6 +121,7 @@ public protocol StoreOutbox: AnyObject {
     func forEachDelivery(_ filter: DeliveryFilter, _ body: (Delivery) throws -> Void) throws
     func recordDeliveryTry(_ id: Int64, outcome: DeliveryOutcome) throws -> Delivery
     func retryDeliveries(_ id: Int64?, actor: String, note: String?) throws -> [Delivery]
+    func dismissDelivery(_ id: Int64, actor: String, note: String) throws -> Delivery
     func deliveryReview(_ delivery: Delivery) throws -> Result<FormReview, StoreError>
     func withMediaReader<T>(formId: Int64, _ body: (MediaReader) throws -> T) throws -> T
     func sentReminders() throws -> Set<ReminderKey>

@@ -24,19 +24,24 @@ final class DirectoryCrewNaming: CrewNaming, @unchecked Sendable {
         try lock.withLock { try crewList(owner).map(\.name) }
     }
 
-    func foremenToTell(movedFrom previous: String, to owner: String, actor: String) throws
-        -> [(foreman: String, crews: [String])] {
+    func foremenToTell(movedFrom previous: String, to owner: String, actor: String) throws -> [CrewForemanToTell] {
         try lock.withLock {
-            var told: [(foreman: String, crews: [String])] = []
-            for crew in try crewList(owner) where !(try members(crew).contains(previous.lowercased())) {
+            var told: [CrewForemanToTell] = []
+            func tell(_ crew: Crew, cameIn: Bool) throws {
                 for foreman in try foremen(of: [crew], except: actor) {
-                    if let index = told.firstIndex(where: { $0.foreman == foreman }) {
-                        told[index].crews.append(crew.name)
-                    } else {
-                        told.append((foreman, [crew.name]))
-                    }
+                    let index = told.firstIndex { $0.foreman == foreman } ?? {
+                        told.append(CrewForemanToTell(foreman: foreman))
+                        return told.count - 1
+                    }()
+                    if cameIn { told[index].into.append(crew.name) } else { told[index].from.append(crew.name) }
                 }
             }
+            for crew in try crewList(owner) where !(try members(crew).contains(previous.lowercased())) {
+                try tell(crew, cameIn: true)
+            }
+            // Every crew the form's technician works in: a foreman hears of his technician's form
+            // given away whichever of his crews did it.
+            for crew in try crewList(previous) { try tell(crew, cameIn: false) }
             return told
         }
     }

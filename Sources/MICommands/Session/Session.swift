@@ -21,6 +21,9 @@ public final class Session {
     public var loginMethod = LoginMethod.password
     /// Asks a person a yes/no question; nil when nobody is there (scripts, pipes, `-c`).
     public var confirmer: ((String) -> Bool)?
+    /// `--dry-run` for the whole run: the store rolls everything back, and commands that write
+    /// files (reports, calendars, media, their folders) write none and say what they would write.
+    public var dryRun = false
     /// How many rows a confirmation lists before asking (a screenful at the prompt); nil: all.
     /// The rest are counted, not listed.
     public var previewRows: Int?

@@ -53,6 +53,14 @@ public final class OutputStream {
         pager?.finish()
     }
 
+    /// Whether this stream and `other` write into the same open file: a terminal both go to, or
+    /// `2>&1`, where a line written to each would be read twice.
+    func sharesFile(with other: OutputStream) -> Bool {
+        var mine = stat(), theirs = stat()
+        guard fstat(fd, &mine) == 0, fstat(other.fd, &theirs) == 0 else { return false }
+        return mine.st_dev == theirs.st_dev && mine.st_ino == theirs.st_ino
+    }
+
     public func write(_ text: String) {
         append { $0.append(contentsOf: text.utf8) }
     }

@@ -165,6 +165,7 @@ public enum Console {
                                                      failures: loop.failureStatuses))
         }
         runner.unsavedRun = run.dryRun
+        session.dryRun = run.dryRun
         return runInSessionTransaction(run, session: session, runner: runner) {
             loop.run(source, name: name)
         }.map { StopSignal.exitStatus(for: status(of: $0, commandLine: name == "-c", failures: loop.failureStatuses)) }
@@ -194,7 +195,8 @@ public enum Console {
             }
             if options.dryRun {
                 runner.sink.closingUnsaved("dry run: nothing was saved")
-                err.write("dry run: nothing was saved\n")
+                // Said on stderr too for output sent elsewhere; once where both reach one screen.
+                if !runner.out.sharesFile(with: err) { err.write("dry run: nothing was saved\n") }
             }
         } catch is AbortAtomicRun {
             let why = outcome == .stopped(.interrupted) ? "interrupted" : "a command failed"

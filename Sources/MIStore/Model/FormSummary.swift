@@ -19,8 +19,11 @@ public struct FormSummary: Sendable, Hashable, Identifiable {
     /// ``OwnerPolicies/expires(_:)``.
     public func expires(afterDays days: Int) -> Date? {
         guard state == .incomplete else { return nil }
-        return Expiry.date(days, after: Expiry.clockStart(created: created.date, restartedAt: expiryResetAt))
+        return Expiry.date(days, after: clockStart)
     }
+
+    /// Where the form's expiry clock starts: `created`, or its last restart when later.
+    public var clockStart: Date { Expiry.clockStart(created: created.date, restartedAt: expiryResetAt) }
 }
 
 /// Which live forms a listing shows; `nil` fields do not filter.

@@ -111,12 +111,12 @@ extension FormStore {
                                source: undoing == nil ? Notice.sourceMoveReceived : Notice.sourceUndo, formId: form.id,
                                at: now)]
             if let naming = crewNaming {
-                // A form from outside the receiving crew: its foremen hear of it.
-                for (foreman, crews) in try naming.foremenToTell(movedFrom: form.owner, to: uid, actor: actor) {
-                    statements.append(Notices.adding(uid: foreman,
-                                                     text: Notices.movedIntoCrew(formName: newName, crews: crews, to: uid,
-                                                                                 from: form.owner, by: actor, role: actorRole,
-                                                                                 reason: note),
+                // The foremen of the crews the form leaves or comes into hear of it, each once.
+                for told in try naming.foremenToTell(movedFrom: form.owner, to: uid, actor: actor) {
+                    statements.append(Notices.adding(uid: told.foreman,
+                                                     text: Notices.movedForCrew(formName: newName, told, to: uid,
+                                                                                from: form.owner, by: actor, role: actorRole,
+                                                                                reason: note),
                                                      source: Notice.sourceMoveIntoCrew, formId: form.id, at: now))
                 }
             }

@@ -66,7 +66,7 @@ extension FormStore {
                                                        version: form.version + 1),
                              note: reason),
                 Outbox.lastSentQuery(formId: form.id),
-                Outbox.withdrawing(formId: form.id, reason: "reopened by \(actor) before it was delivered"),
+                Outbox.withdrawing(formId: form.id, reason: "the form was reopened by \(actor) before it was delivered; dismiss or resubmit"),
             ])
             let noticeId = try results[1].insertedId()
             let sentAt = Outbox.lastSent(results[3])

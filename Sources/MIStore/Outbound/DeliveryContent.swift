@@ -33,8 +33,8 @@ extension FormStore {
             return .failure(StoreError(.notFound, "form \(delivery.formId) no longer exists (purged?)"))
         }
         guard form.version == delivery.formVersion, form.state == .submitted else {
-            return .failure(StoreError(.invalidState, "form \(delivery.formId) changed after it was queued "
-                                       + "(now version \(form.version), \(form.state)); a new submit queues it again"))
+            return .failure(StoreError(.invalidState, "the form was reopened; dismiss or resubmit (form \(delivery.formId) "
+                                       + "is version \(form.version), \(form.state), and this delivery is of version \(delivery.formVersion))"))
         }
         return .success(try Self.review(of: form))
     }

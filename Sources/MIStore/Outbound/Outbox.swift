@@ -213,4 +213,31 @@ extension FormStore {
             return held
         }
     }
+
+    /// Ends the held delivery `id` without sending it (a reopened form's version that will not
+    /// be sent, an office that will never take it): it leaves the outbox, and its audit row
+    /// (`deliveries.dismiss`) keeps what it was, why it was held and `note`.
+    ///
+    /// - Returns: the delivery as it was.
+    /// - Throws: `.notFound` for an unknown id; `.forbidden` for one outside ``ownerScope``;
+    ///   `.invalidState` when it is not held (a queued one may still go, a sent one went).
+    public func dismissDelivery(_ id: Int64, actor: String, note: String) throws -> Delivery {
+        let actor = try Validate.name(actor, what: "actor")
+        let now = nowSeconds()
+        return try write { db in
+            let delivery = try scopedDelivery(id, in: db)
+            guard delivery.state == .held else {
+                throw StoreError(.invalidState, "delivery \(id) of form \(delivery.formId) is \(delivery.state.rawValue), not held: "
+                                 + "only a held delivery is dismissed")
+            }
+            try db.execute(literal: "DELETE FROM outbox WHERE id = \(id) AND state = 'held'")
+            let before = JSONObject([("delivery", .integer(Int(id))), ("version", .integer(delivery.formVersion)),
+                                     ("state", .string("held")), ("lastError", delivery.lastError.map(JSONValue.string) ?? .null)])
+            try audit(db, at: now, actor: actor, command: "deliveries.dismiss", formId: delivery.formId,
+                      object: "form \(delivery.formId) \(delivery.owner)/\(delivery.name)", before: .object(before),
+                      after: .object(JSONObject([("delivery", .integer(Int(id))), ("state", .string("dismissed"))])), note: note)
+            return delivery
+        }
+    }
 }
+

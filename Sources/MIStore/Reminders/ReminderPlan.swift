@@ -1,10 +1,11 @@
 import Foundation
 
 /// One reminder of the plan: a local notification the field app schedules for an incomplete form
-/// `day` days after its `created`.
+/// `day` days after its expiry clock started (`created`, or the clock's last restart: a move,
+/// a restore, a reopen), so its reminders always come before the expiry that clock sets.
 public struct Reminder: Sendable, Hashable {
     public let form: FormSummary
-    /// Days after `created` (one of the policy's notify days).
+    /// Days after the form's expiry clock started (one of the policy's notify days).
     public let day: Int
     /// When it fires.
     public let at: Date
@@ -56,8 +57,10 @@ public struct ReminderFilter: Sendable, Hashable {
 
 extension FormStore {
     /// The reminder plan at the store clock's now: for each live incomplete form (of `owner`, when
-    /// given), one reminder at `created` + each of `policy.notifyDays`, kept only when it fires
-    /// strictly before the form expires (`expiryDays` after `created`, or after a restore or reopen).
+    /// given), one reminder at its clock's start + each of `policy.notifyDays`, kept only when it
+    /// fires strictly before the form expires (`expiryDays` after that start). The clock starts at
+    /// `created`, or again at a move (under `expiry-from assigned`), a restore or a reopen
+    /// (``Expiry``): a form just handed over is reminded of its new expiry, never of the old one.
     ///
     /// A device holds at most ``ExpiryPolicy/deviceNotificationCap`` pending notifications: per
     /// owner, the earliest pending ones (by time, then form id, then day) are kept and the rest
@@ -94,7 +97,7 @@ extension FormStore {
                 let own = ownerPolicies[form.owner]
                 guard let expiresAt = form.expires(afterDays: (own?.policy ?? policy).expiryDays) else { return }
                 for day in own?.days ?? siteDays {
-                    let at = Expiry.date(day, after: form.created.date)
+                    let at = Expiry.date(day, after: form.clockStart)
                     guard at < expiresAt else { continue }
                     pendingOfOwner.append(Reminder(form: form, day: day, at: at, expiresAt: expiresAt,
                                                    pending: at >= now, dropped: false))

@@ -292,6 +292,7 @@ final class FakeStore: StoreService, StoreReachSetting {
     func forEachDelivery(_ filter: DeliveryFilter, _ body: (Delivery) throws -> Void) throws { throw reached("forEachDelivery") }
     func recordDeliveryTry(_ id: Int64, outcome: DeliveryOutcome) throws -> Delivery { throw reached("recordDeliveryTry") }
     func retryDeliveries(_ id: Int64?, actor: String, note: String?) throws -> [Delivery] { throw reached("retryDeliveries") }
+    func dismissDelivery(_ id: Int64, actor: String, note: String) throws -> Delivery { throw reached("dismissDelivery") }
     func deliveryReview(_ delivery: Delivery) throws -> Result<FormReview, StoreError> { throw reached("deliveryReview") }
     func withMediaReader<T>(formId: Int64, _ body: (MediaReader) throws -> T) throws -> T { throw reached("withMediaReader") }
     func sentReminders() throws -> Set<ReminderKey> { throw reached("sentReminders") }
