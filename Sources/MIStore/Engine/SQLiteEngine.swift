@@ -11,6 +11,8 @@ final class SQLiteEngine: StoreEngine {
     let busyTimeout: TimeInterval
     let dbPool: DatabasePool
     var dialect: StoreDialect { .sqlite }
+    /// `limits.snapshotSeconds` (``SnapshotWatch``), for the reads and sessions begun after it is set.
+    private let snapshotLimit = Mutex(SnapshotWatch.defaultSeconds)
     /// The size (bytes) the `-wal` file is truncated to after a checkpoint: the 1,000 pages
     /// SQLite checkpoints at (4 MiB of 4 KiB pages) fit, so a store in steady use does not
     /// truncate and grow it again at every checkpoint.
@@ -50,6 +52,8 @@ final class SQLiteEngine: StoreEngine {
         }
         try migrate()
     }
+
+    func setSnapshotLimit(_ seconds: TimeInterval) { snapshotLimit.withLock { $0 = seconds } }
 
     /// Refuses a missing file for `.existingOnly`; creates it with the mode asked for otherwise
     /// (SQLite then gives its `-wal` and `-shm` files the same mode).
@@ -196,7 +200,7 @@ final class SQLiteEngine: StoreEngine {
     func read<T>(_ body: (any StoreDatabase) throws -> T) throws -> T {
         try mapped {
             try dbPool.unsafeReentrantRead { db in
-                let database = SQLiteDatabase(db, busyTimeout: busyTimeout)
+                let database = SQLiteDatabase(db, busyTimeout: busyTimeout, snapshotLimit: snapshotLimit.withLock { $0 })
                 if db.isInsideTransaction { return try body(database) }
                 var result: T?
                 try db.inTransaction(.deferred) {
@@ -216,7 +220,8 @@ final class SQLiteEngine: StoreEngine {
                 try db.beginTransaction(.deferred)
                 let result: T
                 do {
-                    result = try body(SQLiteDatabase(db, busyTimeout: busyTimeout, readingSession: true))
+                    result = try body(SQLiteDatabase(db, busyTimeout: busyTimeout, readingSession: true,
+                                                     snapshotLimit: snapshotLimit.withLock { $0 }))
                 } catch {
                     try? db.rollback()
                     throw error
