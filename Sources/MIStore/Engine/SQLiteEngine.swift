@@ -55,6 +55,17 @@ final class SQLiteEngine: StoreEngine {
 
     func setSnapshotLimit(_ seconds: TimeInterval) { snapshotLimit.withLock { $0 = seconds } }
 
+    /// On the way out, no `journal_size_limit`: the last connection to close checkpoints the
+    /// store, and with a limit set it truncates the `-wal` file to nothing; the next process's
+    /// pool, finding it empty, writes a frame as it opens (GRDB makes sure its readers find a
+    /// non-empty `-wal`), which reads SQLite's random seed and syncs the store's folder while
+    /// the installed binary still holds its group (docs/security.md). Without the limit the
+    /// checkpointed file keeps its size (the limit cut it back at every checkpoint while the
+    /// store was open), and the next open writes nothing.
+    deinit {
+        try? dbPool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_size_limit = -1") }
+    }
+
     /// Refuses a missing file for `.existingOnly`; creates it with the mode asked for otherwise
     /// (SQLite then gives its `-wal` and `-shm` files the same mode).
     private static func prepareFile(_ path: String, opening: FormStore.Opening) throws {
