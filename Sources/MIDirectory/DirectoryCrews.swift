@@ -157,7 +157,7 @@ extension Directory {
         var ids: [String] = []
         var byCrew: [String: [String]] = [:]
         for crew in crews {
-            let members = try nestedMemberIDs(of: crew.dn, on: try connect(), keepingUsers: true)
+            let members = try nestedMemberIDs(of: crew.dn, on: try connect())
             ids += members
             byCrew[crew.name, default: []] += members
         }
@@ -275,7 +275,7 @@ extension Directory {
             }
             return ids
         case .groups where settings.nestedGroups:
-            return try nestedMemberIDs(of: crew.dn, on: ldap, keepingUsers: true)
+            return try nestedMemberIDs(of: crew.dn, on: ldap)
         case .groups:
             var dns: [String] = [], uids: [String] = []
             try ldap.forEachValue(of: ["member", "uniqueMember", "memberUid"], inEntry: crew.dn) { attribute, value in
@@ -295,13 +295,13 @@ extension Directory {
     /// together, each nested group walked once. Samba answered it 6 to 12 times faster than
     /// one `LDAP_MATCHING_RULE_IN_CHAIN` search for a crew with a nested group of 5,000
     /// (docs/configuration.md).
-    /// `keepingUsers` reads each member's whole entry and keeps it as the session's look-up of
-    /// that user (what `teams show` and `users --team` ask next for every member: one search
-    /// instead of one per member); a login, which needs the ids only, reads the ids.
-    func nestedMemberIDs(of dn: String, on ldap: LDAPConnection, keepingUsers: Bool) throws -> [String] {
+    /// Each member's whole entry is read and kept as the session's look-up of that user (what
+    /// `teams show` and `users --team` ask next for every member: one search instead of one per
+    /// member). A login reads no members (``ledCrews(of:withMembers:)``).
+    func nestedMemberIDs(of dn: String, on ldap: LDAPConnection) throws -> [String] {
         let users = try userFilter(on: ldap)
         let userBase = "," + DistinguishedName.normalized(settings.userBase)
-        let attributes = keepingUsers ? try userAttributes(on: ldap) + ["objectClass"] : [settings.userAttribute, "objectClass"]
+        let attributes = try userAttributes(on: ldap) + ["objectClass"]
         var entries: [LDAPEntry] = []
         var ids: [String] = []
         var walked: Set<String> = [DistinguishedName.normalized(dn)]
@@ -315,7 +315,7 @@ extension Directory {
                     if walked.insert(key).inserted { pending.append(entry.dn) }
                 } else if key.hasSuffix(userBase), let uid = entry.first(settings.userAttribute) {
                     ids.append(uid)
-                    if keepingUsers { entries.append(entry) }
+                    entries.append(entry)
                 }
             }
         }
