@@ -26,12 +26,18 @@ public struct LedCrews: Sendable, Equatable {
     /// The member ids of each crew in ``crews``, by crew name, where the directory gave them per
     /// crew: what a session names when its crews change (`u00010 left Kolonne Nord`).
     public let membersByCrew: [String: [String]]
+    /// False when the crews were read without their members (``Directory/ledCrews(of:withMembers:)``
+    /// asked for none and they did not come with the crews): ``memberIDs`` is empty then, not
+    /// the members.
+    public let membersRead: Bool
 
-    public init(allCrews: Bool, crews: [Crew], memberIDs: [String], membersByCrew: [String: [String]] = [:]) {
+    public init(allCrews: Bool, crews: [Crew], memberIDs: [String], membersByCrew: [String: [String]] = [:],
+                membersRead: Bool = true) {
         self.allCrews = allCrews
         self.crews = crews
         self.memberIDs = memberIDs
         self.membersByCrew = membersByCrew
+        self.membersRead = membersRead
     }
 }
 
@@ -67,12 +73,17 @@ extension Directory {
     /// for each other go out together: the all-teams check and the search for his crews (which
     /// brings each crew's member list with it), one round trip where the member DNs have the
     /// usual layout; with source `manager`, the check and the search for his reports.
-    public func ledCrews(of user: DirectoryUser) throws -> LedCrews {
+    /// On Active Directory the crews come from the user's `tokenGroups` and their members take
+    /// a walk of the nested groups (seconds for a nested group of thousands): without
+    /// `withMembers` that walk is left to the first command that needs the members
+    /// (``LedCrews/membersRead`` false); elsewhere the members come with the crews anyway.
+    public func ledCrews(of user: DirectoryUser, withMembers: Bool = true) throws -> LedCrews {
         let teams = try teams
         let ldap = try connect()
         if teams.source == .groups, let token = try crewsFromTokenGroups(of: user, teams, fresh: true, on: ldap) {
             if token.allCrews { return LedCrews(allCrews: true, crews: [], memberIDs: []) }
             if token.crews.isEmpty { try requireVisibleCrews(teams, on: ldap) }
+            guard withMembers else { return LedCrews(allCrews: false, crews: token.crews.sorted(), memberIDs: [], membersRead: false) }
             return try led(token.crews.sorted())
         }
         let membership = membershipFilter(dn: user.dn, uid: user.uid)
@@ -138,12 +149,15 @@ extension Directory {
         }
     }
 
-    /// What a foreman of `crews` acts for, each crew's members read through its nested groups.
+    /// What a foreman of `crews` acts for, each crew's members read through its nested groups,
+    /// each member's entry kept as the session's look-up of that user: `teams show` and
+    /// `users --team` of a crew he leads list them from there (``memberIDs(of:)`` would walk
+    /// the groups again).
     private func led(_ crews: [Crew]) throws -> LedCrews {
         var ids: [String] = []
         var byCrew: [String: [String]] = [:]
         for crew in crews {
-            let members = try nestedMemberIDs(of: crew.dn, on: try connect(), keepingUsers: false)
+            let members = try nestedMemberIDs(of: crew.dn, on: try connect())
             ids += members
             byCrew[crew.name, default: []] += members
         }
@@ -261,7 +275,7 @@ extension Directory {
             }
             return ids
         case .groups where settings.nestedGroups:
-            return try nestedMemberIDs(of: crew.dn, on: ldap, keepingUsers: true)
+            return try nestedMemberIDs(of: crew.dn, on: ldap)
         case .groups:
             var dns: [String] = [], uids: [String] = []
             try ldap.forEachValue(of: ["member", "uniqueMember", "memberUid"], inEntry: crew.dn) { attribute, value in
@@ -281,13 +295,13 @@ extension Directory {
     /// together, each nested group walked once. Samba answered it 6 to 12 times faster than
     /// one `LDAP_MATCHING_RULE_IN_CHAIN` search for a crew with a nested group of 5,000
     /// (docs/configuration.md).
-    /// `keepingUsers` reads each member's whole entry and keeps it as the session's look-up of
-    /// that user (what `teams show` and `users --team` ask next for every member: one search
-    /// instead of one per member); a login, which needs the ids only, reads the ids.
-    func nestedMemberIDs(of dn: String, on ldap: LDAPConnection, keepingUsers: Bool) throws -> [String] {
+    /// Each member's whole entry is read and kept as the session's look-up of that user (what
+    /// `teams show` and `users --team` ask next for every member: one search instead of one per
+    /// member). A login reads no members (``ledCrews(of:withMembers:)``).
+    func nestedMemberIDs(of dn: String, on ldap: LDAPConnection) throws -> [String] {
         let users = try userFilter(on: ldap)
         let userBase = "," + DistinguishedName.normalized(settings.userBase)
-        let attributes = keepingUsers ? try userAttributes(on: ldap) + ["objectClass"] : [settings.userAttribute, "objectClass"]
+        let attributes = try userAttributes(on: ldap) + ["objectClass"]
         var entries: [LDAPEntry] = []
         var ids: [String] = []
         var walked: Set<String> = [DistinguishedName.normalized(dn)]
@@ -301,7 +315,7 @@ extension Directory {
                     if walked.insert(key).inserted { pending.append(entry.dn) }
                 } else if key.hasSuffix(userBase), let uid = entry.first(settings.userAttribute) {
                     ids.append(uid)
-                    if keepingUsers { entries.append(entry) }
+                    entries.append(entry)
                 }
             }
         }

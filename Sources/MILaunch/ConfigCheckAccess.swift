@@ -13,7 +13,7 @@ enum ConfigCheckAccess {
     /// the user's own roles (and, for a foreman, whether they lead every crew) is read.
     static func refusal(for user: DirectoryUser, directory: Directory) throws -> String? {
         if user.has(.support) { return nil }
-        if user.has(.foreman), directory.settings.teams != nil, try directory.ledCrews(of: user).allCrews { return nil }
+        if user.has(.foreman), directory.settings.teams != nil, try directory.ledCrews(of: user, withMembers: false).allCrews { return nil }
         return loginNeeded + "; '\(user.uid)' is " + user.roles.sorted().map(\.rawValue).joined(separator: ", ")
     }
 }

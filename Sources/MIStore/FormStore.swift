@@ -118,6 +118,10 @@ public final class FormStore: Sendable {
     /// PostgreSQL; SQLite names the process holding its write lock instead).
     public func setActivity(_ text: String?) { engine.setActivity(text) }
 
+    /// How long one read of a SQLite store may keep its snapshot (`limits.snapshotSeconds`,
+    /// default 60): a longer one ends with ``StoreError/Kind-swift.struct/snapshotTooOld``.
+    public func setSnapshotLimit(seconds: TimeInterval) { engine.setSnapshotLimit(seconds) }
+
     /// Opens every connection the store will ever use now, for a process about to give up the
     /// rights to open the file (docs/security.md). On SQLite this opens the pool's readers, each
     /// with its `-wal` and `-shm` files; afterwards reads and writes use these connections only.

@@ -27,6 +27,10 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let invalidInput = Kind(rawValue: "invalidInput")
         /// A file could not be read or written.
         public static let io = Kind(rawValue: "io")
+        /// One read of a SQLite store kept its snapshot longer than `limits.snapshotSeconds`
+        /// (``SnapshotWatch``) and was ended: while a reader holds one, no checkpoint can finish
+        /// and the `-wal` file grows with every other console's changes.
+        public static let snapshotTooOld = Kind(rawValue: "snapshotTooOld")
         /// The store was migrated by a newer miadmin (a schema this one does not know); it is
         /// neither read nor written.
         public static let newerSchema = Kind(rawValue: "newerSchema")

@@ -129,6 +129,45 @@ struct KerberosLoginTests {
         }
     }
 
+    /// Samba has no "Who am I?" operation: the identity is SASL's record of the principal, and
+    /// a ticket of a realm the config does not take for the directory's is refused before any
+    /// bind, naming the realm.
+    @Test func aTicketOfARealmNotTheDirectorysIsRefusedNamingIt() throws {
+        var object = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: kerberosConfig)))
+                                  as? [String: Any])
+        setKey(&object, "ldap.kerberos.realms", ["OTHER.TEST"])
+        let path = try TempDir.make() + "/miadmin.json"
+        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
+        try kinit("tpatel")
+        let result = try miadmin(["--config", path, "-c", "whoami"])
+        #expect(result.status == 4, "\(result.stdout) \(result.stderr)")
+        #expect(result.stderr.contains("'tpatel@\(fixture["REALM"])' is of the realm \(fixture["REALM"]), not of the directory's (OTHER.TEST"),
+                "\(result.stderr)")
+    }
+
+    /// A principal the DC authenticates whose account is not under `ldap.userBase` (a user in
+    /// another OU) is no console user: refused, naming the principal, though its ticket is good.
+    @Test func aTicketOfAnAccountOutsideTheUserBaseIsRefusedNamingThePrincipal() throws {
+        let conf = fixture.directory + "/dc/etc/smb.conf"
+        let suffix = String(UUID().uuidString.prefix(6).lowercased())
+        let ou = "OU=Elsewhere\(suffix)", name = "out\(suffix)", password = "Outside-Pa55"
+        try #require(try Shell.run("/usr/bin/samba-tool", ["ou", "add", ou, "-s", conf]).status == 0)
+        let made = try Shell.run("/usr/bin/samba-tool", ["user", "create", name, password, "--userou=\(ou)", "-s", conf])
+        try #require(made.status == 0, "samba-tool: \(made.stderr)")
+        // In a role group, so that only where the account lives can refuse it.
+        _ = try Shell.run("/usr/bin/samba-tool", ["group", "addmembers", "MI Technicians", name, "-s", conf])
+        defer {
+            _ = try? Shell.run("/usr/bin/samba-tool", ["user", "delete", name, "-s", conf])
+            _ = try? Shell.run("/usr/bin/samba-tool", ["ou", "delete", ou, "-s", conf])
+        }
+        let got = try Shell.run("/usr/bin/kinit", ["\(name)@\(fixture["REALM"])"], environment: environment, input: password + "\n")
+        try #require(got.status == 0, "kinit: \(got.stderr)")
+        let result = try miadmin(["--config", kerberosConfig, "-c", "whoami"])
+        #expect(result.status == 4, "\(result.stdout) \(result.stderr)")
+        #expect(result.stderr.contains("no single directory user for the Kerberos principal '\(name)@\(fixture["REALM"])'"),
+                "\(result.stderr)")
+    }
+
     @Test func aUserInNoRoleGroupIsRefusedWithATicketToo() throws {
         try kinit("nbody")
         let result = try miadmin(["--config", kerberosConfig, "-c", "whoami"])

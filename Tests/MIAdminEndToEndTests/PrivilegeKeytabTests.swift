@@ -84,9 +84,6 @@ struct PrivilegeKeytabTests {
             let opened = try PrivilegePostgresTests.privilegedOpens(trace)
             let documented = PrivilegePostgresTests.documentedPrivilegedFiles(prefix: install.prefix)
                 + Self.keytabFiles + [install.stateDir + "/"]  // a SQLite store's three files
-                // A store last closed cleanly has an empty -wal (journal_size_limit): the pool's
-                // opening writes one frame, seeding SQLite's randomness and syncing the folder.
-                + ["/dev/urandom", install.stateDir]
             let unexpected = opened.filter { path in !documented.contains { path.hasPrefix($0) } }
             #expect(unexpected.isEmpty, "opened while privileged and not in docs/security.md: \(unexpected)")
             let home = install.home(.foreman)

@@ -37,4 +37,39 @@ import Testing
         let size = walSize(store)
         #expect(size < 16 << 20, "the -wal file is \(size) bytes after 1,500 moves beside a waiting reader")
     }
+
+    /// One command that reads for longer than `limits.snapshotSeconds` (here a listing whose
+    /// output nobody reads for 3 s, so it stops in a write with its snapshot open) ends with an
+    /// error naming the key, at its next row once the output moves, instead of holding the
+    /// snapshot for as long as the reader of its output pleases.
+    @Test func aListingHeldPastTheSnapshotLimitEndsNamingTheKey() throws {
+        let imported = try fixture.store(importing: try Paths.copyOfSampleTree())
+        let store = try fixture.storePath(imported)
+        // 3,000 more forms of jdoe: a listing far larger than a pipe holds.
+        let columns = try sqlite(store, "SELECT group_concat(name, ',') FROM pragma_table_info('forms') WHERE name <> 'id'")
+        let copied = columns.split(separator: ",").map { $0 == "name" ? "name || ' ' || n.i" : "forms.\($0)" }.joined(separator: ",")
+        _ = try sqlite(store, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000) "
+                       + "INSERT INTO forms (\(columns)) SELECT \(copied) FROM forms, n WHERE forms.id = "
+                       + "(SELECT min(id) FROM forms WHERE owner = 'jdoe' AND trashed_at IS NULL)")
+        var object = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: imported))) as? [String: Any])
+        setKey(&object, "limits.snapshotSeconds", 1)
+        let config = try TempDir.make() + "/miadmin.json"
+        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: config))
+        let dir = try TempDir.make()
+        let line = "\(shellQuote(Paths.binary)) --config \(shellQuote(config)) --user jdoe --format csv -c forms "
+            + "2> \(shellQuote(dir + "/err")); echo $? > \(shellQuote(dir + "/status"))"
+        let run = try Shell.run("/bin/bash", ["-c", "(\(line)) | (sleep 3; cat > /dev/null)"],
+                                environment: ["MIADMIN_PASSWORD": fixture.password("jdoe")])
+        #expect(run.status == 0, "\(run.stderr)")
+        let status = try String(contentsOfFile: dir + "/status", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let stderr = try String(contentsOfFile: dir + "/err", encoding: .utf8)
+        #expect(status == "1", "\(stderr)")
+        #expect(stderr.contains("in one snapshot, longer than the 1 s allowed (limits.snapshotSeconds in the config)"), "\(stderr)")
+
+        setKey(&object, "limits.snapshotSeconds", 0)
+        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: config))
+        let checked = try MIAdmin.run(["--config", config, "--check-config"])
+        #expect(checked.status != 0 && checked.stderr.contains("limits.snapshotSeconds must be a whole number of seconds from 1 to 86400"),
+                "\(checked.stdout) \(checked.stderr)")
+    }
 }

@@ -300,6 +300,27 @@ struct CrewRuleTests {
     }
 
     /// Counts and workloads: by crew, and the technicians with no forms only from the user's crews.
+    /// Where the crews come without their members (Active Directory's from `tokenGroups`, whose
+    /// nested crew groups may hold thousands), `whoami` and the notices at login read none: the
+    /// first command on forms reads them, and the store, opened before for the user's own rows,
+    /// then acts for the whole crew.
+    @Test func theCrewMembersAreReadWhenACommandFirstNeedsThem() throws {
+        let site = try Site()
+        _ = site.directory.lazyMembers()
+        let (session, output) = try site.session("mkhan")
+        let (whoami, name) = try CommandHarness.parse(["whoami"])
+        try session.run(whoami, named: name, output: output)
+        #expect(output.records.first?.values.last == .string("Kolonne Nord"))
+        _ = try session.storeForOwnRows().notices(for: "mkhan", unreadOnly: true)
+        #expect(site.directory.questions.filter { $0.hasPrefix("led crews") } == ["led crews mkhan without members"])
+        let (forms, formsName) = try CommandHarness.parse(["forms"])
+        let listing = RecordingSink()
+        try session.run(forms, named: formsName, output: listing)
+        #expect(owners(listing) == ["jdoe"])
+        #expect(site.directory.questions.filter { $0.hasPrefix("led crews") }
+                == ["led crews mkhan without members", "led crews mkhan"])
+    }
+
     @Test func countsAndWorkloadsStayInsideTheCrews() throws {
         let site = try Site()
         let all = try site.run("lchen", ["forms", "--count-by", "team"])

@@ -61,7 +61,7 @@ public struct TeamsListCommand: ConsoleCommand {
             throw CommandError.failed("this site keeps no crews (no teams object in \(session.config.file)); see docs/configuration.md")
         }
         let store = try session.store()
-        let roles = try CrewRoles(session: session, everyCrew: try session.crewReach().isEveryCrew)
+        let roles = try CrewRoles(session: session, everyCrew: try session.crewsLed().isEveryCrew)
         output.beginRows([Column("team"), Column("foremen"), Column("technicians")] + TeamsCommand.stateColumns)
         try session.forEachVisibleCrew { crew in
             try session.checkpointRow()
@@ -96,7 +96,7 @@ public struct TeamsShowCommand: ConsoleCommand {
     public func run(in session: Session, output: OutputSink) throws {
         let crew = try session.visibleCrew(name)
         var members: [DirectoryUser] = []
-        for uid in try session.directory.memberIDs(of: crew) {
+        for uid in try session.crewMemberIDs(of: crew) {
             if let user = try session.directory.user(uid: uid) { members.append(user) }
         }
         var filter = FormFilter()

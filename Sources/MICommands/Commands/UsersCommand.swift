@@ -50,7 +50,7 @@ public struct UsersCommand: ConsoleCommand {
         if let team {
             // A crew's members, each looked up (a crew is tens of people, not the directory).
             let glob = pattern.map(Glob.init)
-            for uid in try session.directory.memberIDs(of: session.visibleCrew(team)).sorted() {
+            for uid in try session.crewMemberIDs(of: session.visibleCrew(team)) {
                 guard let user = try session.directory.user(uid: uid) else { continue }
                 if let role, !user.has(role) { continue }
                 if let glob, !glob.matches(user.uid), !glob.matches(user.name) { continue }

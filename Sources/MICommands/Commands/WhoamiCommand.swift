@@ -19,7 +19,7 @@ public struct WhoamiCommand: ConsoleCommand {
         if session.directory.crewSettings != nil {
             // Whose forms the session acts on: the crews led, or every crew and why.
             columns.append(Column("crews"))
-            values.append(.string(try session.crewReach().summary))
+            values.append(.string(try session.crewsLed().summary))
         }
         output.record(columns, values)
     }

@@ -112,11 +112,14 @@ public struct AppConfig: Sendable {
         public var workloadLimit = 25
     }
 
-    /// `limits.*`: bounds on what a user may type.
+    /// `limits.*`: bounds on what a user may type, and on how long one read may hold the store.
     public struct Limits: Sendable {
         /// The longest value a command line may carry (a comment, a `--note`), in bytes: a 20 MB
         /// comment was accepted, then made `show` take 7.6 s and `report` 17 s for everyone.
         public var commentBytes: Int
+        /// How long one read of a SQLite store may keep its snapshot, in seconds: a reader holds
+        /// back every checkpoint, and the `-wal` file grows with the other consoles' changes.
+        public var snapshotSeconds = 60
         public static let defaults = Limits(commentBytes: 64 << 10)
     }
 
@@ -247,6 +250,11 @@ public struct AppConfig: Sendable {
             throw ConfigError(file: path, message: "key limits.commentBytes must be a whole number of bytes from 1024 to 16777216")
         }
 
+        let snapshotSeconds = try reader.number("limits.snapshotSeconds") ?? Double(Limits.defaults.snapshotSeconds)
+        guard snapshotSeconds >= 1, snapshotSeconds <= 86_400, snapshotSeconds == snapshotSeconds.rounded() else {
+            throw ConfigError(file: path, message: "key limits.snapshotSeconds must be a whole number of seconds from 1 to 86400")
+        }
+
         let delivery = try Self.delivery(reader: &reader, file: path, resolve: resolve)
         let mail = try Self.mail(reader: &reader, file: path, resolve: resolve)
         let audit = try Self.audit(reader: &reader, file: path)
@@ -265,7 +273,7 @@ public struct AppConfig: Sendable {
                               + "(or ldap.kerberos.serviceKeytab)")
         }
         return AppConfig(file: path, ldap: ldap, store: store, policy: policy, display: display,
-                         import: Import(maxMediaMiB: Int(maxMedia)), limits: Limits(commentBytes: Int(commentBytes)),
+                         import: Import(maxMediaMiB: Int(maxMedia)), limits: Limits(commentBytes: Int(commentBytes), snapshotSeconds: Int(snapshotSeconds)),
                          delivery: delivery, mail: mail, audit: audit)
     }
 

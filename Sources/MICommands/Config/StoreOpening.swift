@@ -47,6 +47,7 @@ extension AppConfig {
                                            privileged: privileged, sqlite: opening, busyTimeout: store.busyTimeoutSeconds,
                                            clock: clock, logger: logger, settings: store)
         if let audit { opened.setAuditRelay(SystemLogRelay.forConfig(audit)) }
+        opened.setSnapshotLimit(seconds: TimeInterval(limits.snapshotSeconds))
         return opened
     }
 }

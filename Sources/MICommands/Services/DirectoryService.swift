@@ -19,8 +19,9 @@ public protocol DirectoryService: AnyObject {
     /// Where crews come from; nil when the site keeps none.
     var crewSettings: CrewSettings? { get }
     /// What a foreman acts for: every crew (`teams.allTeamsGroup`), or the crews he leads and
-    /// their members, read at once.
-    func ledCrews(of user: DirectoryUser) throws -> LedCrews
+    /// their members, read at once; without `withMembers` the members may be left out where
+    /// they cost more than the crews (``LedCrews/membersRead``).
+    func ledCrews(of user: DirectoryUser, withMembers: Bool) throws -> LedCrews
     /// The crews `user` works in.
     func crews(containing user: DirectoryUser) throws -> [Crew]
     /// Every crew, by name.

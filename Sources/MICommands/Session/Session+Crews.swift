@@ -26,6 +26,9 @@ public struct CrewReach: Sendable, Equatable {
     public let scope: OwnerScope
     /// The members of each crew led, by crew name (lowercased ids), as the directory gave them.
     public var membersByCrew: [String: Set<String>] = [:]
+    /// False for the crews led read without their members (``Session/crewsLed()``): ``scope``
+    /// is then the user's own forms only, never more than the crews' members.
+    public var membersRead = true
 
     /// True when every crew is within reach.
     public var isEveryCrew: Bool { kind == .noCrews || kind == .support || kind == .siteLead }
@@ -71,16 +74,35 @@ extension CrewReach {
 }
 
 extension Session {
-    /// The crews this session acts for, read from the directory on first use and kept until
-    /// ``refreshCrews(force:)`` reads them again.
+    /// The crews this session acts for with their members, read from the directory on first use
+    /// and kept until ``refreshCrews(force:)`` reads them again.
     public func crewReach() throws -> CrewReach {
-        if let crewReachCache { return crewReachCache.reach }
-        let reach = try readCrewReach()
+        if let crewReachCache, crewReachCache.reach.membersRead { return crewReachCache.reach }
+        let reach = try readCrewReach(withMembers: true)
         crewReachCache = (reach, crewUptime())
         if reach.kind == .crews {
             logger.debug("crews led", metadata: ["crews": "\(reach.summary)", "members": "\(reach.scope.owners?.count ?? 0)"])
         }
+        // A store opened for the user's own rows (``storeForOwnRows()``) acts for the crews from now on.
+        openedStore?.setReach(storeReach(reach))
         return reach
+    }
+
+    /// The crews this session acts for, with their members only where the directory gives them
+    /// with the crews: what `whoami`, `teams` and the notices at login need. On Active Directory
+    /// the crews come from the user's `tokenGroups` in one read, and the members of a nested
+    /// crew group of thousands take seconds: ``crewReach()`` reads them when a command first
+    /// needs them.
+    public func crewsLed() throws -> CrewReach {
+        if let crewReachCache { return crewReachCache.reach }
+        let reach = try readCrewReach(withMembers: false)
+        crewReachCache = (reach, crewUptime())
+        return reach
+    }
+
+    /// What the store acts for with `reach`: its scope, and the crews audit rows and notices name.
+    func storeReach(_ reach: CrewReach) -> Reach {
+        Reach(scope: reach.scope, naming: directory.crewSettings.map { _ in DirectoryCrewNaming(directory: directory) })
     }
 
     /// Reads the crews again when they are `teams.refreshSeconds` old (or with `force`, the
@@ -99,10 +121,10 @@ extension Session {
         // Support staff and technicians reach the same forms whatever the crews are.
         guard cached.reach.kind == .crews || cached.reach.kind == .siteLead else { return [] }
         guard force || crewUptime() - cached.readAt >= Double(settings.refreshSeconds) else { return [] }
-        let reach = try readCrewReach()
+        let reach = try readCrewReach(withMembers: cached.reach.membersRead)
         crewReachCache = (reach, crewUptime())
         // A new naming too: its caches of crews and members are as old as the crews.
-        openedStore?.setReach(Reach(scope: reach.scope, naming: DirectoryCrewNaming(directory: directory)))
+        openedStore?.setReach(storeReach(reach))
         let changes = reach.changes(since: cached.reach)
         if !changes.isEmpty {
             logger.info("crews changed", metadata: ["user": "\(user.uid)", "changes": "\(changes.joined(separator: "; "))"])
@@ -110,12 +132,17 @@ extension Session {
         return changes
     }
 
-    private func readCrewReach() throws -> CrewReach {
+    private func readCrewReach(withMembers: Bool) throws -> CrewReach {
         guard directory.crewSettings != nil else { return CrewReach(kind: .noCrews, crews: [], scope: .everyone) }
         if user.has(.support) { return CrewReach(kind: .support, crews: [], scope: .everyone) }
         guard user.has(.foreman) else { return CrewReach(kind: .ownForms, crews: [], scope: .everyone) }
-        let led = try directory.ledCrews(of: user)
+        let led = try directory.ledCrews(of: user, withMembers: withMembers)
         if led.allCrews { return CrewReach(kind: .siteLead, crews: [], scope: .everyone) }
+        guard led.membersRead else {
+            var reach = CrewReach(kind: .crews, crews: led.crews, scope: OwnerScope(owners: [user.uid], crews: led.crews.map(\.name)))
+            reach.membersRead = false
+            return reach
+        }
         let owners = Set(led.memberIDs).union([user.uid])
         var reach = CrewReach(kind: .crews, crews: led.crews, scope: OwnerScope(owners: owners, crews: led.crews.map(\.name)))
         reach.membersByCrew = led.membersByCrew.mapValues { Set($0.map { $0.lowercased() }) }
@@ -143,7 +170,7 @@ extension Session {
     /// The crew `name` if the user may see it (one they lead, or every crew for support and site
     /// leads); refuses otherwise, naming the crews they lead.
     public func visibleCrew(_ name: String) throws -> Crew {
-        let reach = try crewReach()
+        let reach = try crewsLed()
         guard directory.crewSettings != nil else {
             throw CommandError.failed("this site keeps no crews (no teams object in \(config.file))")
         }
@@ -160,10 +187,20 @@ extension Session {
         return crew
     }
 
+    /// The user ids (lowercased) of the members of `crew`, which the user may see: for a crew
+    /// he leads, those read with his crews for the store's scope (on Active Directory each entry
+    /// is kept as the directory's look-up of that user, so a listing of them asks nothing more),
+    /// else the directory's. A nested crew of thousands is walked once, not twice.
+    public func crewMemberIDs(of crew: Crew) throws -> [String] {
+        let reach = try crewReach()
+        if reach.kind == .crews, let ids = reach.membersByCrew[crew.name] { return ids.sorted() }
+        return try directory.memberIDs(of: crew).map { $0.lowercased() }
+    }
+
     /// The crews the user may see, by name: every crew for support and site leads, the crews
     /// led for a foreman.
     public func forEachVisibleCrew(_ body: (Crew) throws -> Void) throws {
-        let reach = try crewReach()
+        let reach = try crewsLed()
         guard directory.crewSettings != nil else { return }
         if reach.isEveryCrew {
             try directory.forEachCrew(body)

@@ -64,12 +64,23 @@ public final class Session {
 
     /// The shared store, opened once per process on first use.
     public func store() throws -> any StoreService {
+        // The crews and their members are read before the store is handed out: a directory
+        // that cannot say them leaves the store closed rather than open to every crew.
+        let reach = try crewReach()
+        return try openedStore ?? open(reach)
+    }
+
+    /// The store for the user's own rows (the unread notices at login), opened if need be with
+    /// the crews led but not their members (``crewsLed()``): it acts for the user's own forms
+    /// until a command asks for ``store()``, which reads the members first.
+    public func storeForOwnRows() throws -> any StoreService {
         if let openedStore { return openedStore }
-        // The crews are read before the store is handed out: a directory that cannot say them
-        // leaves the store closed rather than open to every crew.
-        let scope = try crewReach().scope
+        return try open(try crewsLed())
+    }
+
+    private func open(_ reach: CrewReach) throws -> any StoreService {
         let store = try openStore()
-        store.setReach(Reach(scope: scope, naming: directory.crewSettings.map { _ in DirectoryCrewNaming(directory: directory) }))
+        store.setReach(storeReach(reach))
         store.setActivity(activity)
         openedStore = store
         return store

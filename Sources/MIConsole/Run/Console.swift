@@ -227,7 +227,7 @@ public enum Console {
     /// Unread notices for the user who just logged in, then marked read.
     static func showUnreadNotices(_ session: Session, err: OutputStream) {
         do {
-            let store = try session.store()
+            let store = try session.storeForOwnRows()
             let notices = try store.notices(for: session.user.uid, unreadOnly: true)
             guard !notices.isEmpty else { return }
             err.write("You have \(notices.count) unread notice\(notices.count == 1 ? "" : "s"):\n")

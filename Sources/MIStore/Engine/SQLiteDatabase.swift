@@ -17,12 +17,25 @@ final class SQLiteDatabase: StoreDatabase {
     /// after an error that rolled the transaction back is refused, as GRDB refuses it inside
     /// its own transaction blocks, instead of running outside any transaction.
     private let inWriteTransaction: Bool
+    /// The age of the read snapshot in use, for a read or a session that has only read (nil
+    /// for writes): ``SnapshotWatch``.
+    private var snapshot: SnapshotWatch?
+    private let snapshotLimit: TimeInterval?
 
-    init(_ db: Database, busyTimeout: TimeInterval, readingSession: Bool = false, inWriteTransaction: Bool = false) {
+    /// `snapshotLimit`: `limits.snapshotSeconds` for a read or a session (``SnapshotWatch``).
+    init(_ db: Database, busyTimeout: TimeInterval, readingSession: Bool = false, inWriteTransaction: Bool = false,
+         snapshotLimit: TimeInterval? = nil) {
         self.db = db
         self.busyTimeout = busyTimeout
         self.readingSession = readingSession
         self.inWriteTransaction = inWriteTransaction
+        self.snapshotLimit = snapshotLimit
+        snapshot = snapshotLimit.map(SnapshotWatch.init(limit:))
+    }
+
+    /// Before a statement and at each row: a read older than the limit ends here.
+    private func checkSnapshot() throws {
+        try snapshot?.check()
     }
 
     /// Before a statement of a write the engine began: refused once SQLite rolled it back.
@@ -46,6 +59,7 @@ final class SQLiteDatabase: StoreDatabase {
     func startWriting() throws {
         guard readingSession else { return }
         readingSession = false
+        snapshot = nil
         try mapped {
             guard db.isInsideTransaction, !hasStatementInProgress else { return }
             try db.rollback()
@@ -62,6 +76,7 @@ final class SQLiteDatabase: StoreDatabase {
             try db.commit()
             try db.beginTransaction(.deferred)
         }
+        snapshot = snapshotLimit.map(SnapshotWatch.init(limit:))
     }
 
     /// Whether a statement on this connection has started stepping and not finished.
@@ -118,8 +133,10 @@ final class SQLiteDatabase: StoreDatabase {
         let cursor = try mapped { try Row.fetchCursor(statement, arguments: Self.bind(arguments)) }
         let sqliteStatement = statement.sqliteStatement
         let count = Int32(columns.names.count)
+        try checkSnapshot()
         while try mapped({ try cursor.next() }) != nil {
             try body(StoreRow(columns: columns, values: Self.values(sqliteStatement, count: count)))
+            try checkSnapshot()
         }
     }
 
@@ -150,6 +167,7 @@ final class SQLiteDatabase: StoreDatabase {
     }
 
     private func rows(text sql: String, _ arguments: StoreArguments) throws -> [StoreRow] {
+        try checkSnapshot()
         let statement = try mapped {
             try checkUsable(sql: sql)
             return try db.cachedStatement(sql: sql)

@@ -11,6 +11,8 @@ final class SQLiteEngine: StoreEngine {
     let busyTimeout: TimeInterval
     let dbPool: DatabasePool
     var dialect: StoreDialect { .sqlite }
+    /// `limits.snapshotSeconds` (``SnapshotWatch``), for the reads and sessions begun after it is set.
+    private let snapshotLimit = Mutex(SnapshotWatch.defaultSeconds)
     /// The size (bytes) the `-wal` file is truncated to after a checkpoint: the 1,000 pages
     /// SQLite checkpoints at (4 MiB of 4 KiB pages) fit, so a store in steady use does not
     /// truncate and grow it again at every checkpoint.
@@ -49,6 +51,19 @@ final class SQLiteEngine: StoreEngine {
             throw StoreError.mapping(error, busyTimeout: busyTimeout)
         }
         try migrate()
+    }
+
+    func setSnapshotLimit(_ seconds: TimeInterval) { snapshotLimit.withLock { $0 = seconds } }
+
+    /// On the way out, no `journal_size_limit`: the last connection to close checkpoints the
+    /// store, and with a limit set it truncates the `-wal` file to nothing; the next process's
+    /// pool, finding it empty, writes a frame as it opens (GRDB makes sure its readers find a
+    /// non-empty `-wal`), which reads SQLite's random seed and syncs the store's folder while
+    /// the installed binary still holds its group (docs/security.md). Without the limit the
+    /// checkpointed file keeps its size (the limit cut it back at every checkpoint while the
+    /// store was open), and the next open writes nothing.
+    deinit {
+        try? dbPool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_size_limit = -1") }
     }
 
     /// Refuses a missing file for `.existingOnly`; creates it with the mode asked for otherwise
@@ -196,7 +211,7 @@ final class SQLiteEngine: StoreEngine {
     func read<T>(_ body: (any StoreDatabase) throws -> T) throws -> T {
         try mapped {
             try dbPool.unsafeReentrantRead { db in
-                let database = SQLiteDatabase(db, busyTimeout: busyTimeout)
+                let database = SQLiteDatabase(db, busyTimeout: busyTimeout, snapshotLimit: snapshotLimit.withLock { $0 })
                 if db.isInsideTransaction { return try body(database) }
                 var result: T?
                 try db.inTransaction(.deferred) {
@@ -216,7 +231,8 @@ final class SQLiteEngine: StoreEngine {
                 try db.beginTransaction(.deferred)
                 let result: T
                 do {
-                    result = try body(SQLiteDatabase(db, busyTimeout: busyTimeout, readingSession: true))
+                    result = try body(SQLiteDatabase(db, busyTimeout: busyTimeout, readingSession: true,
+                                                     snapshotLimit: snapshotLimit.withLock { $0 }))
                 } catch {
                     try? db.rollback()
                     throw error

@@ -39,6 +39,10 @@ protocol StoreEngine: Sendable {
     /// (``StoreHolder``). PostgreSQL shows it in `application_name`; SQLite has nowhere to
     /// put it that another process could read, and names the process instead.
     func setActivity(_ text: String?)
+
+    /// How long one read snapshot may last (`limits.snapshotSeconds`, ``SnapshotWatch``):
+    /// SQLite's readers hold back its checkpoints; PostgreSQL's do not grow its files that way.
+    func setSnapshotLimit(_ seconds: Double)
 }
 
 extension StoreEngine {
@@ -46,6 +50,7 @@ extension StoreEngine {
     func retriedSession<T>(_ body: (any StoreDatabase) throws -> T) throws -> T { try session(end: .commit, body) }
     func takeReconnections() -> [StoreReconnection] { [] }
     func setActivity(_ text: String?) {}
+    func setSnapshotLimit(_ seconds: Double) {}
 }
 
 /// A lost connection to a PostgreSQL store that was opened again (a restart, a failover).

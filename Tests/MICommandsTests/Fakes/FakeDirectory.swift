@@ -39,6 +39,9 @@ final class FakeDirectory: DirectoryService {
     private(set) var crewMembers: [String: [String]]?
     private(set) var crewSettings: CrewSettings?
     private var allCrews: Set<String> = []
+    /// The crews come without their members unless asked for them, as Active Directory's from
+    /// `tokenGroups` do (``lazyMembers()``).
+    private var crewMembersLazy = false
     private var everyone: [DirectoryUser] { crewMembers == nil ? Self.users : Self.users + Self.crewUsers }
 
     /// The crews of the crew tests: Kolonne Nord (mkhan leads; jdoe, zangstrom), Kolonne Süd (tpatel leads;
@@ -48,6 +51,12 @@ final class FakeDirectory: DirectoryService {
                                     allCrewsGroup: "cn=site-leads,ou=groups,dc=example,dc=com")
         crewMembers = ["Kolonne Nord": ["mkhan", "jdoe", "zangstrom"], "Kolonne Süd": ["tpatel", "asmith", "sobrien"]]
         allCrews = ["slead"]
+        return self
+    }
+
+    /// Crews read without members when the session asks for none (Active Directory's way).
+    func lazyMembers() -> FakeDirectory {
+        crewMembersLazy = true
         return self
     }
 
@@ -84,10 +93,11 @@ final class FakeDirectory: DirectoryService {
 
     private func crew(_ name: String) -> Crew { Crew(name: name, dn: "cn=\(name),ou=Kolonnen,dc=example,dc=com") }
 
-    func ledCrews(of user: DirectoryUser) throws -> LedCrews {
-        questions.append("led crews \(user.uid)")
+    func ledCrews(of user: DirectoryUser, withMembers: Bool) throws -> LedCrews {
+        questions.append(withMembers || !crewMembersLazy ? "led crews \(user.uid)" : "led crews \(user.uid) without members")
         if allCrews.contains(user.uid) { return LedCrews(allCrews: true, crews: [], memberIDs: []) }
         let crews = (crewMembers ?? [:]).filter { $0.value.contains(user.uid) }.keys.sorted().map { self.crew($0) }
+        if !withMembers && crewMembersLazy { return LedCrews(allCrews: false, crews: crews, memberIDs: [], membersRead: false) }
         return LedCrews(allCrews: false, crews: crews, memberIDs: crews.flatMap { crewMembers?[$0.name] ?? [] },
                         membersByCrew: Dictionary(uniqueKeysWithValues: crews.map { ($0.name, crewMembers?[$0.name] ?? []) }))
     }
