@@ -9,7 +9,13 @@ import Synchronization
 ///   gets a serialization failure or a unique violation, and its whole transaction runs again
 ///   after a jittered, growing wait, now seeing the other's commit, for up to ``raceBudget``
 ///   seconds. Then the conflict is reported.
-/// - Reads run REPEATABLE READ: one snapshot for a whole listing.
+/// - Reads run REPEATABLE READ READ ONLY: one snapshot for a whole listing, and outside the
+///   serializable writes' conflict tracking (only SERIALIZABLE transactions take part in it), so a
+///   listing never makes a writer lose a race. Unlike SERIALIZABLE READ ONLY DEFERRABLE it never
+///   waits for a safe snapshot: a listing starts at once however busy the writers are. A read is
+///   never a write's transaction: a change made from a listing's body (a store call from a
+///   forEach body) runs as its own write on a second connection (``beside``), committed at once,
+///   as SQLite's writer connection does it.
 /// - Waiting for another console's row lock past the busy timeout (`lock_timeout`) is `.busy`.
 /// - The connection has one owner: every call holds a lock for its transaction; a read started
 ///   inside another on the same thread joins it (the lock is recursive).
@@ -41,6 +47,10 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
 
     let target: PostgresTarget
     let busyTimeout: TimeInterval
+    /// Opens the engine of the second connection (``beside``), with this one's settings.
+    private let opening: @Sendable (PostgresPooler) throws -> PostgresEngine
+    /// The engine for changes made from inside a read, opened at the first such change.
+    private var besideEngine: PostgresEngine?
     let options: Options
     /// The pooler mode in force: the configured one, or the one found at connection.
     let pooler: PostgresPooler
@@ -78,7 +88,7 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
         /// Whether a lost race or a lost connection runs the whole body again.
         var runsAgain: Bool { self == .write || self == .retriedSession }
 
-        var isolation: String { self == .read ? "REPEATABLE READ" : "SERIALIZABLE" }
+        var isolation: String { self == .read ? "REPEATABLE READ READ ONLY" : "SERIALIZABLE" }
         var commits: Bool { self != .session(.rollback) }
         /// What became of a transaction lost before its COMMIT.
         var notApplied: String { commits && self != .read ? "this change was not applied" : "nothing was changed" }
@@ -93,13 +103,35 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
                                                  busyTimeout: busyTimeout, options: options)
         self.pooler = pooler
         database = PostgresDatabase(connection)
+        opening = { pooler in
+            var options = options
+            options.pooler = pooler
+            return try PostgresEngine(target: target, password: password, conventions: conventions,
+                                      busyTimeout: busyTimeout, options: options)
+        }
     }
+
+    /// The engine a change made from inside a read runs on: the read's transaction is READ ONLY
+    /// and its snapshot must not change under the listing, so the change gets a transaction (and
+    /// its retries, write id and reconnection) of its own, on a connection of its own.
+    private func beside() throws -> PostgresEngine {
+        if let besideEngine { return besideEngine }
+        let engine = try opening(pooler)
+        engine.maximumAttempts = maximumAttempts
+        engine.setActivity(activity.withLock { $0 })
+        besideEngine = engine
+        return engine
+    }
+
+    /// Whether the transaction open on this thread is a read (a change must go ``beside()``).
+    private var inRead: Bool { open?.kind == .read }
 
     func write<T>(_ body: (any StoreDatabase) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
-        // A write inside a read on this thread (a store call from a forEach body): a savepoint of
-        // the transaction already open, committed with it, which now records a write id.
+        if inRead { return try beside().write(body) }
+        // A write inside a session on this thread: a savepoint of the transaction already open,
+        // committed with it, which now records a write id.
         if open != nil {
             try recordWriteId()
             return try database.inSavepoint(rollback: false) { try body(database) }
@@ -117,6 +149,7 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
     func session<T>(end: FormStore.SessionEnd, _ body: (any StoreDatabase) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
+        if inRead { return try beside().session(end: end, body) }
         if open != nil {
             if end == .commit { try recordWriteId() }
             return try database.inSavepoint(rollback: end == .rollback) { try body(database) }
@@ -127,6 +160,7 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
     func retriedSession<T>(_ body: (any StoreDatabase) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
+        if inRead { return try beside().retriedSession(body) }
         if open != nil { return try session(end: .commit, body) }
         return try namingHolder { try run(.retriedSession) { try body(database) } }
     }
@@ -136,6 +170,7 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
         // An `--atomic` session began before its first command: the label follows each command.
         lock.lock()
         defer { lock.unlock() }
+        besideEngine?.setActivity(text)
         if let open, open.kind != .read, !connection.lost {
             _ = try? database.mapped { try connection.execute(applicationNameStatement()) }
         }
@@ -190,7 +225,10 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
     }
 
     func takeReconnections() -> [StoreReconnection] {
-        reconnections.withLock { list in defer { list = [] }; return list }
+        lock.lock()
+        let beside = besideEngine
+        lock.unlock()
+        return reconnections.withLock { list in defer { list = [] }; return list } + (beside?.takeReconnections() ?? [])
     }
 
     // MARK: - Transactions
@@ -322,8 +360,8 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
         if !connection.lost { _ = try? connection.execute("ROLLBACK") }
     }
 
-    /// Inside a read that turned out to write (a store call from a forEach body), or a nested
-    /// session: the write id, so a COMMIT in doubt can be resolved.
+    /// Inside a session, a nested session or a write: the write id, so a COMMIT in doubt can be
+    /// resolved.
     private func recordWriteId() throws {
         guard var transaction = open, transaction.writeId == nil else { return }
         let id = UUID().uuidString.lowercased()
