@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MIDirectory
+import MIFiles
 import MIStore
 
 /// `import DIR`: read a field app `Documents/` tree into the store. Safe to repeat: a second
@@ -30,7 +31,7 @@ public struct ImportCommand: ConsoleCommand {
             """)
     public static let roles: Set<Role> = [.foreman, .support]
 
-    @Argument(help: ArgumentHelp("The Documents/ folder.", valueName: "dir"), completion: .directory)
+    @Argument(help: ArgumentHelp("The Documents/ folder.", valueName: "dir"), completion: .directory, transform: UserPath.expanded)
     public var dir: String
     @OptionGroup public var batch: BatchOptions
 
