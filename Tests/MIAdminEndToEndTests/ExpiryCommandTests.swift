@@ -155,7 +155,7 @@ import Testing
         #expect(try run(config, "policy set expiry-days 100").status == 0)
         let tooMany = try run(config, "policy set notify-days " + (1...65).map(String.init).joined(separator: ","))
         #expect(tooMany.status == 1)
-        #expect(tooMany.stderr.contains("refused: notify-days: 65 reminders per form are more than a device holds (64 pending notifications)."))
+        #expect(tooMany.stderr.contains("refused: notify-days: 65 reminders per form are more than a device holds (64 pending notifications)"))
 
         let set = try run(config, "policy set notify-days 1,2,5 --note 'day 5 too'")
         #expect(set.status == 0, "\(set.stderr)")
