@@ -47,8 +47,8 @@ import Testing
         #expect(spaced.stderr.contains("a space after a comma splits the list, write it without, as in: move 'jdoe/*' asmith,u00001"),
                 "\(spaced.stderr)")
         #expect(!spaced.stderr.contains("quoted"), "\(spaced.stderr)")
-        let before = try MIAdmin.as_("mkhan", config: config, ["move 'jdoe/*' asmith ,u00001 --balance"])
-        #expect(before.stderr.contains("as in: move 'jdoe/*' asmith,u00001 --balance"), "\(before.stderr)")
+        let before = try MIAdmin.as_("mkhan", config: config, ["move 'jdoe/*' asmith ,u00001"])
+        #expect(before.stderr.contains("as in: move 'jdoe/*' asmith,u00001"), "\(before.stderr)")
         for (line, refusal) in [("move 'jdoe/*' asmith,asmith", "a technician is named twice"),
                                 ("move 'jdoe/*' asmith --balance", "name two or more")] {
             let result = try MIAdmin.as_("mkhan", config: config, [line])

@@ -26,6 +26,8 @@ import Testing
         ("The value 'jdoe' is invalid for '<form>'", "'jdoe' is not a form"),
         ("The value 'abc' is invalid for '<form>': 'abc' is not a form reference: give a numeric id or owner/name.",
          "'abc' is not a form reference: give a numeric id or owner/name"),
+        ("The value 'someday' is invalid for '--since <when>': not a time; use one of: now, today",
+         "--since: 'someday': not a time; use one of: now, today"),
         ("Unknown option '--bogus'", "unknown option '--bogus'"),
         ("2 unexpected arguments: 'a', 'b'", "2 unexpected arguments: 'a', 'b'"),
     ])

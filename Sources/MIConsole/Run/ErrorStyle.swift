@@ -37,7 +37,9 @@ enum ErrorStyle {
         }
         if let match = message.wholeMatch(of: #/The value '(.*)' is invalid for '(?:(\S+) )?<([^>]+)>'(.*)/#.dotMatchesNewlines()) {
             let (value, option, valueName, rest) = (match.1, match.2, match.3, match.4)
-            if rest.hasPrefix(": ") { return (option.map { "\($0): " } ?? "") + sentence(String(rest.dropFirst(2))) }
+            if rest.hasPrefix(": ") {
+                return (option.map { "\($0): '\(value)': " } ?? "") + sentence(String(rest.dropFirst(2)))
+            }
             let choices = Self.choices(String(rest))
             if let option {
                 return "\(option): '\(value)' is not " + (choices.isEmpty ? "a valid value" : "one of \(choices)")
