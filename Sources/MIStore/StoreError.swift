@@ -103,7 +103,7 @@ extension StoreError {
     /// asking for another's form gets exactly this, as for a missing one.
     public static func noSuchForm(_ ref: FormReference) -> StoreError {
         switch ref {
-        case .id(let id): StoreError(.notFound, "There is no form \(id).")
+        case .id(let id): StoreError(.notFound, "No form \(id).")
         case .path(let owner, let name): StoreError(.notFound, "\(owner) has no form named '\(name)'.")
         }
     }

@@ -183,7 +183,7 @@ import Testing
         try term.waitFor("error:")
         try term.type("comment 1 'my password is hunter2'")
         try term.press("Enter")
-        try term.waitFor("There is no form 1")
+        try term.waitFor("no form 1")
         try term.press("Up")
         #expect(try term.currentLine(prompt: prompt) == "forms --template 'Pump'")
         try term.press("C-u", "C-d")

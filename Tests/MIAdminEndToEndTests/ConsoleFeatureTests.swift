@@ -47,7 +47,9 @@ import Testing
         #expect(typo.stderr.contains("did you mean 'whoami'?"))
         let unknown = try MIAdmin.as_("mkhan", ["zzzzzz"])
         #expect(!unknown.stderr.contains("did you mean"))
-        let split = try MIAdmin.as_("mkhan", ["show jdoe/Pump station 4"])
+        // Quoting is offered when the quoted words name a form: the sample's.
+        let split = try MIAdmin.as_("mkhan", config: try fixture.store(importing: try Paths.copyOfSampleTree()),
+                                    ["show jdoe/Pump station 4"])
         #expect(split.status == 1)
         #expect(split.stderr.contains("must be quoted, as in: show 'jdoe/Pump station 4'"), "\(split.stderr)")
     }

@@ -57,6 +57,25 @@ import Testing
         #expect(members.stdout.split(whereSeparator: \.isNewline).dropFirst().map { $0.split(separator: ",").first! } == ["jdoe", "zangstrom"])
     }
 
+    /// jdoe is in Kolonne Nord and Kolonne Ost: `teams` counts him in both and says so; a
+    /// mistyped or partial crew name gets the crew it probably meant.
+    @Test func teamsNamesWhoIsCountedTwiceAndCrewTyposGetASuggestion() throws {
+        let config = try store(try CrewDirectory.groupsConfig())
+        let teams = try run("lchen", config, format: "csv", ["teams"])
+        #expect(teams.status == 0, "\(teams.stderr)")
+        #expect(teams.stderr.contains("counted in each of their crews (technicians and forms): jdoe is in Kolonne Nord and Kolonne Ost"),
+                "\(teams.stderr)")
+        let own = try run("tpatel", config, format: "csv", ["teams"])
+        #expect(!own.stderr.contains("counted in each"), "one crew: nobody twice: \(own.stderr)")
+        for (uid, line, meant) in [("lchen", "teams show 'Kolonne Nrod'", "Kolonne Nord"),
+                                   ("lchen", "teams show ost", "Kolonne Ost"),
+                                   ("mkhan", "policy show --team 'kolone nord'", "Kolonne Nord"),
+                                   ("sitelead", "policy set --team 'Kolonne Sud' expiry-days 9 --dry-run", "Kolonne Süd")] {
+            let result = try run(uid, config, [line])
+            #expect(result.status != 0 && result.stderr.contains("did you mean '\(meant)'?"), "\(line): \(result.stderr)")
+        }
+    }
+
     /// Outside his crews a foreman is refused with the rule and his crews named, exit 1, and
     /// the store is byte for byte as it was.
     @Test func refusalsNameTheCrewsAndChangeNothing() throws {

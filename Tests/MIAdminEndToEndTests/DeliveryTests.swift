@@ -199,7 +199,7 @@ struct OutboundSetup {
 
         // The office fixed its side: one retried by id, then the rest with --held.
         let notHeld = try setup.run(config, "deliveries retry 999")
-        #expect(notHeld.status == 1 && notHeld.stderr.contains("No delivery with id 999"))
+        #expect(notHeld.status == 1 && notHeld.stderr.contains("no delivery with id 999"))
         let firstId = held[0]["id"] as! Int
         let one = try setup.run(config, "deliveries retry \(firstId) --note 'office fixed T-17'")
         #expect(one.status == 0, "\(one.stderr)")

@@ -40,6 +40,12 @@ import Testing
         #expect(try terminals.screen("b").contains("joining the 1 demo console(s) already running"))
         try terminals.enter("b", "lchen-Pa55!")
         try terminals.waitFor("b", "lchen@support> ")
+        // The banner suggests what the role may run: support may not submit, deliver or remind.
+        #expect(try terminals.screen("a").contains("remind --dry-run"))
+        let supportBanner = try terminals.screen("b")
+        #expect(supportBanner.contains("Try: help, today, teams") && supportBanner.contains("audit --since today"), "\(supportBanner)")
+        #expect(!supportBanner.contains("submit '") && !supportBanner.contains("deliver,") && !supportBanner.contains("remind --dry-run"),
+                "\(supportBanner)")
 
         // The first ends: the second's directory and store are still there.
         try terminals.press("a", "C-d")
@@ -73,10 +79,14 @@ import Testing
         #expect(kill(console, SIGKILL) == 0)
         try waitUntil("slapd has stopped after the console was killed") { kill(slapdAgain, 0) != 0 }
 
-        // --fresh with no console running: a new store.
-        try terminals.start("e", "mkhan", fresh: true)
-        try terminals.waitFor("e", "Password for mkhan: ", deadline: 60)
-        #expect(try terminals.screen("e").contains("(new; sample forms imported)"))
+        // --fresh with no console running: a new store. A technician's banner names only what
+        // a technician may run.
+        try terminals.start("e", "jdoe", fresh: true)
+        try terminals.waitFor("e", "Password for jdoe: ", deadline: 60)
+        let technician = try terminals.screen("e")
+        #expect(technician.contains("(new; sample forms imported)"))
+        #expect(technician.contains("Logging in as jdoe. Try: help, forms, notices"), "\(technician)")
+        #expect(!technician.contains("today") && !technician.contains("teams,") && !technician.contains("find '"), "\(technician)")
         #expect(try inode(demo + "/store.sqlite") != store)
         try terminals.press("e", "C-c")
         try terminals.waitFor("e", "[exited ")

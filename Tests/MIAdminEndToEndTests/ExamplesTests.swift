@@ -78,6 +78,7 @@ import Testing
     static func isParseFailure(_ message: String) -> Bool {
         message.contains("(see 'help ") || message.contains("unknown command") || message.contains("unterminated")
             || message.contains("must be quoted, as in:") || message.contains("to give a reason use --note")
+            || message.contains("a space after a comma splits the list")
     }
 
     @Test func everyExampleInHelpAndTheCommandReferenceParses() throws {

@@ -113,7 +113,7 @@ import Testing
         let result = try run.finish()
         #expect(result.status == 2)
         let hosts = "127.0.0.1:\(site.fixture["PG_PORT"]),127.0.0.1:\(site.standbyPort)/mi"
-        #expect(result.stderr.hasPrefix("\(run.fifo):4: Lost the PostgreSQL store at \(hosts) and could not connect again within 2 s; "),
+        #expect(result.stderr.hasPrefix("\(run.fifo):4: lost the PostgreSQL store at \(hosts) and could not connect again within 2 s; "),
                 "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
         // The standby has exactly the three moves the primary confirmed.

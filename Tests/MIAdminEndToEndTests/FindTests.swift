@@ -51,7 +51,7 @@ import Testing
         let show = try run(config, "show 'jdoe/Pump station 4'", format: "table")
         #expect(show.status == 1)
         #expect(show.stderr == "error: jdoe has no form named 'Pump station 4'; it is now asmith's, as 'Pump station 4 (3)'; "
-                + "see 'find \(id)'.\n", "\(show.stderr)")
+                + "see 'find \(id)'\n", "\(show.stderr)")
         // A technician is told nothing of other people's forms.
         let own = try run(config, "show 'jdoe/Pump station 4'", as: "jdoe", format: "table")
         #expect(own.status == 1 && !own.stderr.contains("find"), "\(own.stderr)")
@@ -66,7 +66,7 @@ import Testing
         #expect(trashed["next"] as? String == "restore \(trashedId)")
         let showTrashed = try run(config, "show 'asmith/Pump station 4'", format: "table", now: "2026-11-26T10:05:00Z")
         #expect(showTrashed.stderr == "error: asmith has no form named 'Pump station 4'; it is in the trash since "
-                + "2026-11-26 10:00:00+00:00 ('restore \(trashedId)'); see 'find \(trashedId)'.\n", "\(showTrashed.stderr)")
+                + "2026-11-26 10:00:00+00:00 ('restore \(trashedId)'); see 'find \(trashedId)'\n", "\(showTrashed.stderr)")
 
         // A name alone finds every form that has or had it.
         let byName = try rows(run(config, "find 'Pump station 4'", now: "2026-11-26T10:05:00Z"))

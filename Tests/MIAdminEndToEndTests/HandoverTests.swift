@@ -36,4 +36,28 @@ import Testing
         let single = try MIAdmin.as_("mkhan", config: config, ["move 'jdoe/*' asmith --balance"])
         #expect(single.status == 1 && single.stderr.contains("name two or more"), "\(single.stderr)")
     }
+
+    /// The hints after a refused handover come from the parse: a space after the comma is named
+    /// as the fault, and a line that would fail is never suggested (quoting the words into a
+    /// form's name is offered only when such a form exists).
+    @Test func aRefusedHandoverGetsTheHintItsParseCallsFor() throws {
+        let config = try fixture.store(importing: Paths.copyOfSampleTree())
+        let spaced = try MIAdmin.as_("mkhan", config: config, ["move 'jdoe/*' asmith, u00001"])
+        #expect(spaced.status == 1)
+        #expect(spaced.stderr.contains("a space after a comma splits the list, write it without, as in: move 'jdoe/*' asmith,u00001"),
+                "\(spaced.stderr)")
+        #expect(!spaced.stderr.contains("quoted"), "\(spaced.stderr)")
+        let before = try MIAdmin.as_("mkhan", config: config, ["move 'jdoe/*' asmith ,u00001"])
+        #expect(before.stderr.contains("as in: move 'jdoe/*' asmith,u00001"), "\(before.stderr)")
+        for (line, refusal) in [("move 'jdoe/*' asmith,asmith", "a technician is named twice"),
+                                ("move 'jdoe/*' asmith --balance", "name two or more")] {
+            let result = try MIAdmin.as_("mkhan", config: config, [line])
+            #expect(result.status == 1 && result.stderr.contains(refusal), "\(line): \(result.stderr)")
+            #expect(!result.stderr.contains("quoted"), "\(line): \(result.stderr)")
+        }
+        let split = try MIAdmin.as_("mkhan", config: config, ["show jdoe/Pump station 4"])
+        #expect(split.stderr.contains("must be quoted, as in: show 'jdoe/Pump station 4'"), "\(split.stderr)")
+        let noSuchForm = try MIAdmin.as_("mkhan", config: config, ["show jdoe/Pump station 99"])
+        #expect(noSuchForm.status == 1 && !noSuchForm.stderr.contains("quoted"), "\(noSuchForm.stderr)")
+    }
 }

@@ -117,10 +117,10 @@ import Testing
     }
 
     @Test func malformedFormReferencesAndDatesFailAtParseTimeWithTheUsage() throws {
-        for (command, value) in [("move jdoe asmith", "'jdoe' is invalid for '<form>'"),
-                                 ("audit --since someday", "'someday' is invalid for '--since <when>'"),
-                                 ("audit --form /x", "'/x' is invalid for '--form <form>'"),
-                                 ("notifications --from 2026-13-45", "'2026-13-45' is invalid for '--from <when>'")] {
+        for (command, value) in [("move jdoe asmith", "move: 'jdoe' is not a form (see 'help move')"),
+                                 ("audit --since someday", "audit: --since: 'someday': not a time; use one of: "),
+                                 ("audit --form /x", "audit: --form: '/x' is not a valid value (see 'help audit')"),
+                                 ("notifications --from 2026-13-45", "notifications: --from: '2026-13-45': not a time")] {
             let result = try MIAdmin.as_("mkhan", ["\(command)"])
             #expect(result.status == 1, "\(command)")
             #expect(result.stderr.contains(value), "\(command): \(result.stderr)")

@@ -73,7 +73,7 @@ import Testing
         let outer = try write("whoami\nsource \(inner)\nusers nbody\n", "outer.mi", in: dir)
         let result = try runScript(outer)
         #expect(result.status == 3)
-        #expect(result.stderr.hasPrefix("\(inner):3: users: Unknown option '--bogus'"))
+        #expect(result.stderr.hasPrefix("\(inner):3: users: unknown option '--bogus'"))
         #expect(!result.stdout.contains("Nora Body"))
     }
 

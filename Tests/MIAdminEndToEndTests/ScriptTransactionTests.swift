@@ -92,7 +92,7 @@ import Testing
         let result = try MIAdmin.as_("mkhan", config: config, ["move jdoe/A asmith"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("busy"))
-        #expect(result.stderr.contains("The setting is store.busyTimeoutSeconds in the config file."), "\(result.stderr)")
+        #expect(result.stderr.contains("The setting is store.busyTimeoutSeconds in the config file"), "\(result.stderr)")
         let path = try script("move jdoe/B asmith\n")
         let scripted = try MIAdmin.run(["--config", config, "--user", "mkhan", "-f", path], password: fixture.password("mkhan"))
         #expect(scripted.status == 2, "a busy store stops a script with exit 2")

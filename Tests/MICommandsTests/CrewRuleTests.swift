@@ -156,7 +156,7 @@ struct CrewRuleTests {
             let error = #expect(throws: (any Error).self, "\(line)") { _ = try site.run("mkhan", line) }
             if let id = line.dropFirst().first.flatMap({ Int64($0) }), id == site.southIncomplete || id == site.southCompleted {
                 #expect((error as? StoreError)?.kind == .notFound, "\(line): \(String(describing: error))")
-                #expect("\(error.map { "\($0)" } ?? "")" == "There is no form \(id).", "\(line): \(String(describing: error))")
+                #expect("\(error.map { "\($0)" } ?? "")" == "No form \(id).", "\(line): \(String(describing: error))")
             } else {
                 let refused = error?.isPermissionDenied == true || (error as? StoreError)?.kind == .forbidden
                 #expect(refused, "\(line): \(String(describing: error))")
@@ -203,7 +203,7 @@ struct CrewRuleTests {
                 let output = try site.run(uid, line)
                 return name == "audit" && output.rows.isEmpty
             } catch {
-                return "\(error)".contains("not in your crews") || "\(error)".hasPrefix("There is no form")
+                return "\(error)".contains("not in your crews") || "\(error)".hasPrefix("No form")
             }
         }
         func crewRefused(_ uid: String, _ line: [String]) -> Bool {
@@ -406,7 +406,7 @@ struct CrewRuleTests {
         let (move, moveName) = try CommandHarness.parse(["move", "\(site.northIncomplete)", "zangstrom"])
         let refused = #expect(throws: (any Error).self) { try session.run(move, named: moveName, output: moveOutput) }
         // Out of reach now: the id is answered as one no form has.
-        #expect("\(refused.map { "\($0)" } ?? "")" == "There is no form \(site.northIncomplete).")
+        #expect("\(refused.map { "\($0)" } ?? "")" == "No form \(site.northIncomplete).")
         #expect(try site.snapshot() == before)
         #expect(moveOutput.warnings == ["crews changed: jdoe left Kolonne Nord"])
         // Said once; jdoe's forms are out of reach in the listing, a lookup and the store's scope.

@@ -65,6 +65,24 @@ struct CompletionEngineTests {
         #expect(try engine().complete(line: "forms --team Kol", word: "Kol") == .words(["Kolonne Nord", "Kolonne Süd"]))
         #expect(try engine().complete(line: "teams show O", word: "O") == .words(["Ost"]))
         #expect(try engine().complete(line: "users --team ", word: "") == .words(["Kolonne Nord", "Kolonne Süd", "Ost"]))
+        #expect(try engine().complete(line: "policy set --team Kol", word: "Kol") == .words(["Kolonne Nord", "Kolonne Süd"]))
+        #expect(try engine().complete(line: "policy show --team O", word: "O") == .words(["Ost"]))
+    }
+
+    /// Every command's `--team`, nested ones too, completes crew names: the value name is what
+    /// completion reads, so each says `<team>`.
+    @Test func everyTeamOptionCompletesCrewNames() throws {
+        let catalog = try CommandCatalog(registry: CommandRegistry.commands)
+        var teamOptions = 0
+        func check(_ command: CommandCatalog.Command, path: String) {
+            for argument in command.arguments where argument.names.contains("--team") {
+                teamOptions += 1
+                #expect(argument.valueName == "team", "\(path) --team <\(argument.valueName ?? "")>")
+            }
+            for sub in command.subcommands { check(sub, path: path + " " + sub.name) }
+        }
+        for command in catalog.commands { check(command, path: command.name) }
+        #expect(teamOptions >= 5, "found \(teamOptions)")
     }
 
     @Test func subcommands() throws {

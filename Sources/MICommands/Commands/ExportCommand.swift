@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MIDirectory
+import MIFiles
 import MIStore
 
 /// `export DIR`: write the store as a field app `Documents/` tree that `import` reads back
@@ -19,7 +20,7 @@ public struct ExportCommand: ConsoleCommand {
             """)
     public static let roles: Set<Role> = [.foreman, .support]
 
-    @Argument(help: ArgumentHelp("A new (or empty) folder.", valueName: "dir"), completion: .directory)
+    @Argument(help: ArgumentHelp("A new (or empty) folder.", valueName: "dir"), completion: .directory, transform: UserPath.expanded)
     public var dir: String
 
     public init() {}

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MIDirectory
+import MIFiles
 import MIStore
 
 /// `import DIR`: read a field app `Documents/` tree into the store. Safe to repeat: a second
@@ -30,7 +31,7 @@ public struct ImportCommand: ConsoleCommand {
             """)
     public static let roles: Set<Role> = [.foreman, .support]
 
-    @Argument(help: ArgumentHelp("The Documents/ folder.", valueName: "dir"), completion: .directory)
+    @Argument(help: ArgumentHelp("The Documents/ folder.", valueName: "dir"), completion: .directory, transform: UserPath.expanded)
     public var dir: String
     @OptionGroup public var batch: BatchOptions
 
@@ -43,6 +44,8 @@ public struct ImportCommand: ConsoleCommand {
         guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CommandError.failed("'\(dir)' is not a folder")
         }
+        // Device times in a warning are written as every time is: in the site's zone.
+        let times = TimeText(zone: session.display.timeZone)
         if batch.dryRun {
             // What would change, on reads only; nothing is written and nothing asked.
             let preview = try store.previewImport(at: root, limits: session.config.import.limits)
@@ -50,7 +53,7 @@ public struct ImportCommand: ConsoleCommand {
                 output.message("nothing to import from \(dir): the store already has all of it")
                 return
             }
-            for issue in preview.errors + preview.collisions { output.warning(issue.description) }
+            for issue in preview.errors + preview.collisions { output.warning(issue.description(writingTimes: times.table)) }
             for warning in preview.warnings { output.warning(warning.description) }
             try warnAboutOwners(preview, session: session, output: output)
             output.beginRows(Self.columns)
@@ -77,7 +80,7 @@ public struct ImportCommand: ConsoleCommand {
             }
             // What will fail is said before the question, not after the answer.
             let problems = preview.errors + preview.collisions
-            for issue in problems { output.warning(issue.description) }
+            for issue in problems { output.warning(issue.description(writingTimes: times.table)) }
             let question = "import \(preview.inserted.count) new and \(preview.updated.count) updated form(s), "
                 + "\(preview.noticesAdded) notice(s) from \(dir)"
                 + (problems.isEmpty ? "?" : " (\(problems.count) form(s) cannot be imported, see the warnings)?")
@@ -94,7 +97,7 @@ public struct ImportCommand: ConsoleCommand {
         }
         let report = try store.importTree(at: root, actor: session.user.uid, limits: session.config.import.limits)
         let problems = report.errors + report.collisions
-        for issue in problems { output.warning(issue.description) }
+        for issue in problems { output.warning(issue.description(writingTimes: times.table)) }
         for warning in report.warnings { output.warning(warning.description) }
         if !ownersWarned { try warnAboutOwners(report, session: session, output: output) }
         output.beginRows(Self.columns)

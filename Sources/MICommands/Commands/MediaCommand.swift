@@ -27,7 +27,7 @@ public struct MediaCommand: ConsoleCommand {
     @OptionGroup public var target: FormArgument
     @Argument(help: ArgumentHelp("Only this media file (as 'show' lists it).", valueName: "file"))
     public var file: String?
-    @Option(help: ArgumentHelp("The folder to write into.", valueName: "dir"), completion: .directory)
+    @Option(help: ArgumentHelp("The folder to write into.", valueName: "dir"), completion: .directory, transform: UserPath.expanded)
     public var out: String
 
     public init() {}

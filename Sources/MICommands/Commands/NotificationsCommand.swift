@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MIDirectory
+import MIFiles
 import MIStore
 
 /// `notifications`: the reminder plan — when each technician's tablet reminds them of an
@@ -40,7 +41,7 @@ public struct NotificationsCommand: ConsoleCommand {
     public var to: TimeArgument?
     @Flag(help: "Only reminders due now (fired in the last 24 hours, or since --from).")
     public var due = false
-    @Option(help: ArgumentHelp("Write the reminders to this iCalendar (.ics) file.", valueName: "file"), completion: .file())
+    @Option(help: ArgumentHelp("Write the reminders to this iCalendar (.ics) file.", valueName: "file"), completion: .file(), transform: UserPath.expanded)
     public var ics: String?
 
     public init() {}

@@ -44,7 +44,7 @@ public struct PolicyShowCommand: ConsoleCommand {
             """)
     public static let roles: Set<Role> = [.foreman, .support]
 
-    @Option(name: .customLong("team"), help: ArgumentHelp("Show the policy in force for this crew.", valueName: "crew"))
+    @Option(name: .customLong("team"), help: ArgumentHelp("Show the policy in force for this crew.", valueName: "team"))
     public var team: String?
 
     public init() {}
@@ -155,7 +155,7 @@ public struct PolicySetCommand: ConsoleCommand {
                                  + "created or assigned.", valueName: "value"))
     public var values: [String] = []
     @Option(name: .customLong("team"), help: ArgumentHelp("Set the value for this crew only ('site' removes it).",
-                                                           valueName: "crew"))
+                                                           valueName: "team"))
     public var team: String?
     @OptionGroup public var note: NoteOption
     @OptionGroup public var dryRun: DryRunOption

@@ -32,13 +32,13 @@ public struct ReportCommand: ConsoleCommand {
 
     @Argument(help: ArgumentHelp("The form: its id, or owner/name (quote names with spaces).", valueName: "form"))
     public var form: FormReference?
-    @Option(help: ArgumentHelp("Write the report of FORM to this PDF file.", valueName: "file"), completion: .file(extensions: ["pdf"]))
+    @Option(help: ArgumentHelp("Write the report of FORM to this PDF file.", valueName: "file"), completion: .file(extensions: ["pdf"]), transform: UserPath.expanded)
     public var pdf: String?
     @Option(help: "Report every form in this state (with --dir).")
     public var state: FormState?
     @Option(help: ArgumentHelp("With --state: only forms of this technician.", valueName: "uid"))
     public var owner: String?
-    @Option(help: ArgumentHelp("With --state: the folder for the PDF files.", valueName: "dir"), completion: .directory)
+    @Option(help: ArgumentHelp("With --state: the folder for the PDF files.", valueName: "dir"), completion: .directory, transform: UserPath.expanded)
     public var dir: String?
     @Flag(help: "Replace files that exist.")
     public var force = false

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MIDirectory
+import MIFiles
 import MIStore
 
 /// `store`: what the store is (`store info`) and moving it to another engine or host
@@ -67,12 +68,12 @@ public struct StoreCopyCommand: ConsoleCommand {
     public static let roles: Set<Role> = [.foreman, .support]
 
     @Option(name: .customLong("to"), help: ArgumentHelp("The target store: a postgresql:// URI or a SQLite file.",
-                                                         valueName: "target"))
+                                                         valueName: "target"), transform: UserPath.expanded)
     public var target: String
 
     @Option(name: .customLong("password-file"),
             help: ArgumentHelp("A file whose first line is the target PostgreSQL password (else libpq's ~/.pgpass, PGPASSWORD...).",
-                               valueName: "file"), completion: .file())
+                               valueName: "file"), completion: .file(), transform: UserPath.expanded)
     public var passwordFile: String?
 
     @Flag(help: "Add to a target that holds data already (no id may be in both).")
@@ -167,7 +168,7 @@ public struct StoreBackupCommand: ConsoleCommand {
             """)
     public static let roles: Set<Role> = [.foreman, .support]
 
-    @Argument(help: ArgumentHelp("The new file.", valueName: "file"), completion: .file())
+    @Argument(help: ArgumentHelp("The new file.", valueName: "file"), completion: .file(), transform: UserPath.expanded)
     public var file: String
 
     public init() {}

@@ -11,7 +11,8 @@ public struct TeamsCommand: ConsoleCommand {
         discussion: """
             Crews come from the directory (the config's teams object: groups under an OU, or the \
             manager attribute). A foreman sees the crews he leads; support staff and site leads \
-            (teams.allTeamsGroup) see every crew. A technician in several crews is counted in each.
+            (teams.allTeamsGroup) see every crew. A technician in several crews is counted in each, \
+            and a note after the table names them.
 
             Examples:
               teams
@@ -63,6 +64,7 @@ public struct TeamsListCommand: ConsoleCommand {
         let store = try session.store()
         let roles = try CrewRoles(session: session, everyCrew: try session.crewsLed().isEveryCrew)
         output.beginRows([Column("team"), Column("foremen"), Column("technicians")] + TeamsCommand.stateColumns)
+        var crewsOf: [String: [String]] = [:]  // technician -> the listed crews he is in
         try session.forEachVisibleCrew { crew in
             try session.checkpointRow()
             let members = try session.directory.memberIDs(of: crew)
@@ -72,11 +74,25 @@ public struct TeamsListCommand: ConsoleCommand {
                 if held.contains(.foreman) { foremen.append(uid) }
                 if held.contains(.technician) { technicians.insert(uid) }
             }
+            for uid in technicians { crewsOf[uid, default: []].append(crew.name) }
             let counts = try TeamsCommand.formsByState(technicians, store: store)
             output.row([.string(crew.name), .list(foremen.sorted().map(Value.string)), .int(Int64(technicians.count))]
                        + TeamsCommand.stateValues(counts))
         }
         output.endRows()
+        if let note = Self.countedTwice(crewsOf) { output.note(note) }
+    }
+
+    /// The rows add up to more than the site has when a technician is in several crews: says
+    /// who, and in which ("jdoe is in Kolonne Nord and Kolonne Ost"), or nil.
+    static func countedTwice(_ crewsOf: [String: [String]]) -> String? {
+        let several = crewsOf.filter { $0.value.count > 1 }.sorted { $0.key < $1.key }
+        guard !several.isEmpty else { return nil }
+        let who = several.map { uid, crews in
+            "\(uid) is in " + (crews.count == 2 ? crews.joined(separator: " and ")
+                : crews.dropLast().joined(separator: ", ") + " and " + crews.last!)
+        }
+        return "counted in each of their crews (technicians and forms): " + who.joined(separator: "; ")
     }
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 import MIDirectory
 import MIStore
 
@@ -176,13 +177,14 @@ extension Session {
         }
         if reach.isEveryCrew {
             guard let crew = try directory.crew(named: name) else {
-                throw CommandError.failed("no crew '\(name)' in the directory")
+                throw CommandError.failed("no crew '\(name)' in the directory" + (try crewSuggestion(for: name)))
             }
             return crew
         }
         guard let crew = reach.crews.first(where: { $0.name == name })
             ?? reach.crews.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) else {
-            throw CommandError.permissionDenied("'\(name)' is not one of your crews (\(reach.scope.ledCrews))")
+            throw CommandError.permissionDenied("'\(name)' is not one of your crews (\(reach.scope.ledCrews))"
+                                                + (try crewSuggestion(for: name)))
         }
         return crew
     }
@@ -195,6 +197,19 @@ extension Session {
         let reach = try crewReach()
         if reach.kind == .crews, let ids = reach.membersByCrew[crew.name] { return ids.sorted() }
         return try directory.memberIDs(of: crew).map { $0.lowercased() }
+    }
+
+    /// "; did you mean 'Kolonne Nord'?" for a mistyped crew (`Kolonne Nrod`) or a part of one
+    /// crew's name (`nord`), among the crews the user may see; else "".
+    func crewSuggestion(for typed: String) throws -> String {
+        var names: [String] = []
+        try forEachVisibleCrew { names.append($0.name) }
+        let lowered = names.map { $0.lowercased() }
+        if let near = Spelling.closest(to: typed, among: lowered), let index = lowered.firstIndex(of: near) {
+            return "; did you mean '\(names[index])'?"
+        }
+        let containing = names.filter { $0.range(of: typed, options: .caseInsensitive) != nil }
+        return containing.count == 1 ? "; did you mean '\(containing[0])'?" : ""
     }
 
     /// The crews the user may see, by name: every crew for support and site leads, the crews

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MICommands
+import MIStore
 
 /// Runs one command line's words (``LineLexer``'s, variables looked up): parse with the command definitions
 /// (the same parser as the shell's `-c`), check the role, run. Throws what the command throws.
@@ -177,8 +178,11 @@ final class CommandRunner {
                 return  // `CMD --help`: the same text as `help CMD`
             }
             if let typo = CommandRegistry.unknownSubcommandMessage(words) { throw ParseFailure(description: typo) }
-            throw ParseFailure(description: "\(name): \(root.message(for: error))"
-                               + (Self.quotingHint(words) ?? " (see 'help \(name)')"))
+            let message = root.message(for: error)
+            // The hints read the words the parser refused; a refusal of the command's own
+            // (`validate`) names its fix and gets none.
+            let hint = Self.refusedExtraWords(message) ? Self.quotingHint(words, formExists: formExists) : nil
+            throw ParseFailure(description: "\(name): \(ErrorStyle.parserMessage(message))" + (hint ?? " (see 'help \(name)')"))
         }
         guard let command = parsed as? any ConsoleCommand else {
             // `policy set --help` and `policy help set` (which the parser's help texts suggest):
@@ -199,16 +203,36 @@ final class CommandRunner {
         try session.run(command, named: type.name == name ? name : "\(name) \(type.name)", output: tap)
     }
 
+    /// Whether argument-parser refused the line for words no argument takes ("Unexpected
+    /// argument 'x'", "2 unexpected arguments: ..."): its message is all it makes public.
+    static func refusedExtraWords(_ message: String) -> Bool {
+        message.range(of: "unexpected argument", options: .caseInsensitive) != nil
+    }
+
+    /// Whether `text` names a form the session's user may see (`owner/name` or an id).
+    private func formExists(_ text: String) -> Bool {
+        do {
+            return try session.store().form(FormReference(parsing: text), owner: session.visibleOwner()).id > 0
+        } catch {
+            return false
+        }
+    }
+
     /// What a line the parser refused for extra words probably meant, said as the line to type:
+    /// - `move 'jdoe/*' zangstrom, jdoe`: a space after a comma split a list in two;
     /// - `comment 13 Looks fine`: the comment's text must be quoted;
     /// - `move 'jdoe/Valve check – north' asmith 'on leave'`: the form name was quoted, so the
     ///   quoted phrase at the end is a reason without its `--note`;
-    /// - `show jdoe/Pump station 4`: the name was split into three words: quote it.
-    static func quotingHint(_ words: [String]) -> String? {
+    /// - `show jdoe/Pump station 4`: the name was split into three words: quote it, when those
+    ///   words joined name a form (`formExists`) and so the quoted line would work.
+    static func quotingHint(_ words: [String], formExists: (String) -> Bool) -> String? {
         guard let name = words.first, words.count > 2 else { return nil }
         let plainEnd = words.dropFirst().firstIndex(where: { $0.hasPrefix("-") }) ?? words.endIndex
         // What the user typed, with the quotes the lexer took away.
         func line(_ words: some Sequence<String>) -> String { words.map(LineLexer.quote).joined(separator: " ") }
+        if let joined = listJoined(words[..<plainEnd]) {
+            return "; a space after a comma splits the list, write it without, as in: \(line(joined + words[plainEnd...]))"
+        }
         if name == CommentCommand.name, plainEnd > 3, words[1].allSatisfy(\.isNumber) || words[1].contains(" ") {
             let text = words[2..<plainEnd].joined(separator: " ")
             return "; the comment's text must be quoted, as in: \(line(words[..<2])) \(LineLexer.quote(text))"
@@ -217,12 +241,30 @@ final class CommandRunner {
            CommandRegistry.helpText(for: [name])?.contains("--note") == true {
             return "; to give a reason use --note, as in: \(line(words.dropLast())) --note \(LineLexer.quote(last))"
         }
-        return nameQuotingHint(words)
+        return nameQuotingHint(words, formExists: formExists)
+    }
+
+    /// The words with each comma-separated list put back together (`zangstrom,` `jdoe` →
+    /// `zangstrom,jdoe`; `zangstrom` `,jdoe` too), or nil when no list was split.
+    private static func listJoined(_ words: ArraySlice<String>) -> [String]? {
+        var joined: [String] = []
+        var split = false
+        for word in words {
+            // A form's name may hold a comma; a list of ids does not hold a slash.
+            if let last = joined.last, joined.count > 1, !last.contains("/"), !word.contains("/"),
+               last.hasSuffix(",") || word.hasPrefix(",") {
+                joined[joined.count - 1] = last + word
+                split = true
+            } else {
+                joined.append(word)
+            }
+        }
+        return split ? joined : nil
     }
 
     /// `show jdoe/Pump station 4` splits the name into three words and the parser refuses the
     /// extra two. When an owner/name word is followed by plain words, say how to quote it.
-    private static func nameQuotingHint(_ words: [String]) -> String? {
+    private static func nameQuotingHint(_ words: [String], formExists: (String) -> Bool) -> String? {
         let arguments = words.dropFirst()
         guard let start = arguments.firstIndex(where: { $0.contains("/") && !$0.hasPrefix("-") && !$0.hasPrefix("/") && !$0.hasPrefix(".") }),
               start + 1 < words.endIndex, !words[start + 1].hasPrefix("-") else { return nil }
@@ -231,7 +273,9 @@ final class CommandRunner {
             if word.hasPrefix("-") { break }
             name.append(word)
         }
-        let quoted = LineLexer.quote(name.joined(separator: " "))
+        let joined = name.joined(separator: " ")
+        guard formExists(joined) else { return nil }
+        let quoted = LineLexer.quote(joined)
         return "; a form name with spaces must be quoted, as in: \(words[0]) \(quoted)"
     }
 }

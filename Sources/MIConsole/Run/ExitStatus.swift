@@ -65,7 +65,12 @@ public enum ErrorReport {
         }
     }
 
+    /// The message of `error`, in the console's one style (``ErrorStyle``).
     public static func message(for error: Error) -> String {
+        ErrorStyle.sentence(text(of: error))
+    }
+
+    private static func text(of error: Error) -> String {
         switch error {
         case let error as DirectoryError: return error.description
         case let error as CommandError: return error.description

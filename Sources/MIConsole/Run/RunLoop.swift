@@ -1,5 +1,6 @@
 import Foundation
 import MICommands
+import MIFiles
 import MIStore
 
 /// The one loop that serves the prompt, a script file, a pipe and `-c`, re-entered by `source`
@@ -149,11 +150,11 @@ final class RunLoop {
         case "quit":
             return .quit(failures: 0)
         case "source":
-            return source(Array(words.dropFirst()), interactive: interactive)
+            return source(Array(words.dropFirst()).map(UserPath.expanded), interactive: interactive)
         case "\\ir":
             // psql's \ir: a relative FILE is found beside the script being run (at the prompt,
             // in -c or a pipe, in the current folder, as `source` finds it).
-            var arguments = Array(words.dropFirst())
+            var arguments = Array(words.dropFirst()).map(UserPath.expanded)
             if arguments.count == 1, !arguments[0].hasPrefix("/"), let folder = stack.last?.folder {
                 arguments[0] = folder + "/" + arguments[0]
             }

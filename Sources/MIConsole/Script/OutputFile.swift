@@ -26,6 +26,7 @@ final class OutputFile {
         guard !path.isEmpty, words.count <= 2, words.count == 1 || words[0] == ">>" else {
             throw UsageError()
         }
+        path = UserPath.expanded(path)
         self.path = path
         let (folder, name) = try Folder.parent(of: path)
         if appending {

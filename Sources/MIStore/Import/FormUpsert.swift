@@ -18,7 +18,7 @@ enum FormUpsert {
         /// The form's id and its state before the update.
         case updated(Int64, from: FormState)
         case unchanged(Int64)
-        case collision(String)
+        case collision(ImportIssue.Reason)
     }
 
     static let importedCommentAuthor = "(form.json)"
@@ -143,22 +143,25 @@ enum FormUpsert {
     }
 
     /// Why an incoming form with other content may not replace the stored one; nil when it may.
-    private static func collisionReason(stored: FormRecord, incoming: LoadedForm) -> String? {
+    private static func collisionReason(stored: FormRecord, incoming: LoadedForm) -> ImportIssue.Reason? {
         let document = incoming.document
         let kept = "the store's copy (form \(stored.id)) was kept"
         if stored.created.date != document.created.date {
-            return "\(stored.owner) already has another form named '\(stored.name)' in the store "
-                + "(created \(stored.created.text), this one \(document.created.text)); \(kept)"
+            return ImportIssue.Reason(pieces: ["\(stored.owner) already has another form named '\(stored.name)' in the store "
+                                               + "(created ", ", this one ", "); \(kept)"],
+                                      times: [stored.created, document.created])
         }
         if document.modified.date <= stored.modified.date {
-            return "the store holds a different save of this form that is as new or newer "
-                + "(store \(stored.modified.text), tree \(document.modified.text)); \(kept)"
+            return ImportIssue.Reason(pieces: ["the store holds a different save of this form that is as new or newer (store ",
+                                               ", tree ", "); \(kept)"],
+                                      times: [stored.modified, document.modified])
         }
         switch (stored.state, incoming.state) {
         case (.incomplete, .incomplete), (.incomplete, .completed), (.completed, .completed):
             return nil
         default:
-            return "the store's copy is \(stored.state) and the tree's is \(incoming.state); \(kept)"
+            return ImportIssue.Reason(pieces: ["the store's copy is \(stored.state) and the tree's is \(incoming.state); \(kept)"],
+                                      times: [])
         }
     }
 

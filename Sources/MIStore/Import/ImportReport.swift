@@ -1,3 +1,5 @@
+import Foundation
+
 /// What ``FormStore/importTree(at:actor:)`` did. Importing the same tree twice gives a report
 /// whose second run has only ``unchanged`` forms and ``noticesAlreadyPresent`` notices.
 public struct ImportReport: Sendable {
@@ -36,7 +38,40 @@ public struct ImportedForm: Sendable, Hashable {
 /// One problem of an import, tied to a file or folder.
 public struct ImportIssue: Error, Sendable, Hashable, CustomStringConvertible {
     public let path: String
+    /// Why, with the times it names as the device wrote them.
     public let reason: String
+    /// The reason's text around the times it names (one piece more than times), so that the
+    /// console can write those times as it writes every other: in the site's zone.
+    private let pieces: [String]
+    public let times: [Date]
+
+    public init(path: String, reason: String) {
+        self.init(path: path, Reason(pieces: [reason], times: []))
+    }
+
+    init(path: String, _ reason: Reason) {
+        self.path = path
+        pieces = reason.pieces
+        times = reason.times.map(\.date)
+        self.reason = Self.joined(reason.pieces, reason.times.map(\.text))
+    }
+
+    /// A reason that names times: `pieces` around each of `times`.
+    struct Reason {
+        let pieces: [String]
+        let times: [Timestamp]
+    }
 
     public var description: String { "\(path): \(reason)" }
+
+    /// The description with each time the reason names as `write` writes it.
+    public func description(writingTimes write: (Date) -> String) -> String {
+        "\(path): " + Self.joined(pieces, times.map(write))
+    }
+
+    private static func joined(_ pieces: [String], _ times: [String]) -> String {
+        var text = pieces[0]
+        for (time, piece) in zip(times, pieces.dropFirst()) { text += time + piece }
+        return text
+    }
 }

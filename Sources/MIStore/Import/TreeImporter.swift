@@ -110,7 +110,7 @@ extension FormStore {
                 report.updated.append(imported(id))
                 report.warnings += violations()
             case .unchanged: report.unchanged += 1
-            case .collision(let reason): report.collisions.append(ImportIssue(path: form.path, reason: reason))
+            case .collision(let reason): report.collisions.append(ImportIssue(path: form.path, reason))
             }
         } catch let error as StoreError where error.kind != .busy {
             report.errors.append(ImportIssue(path: form.path, reason: error.message))

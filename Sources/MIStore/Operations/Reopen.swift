@@ -47,8 +47,11 @@ extension FormStore {
             guard form.state == .completed || (form.state == .submitted && allowSubmitted) else {
                 let why = form.state == .incomplete ? "it is still with the technician"
                     : "it has been submitted (uploaded) already, and only a foreman may take a submitted form back"
+                // The rule as it holds for the one asking: a foreman takes submitted forms back too.
+                let rule = allowSubmitted ? "Only completed and submitted forms can be reopened."
+                    : "Only completed forms can be reopened by you; a foreman may reopen a submitted one."
                 throw StoreError(.invalidState, "Form \(form.id) '\(form.name)' of \(form.owner) is \(form.state): "
-                    + "\(why). Only completed forms can be reopened.")
+                    + "\(why). " + rule)
             }
             let now = nowSeconds()
             // Every statement needs only the form read above, none another's result: one batch
