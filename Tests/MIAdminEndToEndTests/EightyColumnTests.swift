@@ -82,34 +82,25 @@ import Testing
         #expect(piped.stdout.contains("expanded  off"), "\(piped.stdout)")
     }
 
-    @Test func errorsAndWarningsAreColouredAtATerminalOnly() throws {
-        let term = try TerminalSession(uid: "mkhan", size: (80, 24))
+    /// The screen line (with its escapes) of an error at the prompt, in a terminal with `environment`.
+    func errorLine(environment: [String: String] = [:]) throws -> String {
+        let term = try TerminalSession(uid: "mkhan", environment: environment, size: (80, 24))
         try term.waitFor(prompt)
         try term.enter("show 999999")
         try term.waitFor("error:")
-        let coloured = try term.screenWithEscapes()
-        let line = try #require(coloured.split(separator: "\n").first { $0.contains("error:") })
-        #expect(line.contains("\u{1B}[") && line.contains("31m"), "red error label: \(line.debugDescription)")
+        let line = try #require(try term.screenWithEscapes().split(separator: "\n").first { $0.contains("error:") })
         try term.press("C-d")
         try term.waitFor("[exited 0]")
+        return String(line)
+    }
 
-        let plain = try TerminalSession(uid: "mkhan", environment: ["NO_COLOR": "1"], size: (80, 24))
-        try plain.waitFor(prompt)
-        try plain.enter("show 999999")
-        try plain.waitFor("error:")
-        let uncoloured = try #require(try plain.screenWithEscapes().split(separator: "\n").first { $0.contains("error:") })
-        #expect(!uncoloured.contains("31m"), "NO_COLOR: \(uncoloured.debugDescription)")
-        try plain.press("C-d")
-        try plain.waitFor("[exited 0]")
-
-        let dumb = try TerminalSession(uid: "mkhan", environment: ["TERM": "dumb"], size: (80, 24))
-        try dumb.waitFor(prompt)
-        try dumb.enter("show 999999")
-        try dumb.waitFor("error:")
-        let dumbLine = try #require(try dumb.screenWithEscapes().split(separator: "\n").first { $0.contains("error:") })
-        #expect(!dumbLine.contains("31m"), "TERM=dumb: \(dumbLine.debugDescription)")
-        try dumb.press("C-d")
-        try dumb.waitFor("[exited 0]")
+    @Test func errorsAndWarningsAreColouredAtATerminalOnly() throws {
+        let coloured = try errorLine()
+        #expect(coloured.contains("\u{1B}[") && coloured.contains("31m"), "red error label: \(coloured.debugDescription)")
+        let noColour = try errorLine(environment: ["NO_COLOR": "1"])
+        #expect(!noColour.contains("31m"), "NO_COLOR: \(noColour.debugDescription)")
+        let dumb = try errorLine(environment: ["TERM": "dumb"])
+        #expect(!dumb.contains("31m"), "TERM=dumb: \(dumb.debugDescription)")
 
         // A pipe or a file never gets escapes, even with a colour terminal named.
         let piped = try MIAdmin.run(["--config", Fixture.shared.configPath, "--user", "mkhan", "-c", "show 999999"],
