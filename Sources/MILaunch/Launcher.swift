@@ -23,7 +23,7 @@ public enum Launcher {
         defer { out.flush(); err.flush() }
         func fail(_ error: Error) -> ExitStatus {
             out.flush()
-            err.write("miadmin: " + TerminalText.escape(ErrorReport.message(for: error), keepNewlines: false) + "\n")
+            err.write(ErrorStyle.current.error("miadmin:") + " " + TerminalText.escape(ErrorReport.message(for: error), keepNewlines: false) + "\n")
             return ErrorReport.status(for: error)
         }
 
@@ -56,7 +56,7 @@ public enum Launcher {
             }
             config = try options.earlyConnection?.config(ifLoadedFrom: path) ?? AppConfig.load(path: path)
             directorySettings = try config.directorySettings(privileged: privileged) { warning in
-                err.write("miadmin: warning: \(warning)\n")
+                err.write("miadmin: " + ErrorStyle.current.warning("warning:") + " \(warning)\n")
             }
             if privileged || options.initStore {
                 openedStore = try PrivilegedStore.open(config, privileged: privileged, create: options.initStore,
@@ -111,7 +111,7 @@ public enum Launcher {
             let typesPassword = ticketPrincipal == nil && !hasPasswordSource
             var password = ticketPrincipal != nil ? [] : try PasswordSource.read(passwordFile: options.passwordFile, user: uid,
                                                                                    interactive: interactive) { warning in
-                err.write("miadmin: warning: \(warning)\n")
+                err.write("miadmin: " + ErrorStyle.current.warning("warning:") + " \(warning)\n")
             }
             let directory = Directory(settings: directorySettings, logger: logger)
             if !typesPassword {
@@ -144,7 +144,7 @@ public enum Launcher {
                 tries += 1
             }
             let user = try authenticated.get()
-            if let warning = directory.loginWarning { err.write("miadmin: warning: \(warning.message)\n") }
+            if let warning = directory.loginWarning { err.write("miadmin: " + ErrorStyle.current.warning("warning:") + " \(warning.message)\n") }
             if checkNeedsLogin {
                 if let refusal = try ConfigCheckAccess.refusal(for: user, directory: directory) {
                     err.write("miadmin: \(refusal)\n")
@@ -165,7 +165,10 @@ public enum Launcher {
             session.loginMethod = ticketPrincipal == nil ? .password : .kerberos
             session.display.format = options.format
             session.display.csvRaw = options.csvRaw
-            session.display.expanded = options.expanded ? .on : .off
+            // psql's `\x auto` at a terminal: a listing too wide for the screen is drawn as
+            // blocks. Output that is not a terminal keeps its grids (auto would draw them anyway)
+            // and `set` there still says `off`, as scripts have always read it.
+            session.display.expanded = options.expanded ? .on : (isatty(1) == 1 ? .auto : .off)
             session.display.pager = !options.noPager
             session.display.timeZone = config.display.timeZone
         } catch let error as PasswordSource.Failure {

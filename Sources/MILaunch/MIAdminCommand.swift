@@ -18,6 +18,14 @@ public struct MIAdminCommand: ParsableCommand {
             the system config: --config, $MIADMIN_CONFIG, $MIADMIN_NOW and LDAP* variables are \
             refused (exit 1), and files you name are opened with your own rights.
 
+            Before the first command of every run (the prompt, -c, -f, a pipe) miadmin reads \
+            your rc file, ~/.miadminrc, else $XDG_CONFIG_HOME/miadmin/rc (default \
+            ~/.config/miadmin/rc), as psql reads ~/.psqlrc: backslash commands and 'set' \
+            lines such as \\x auto, \\timing on, \\set crew Nord. -X skips it; one that is \
+            not yours or that others can write is not read (a warning says so). At a terminal \
+            listings fit its width (expanded auto) and errors are in colour, unless NO_COLOR \
+            is set or TERM is dumb.
+
             Exit codes: 0 success; 1 usage error or failed command; 2 directory or store \
             unreachable (including TLS failures); 3 a script stopped at a failing command; \
             4 authentication failed; 5 deliver newly held deliveries (the office refused a form \
@@ -70,6 +78,9 @@ public struct MIAdminCommand: ParsableCommand {
 
     @Flag(name: [.customShort("x"), .long], help: "Show each row as a block of 'column | value' lines instead of a grid.")
     var expanded = false
+
+    @Flag(name: [.customShort("X"), .customLong("no-rc")], help: "Do not read the rc file (~/.miadminrc, else $XDG_CONFIG_HOME/miadmin/rc), as psql's -X skips ~/.psqlrc.")
+    var noRC = false
 
     @Flag(name: .customLong("no-pager"), help: "Never page output through $PAGER (paging happens only at a terminal).")
     var noPager = false
@@ -161,6 +172,7 @@ public struct MIAdminCommand: ParsableCommand {
         options.run.jsonLines = jsonLines
         options.run.variables = variables.compactMap(Console.Run.variable)
         options.run.quiet = quiet
+        options.run.readsStartupFile = !noRC
         options.format = format
         options.csvRaw = csvRaw
         options.assumeYes = yes

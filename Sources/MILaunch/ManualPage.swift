@@ -84,6 +84,12 @@ enum ManualPage {
             .TP
             .I ~/.local/state/miadmin/history-UID
             The prompt's history.
+            .TP
+            .I ~/.miadminrc
+            The rc file (as psql's ~/.psqlrc): backslash commands and \\fBset\\fR lines (\\ex auto, \\etiming, \\eset), \
+            read before the first command of every run, with your own rights; else \\fI$XDG_CONFIG_HOME/miadmin/rc\\fR \
+            (default \\fI~/.config/miadmin/rc\\fR). Skipped with \\fB\\-X\\fR; not read, with a warning, when it is \
+            not yours or others can write it.
             .SH SEE ALSO
             docs/install.md, docs/security.md, docs/commands.md in the miadmin sources.
 

@@ -34,6 +34,8 @@ enum Privilege {
     static let keptVariables: Set<String> = [
         "HOME", "USER", "LOGNAME", "TERM", "COLUMNS", "LINES", "LANG", "LANGUAGE", "PATH",
         "MIADMIN_USER", "MIADMIN_PASSWORD", "MIADMIN_LOG_LEVEL", "XDG_STATE_HOME",
+        // Where the rc file is (read after the drop, StartupFile) and whether to colour errors.
+        "XDG_CONFIG_HOME", "NO_COLOR",
         // The pager runs as the user, after the drop, and inherits no descriptor (all close-on-exec).
         "PAGER",
     ]

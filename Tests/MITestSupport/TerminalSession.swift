@@ -15,10 +15,11 @@ public final class TerminalSession {
     /// password file, so miadmin asks on the terminal. `afterwards`: a shell command run in the
     /// same terminal once miadmin has exited (before `[exited N]` shows miadmin's status).
     /// `fixture`: the directory whose users' passwords are used. `arguments` go after the login flags.
-    /// `wrapper`: a command miadmin runs under (`strace -o FILE`).
+    /// `wrapper`: a command miadmin runs under (`strace -o FILE`). `size`: the terminal's columns
+    /// and rows.
     public init(uid: String, config: String? = nil, home: String? = nil, environment: [String: String] = [:],
                 askPassword: Bool = false, afterwards: String = ":", fixture: Fixture = .shared,
-                arguments: [String] = [], wrapper: [String] = []) throws {
+                arguments: [String] = [], wrapper: [String] = [], size: (columns: Int, rows: Int) = (120, 40)) throws {
         socket = "miadmin-test-\(UUID().uuidString.prefix(8))"
         self.home = try home ?? TempDir.make()
         let passwordFile = self.home + "/.pw"
@@ -33,7 +34,7 @@ public final class TerminalSession {
             .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
         // `; sleep` keeps the pane readable after the program exits. The trap keeps the shell
         // itself alive when Ctrl-C ends the program (a shell whose child dies of SIGINT quits too).
-        try tmux(["new-session", "-d", "-x", "120", "-y", "40",
+        try tmux(["new-session", "-d", "-x", String(size.columns), "-y", String(size.rows),
                   "trap : INT; " + command + "; s=$?; " + afterwards + "; echo '[exited '$s']'; sleep 30"])
     }
 
@@ -63,6 +64,9 @@ public final class TerminalSession {
 
     /// The visible screen. `-N` keeps trailing spaces: the prompt ends in one.
     public func screen() throws -> String { try tmux(["capture-pane", "-p", "-N", "-t", "0"]).stdout }
+
+    /// The visible screen with its colours and attributes as escape sequences (`capture-pane -e`).
+    public func screenWithEscapes() throws -> String { try tmux(["capture-pane", "-p", "-e", "-N", "-t", "0"]).stdout }
 
     /// Waits until the screen contains `text`; returns the screen. Throws with the screen
     /// after `deadline` seconds.

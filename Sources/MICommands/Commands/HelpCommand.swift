@@ -7,7 +7,17 @@ public struct HelpCommand: ConsoleCommand {
     public static let configuration = CommandConfiguration(
         commandName: "help",
         abstract: "List the commands you may run, or show one command's usage and examples.",
-        discussion: "Examples:\n  help\n  help move\n  users --help")
+        discussion: """
+            At a terminal narrower than the list, each command takes one line: the roles are left \
+            out and a long description is cut short with '…'; 'help COMMAND' shows all of it, \
+            and 'help --wide' every column.
+
+            Examples:
+              help
+              help move
+              help --wide
+              users --help
+            """)
     public static let roles: Set<Role> = Set(Role.allCases)
 
     @Argument(help: ArgumentHelp("The command to explain (with a subcommand: 'policy set').", valueName: "command"))
@@ -25,7 +35,7 @@ public struct HelpCommand: ConsoleCommand {
             output.message(text)
             return
         }
-        output.beginRows([Column("command"), Column("description"), Column("roles")])
+        output.beginRows([Column("command"), Column("description", fit: .cut), Column("roles", fit: .leftOut)])
         // A technician's list was all 27 words, most of which they may not run.
         for type in CommandRegistry.commands where !type.roles.isDisjoint(with: session.user.roles) {
             output.row([.string(type.name), .string(type.configuration.abstract),

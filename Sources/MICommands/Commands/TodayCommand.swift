@@ -71,7 +71,7 @@ public struct TodayCommand: ConsoleCommand {
         let loads = try session.workloads(of: []).filter { $0.workload.incomplete > limit }
             .sorted { $0.workload.incomplete > $1.workload.incomplete }
 
-        output.beginRows([Column("what"), Column("count"), Column("first"), Column("all")])
+        output.beginRows([Column("what"), Column("count"), Column("first", fit: .cut), Column("all", fit: .leftOut)])
         func row(_ what: String, _ count: Int, _ first: [String], _ command: String) {
             output.row([.string(what), .int(Int64(count)), .list(first.map(Value.string)), .string(command)])
         }

@@ -6,9 +6,10 @@ import MIStore
 /// in the site's zone like every other time (the device's own offset is in the form.json export).
 public enum FormColumns {
     /// `created` and the media count are detail: a listing's grid fits a screen without them
-    /// (`--wide` shows them; CSV and JSON always have them).
-    public static let columns = [Column("id"), Column("name"), Column("owner"), Column("state"), Column("template"),
-                                 Column("created", detail: true), Column("modified"), Column("media", detail: true)]
+    /// (`--wide` shows them; CSV and JSON always have them). At a terminal too narrow for the
+    /// grid (80 columns) `modified`, then the template are left out before it turns into blocks.
+    public static let columns = [Column("id"), Column("name"), Column("owner"), Column("state"), Column("template", fit: .leftOut),
+                                 Column("created", detail: true), Column("modified", fit: .leftOut), Column("media", detail: true)]
 
     public static func values(_ form: FormSummary) -> [Value] {
         [.int(form.id), .string(form.name), .string(form.owner), .string(form.state.rawValue), .string(form.template),

@@ -73,9 +73,27 @@ public struct Column: Sendable, Equatable {
     /// unless the command runs with `--wide`, so a listing fits a terminal; CSV, JSON and
     /// expanded blocks always carry it, so scripts see every column whatever the screen.
     public let detail: Bool
-    public init(_ key: String, title: String? = nil, detail: Bool = false) {
+    /// What a table's grid at a terminal may do with this column when the grid is wider than
+    /// the screen (``Fit``); CSV, JSON, expanded blocks, `--wide` and output that is not a
+    /// terminal always carry it whole.
+    public let fit: Fit
+    public init(_ key: String, title: String? = nil, detail: Bool = false, fit: Fit = .whole) {
         self.key = key
         self.title = title ?? key
         self.detail = detail
+        self.fit = fit
+    }
+
+    /// A column's priority on a narrow screen: first the grid leaves out `leftOut` columns, then
+    /// it cuts `cut` ones to fit (ending them with `…`); only when that is not enough does
+    /// `expanded auto` draw blocks.
+    public enum Fit: Sendable, Equatable {
+        /// Always shown whole.
+        case whole
+        /// Free text that may be cut short with `…` (`help`'s description: the whole of it is in
+        /// `help COMMAND`).
+        case cut
+        /// Left out when the screen is too narrow for it (`help`'s roles).
+        case leftOut
     }
 }

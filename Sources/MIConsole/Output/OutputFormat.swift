@@ -89,7 +89,7 @@ extension RenderingSink {
 
     func warning(_ text: String) {
         out.flush()
-        err.write("warning: " + TerminalText.escape(text, keepNewlines: false) + "\n")
+        err.write(ErrorStyle.current.warning("warning:") + " " + TerminalText.escape(text, keepNewlines: false) + "\n")
         err.flush()
     }
 

@@ -6,7 +6,9 @@ import MICommands
 /// Multi-line cells (a table answer's grid) take several lines; control characters are escaped.
 /// With `expanded auto` at a terminal, a listing whose grid (sized on those first rows) is wider
 /// than the screen is drawn as blocks instead, as psql's `\x auto` does. The grid leaves out
-/// detail columns (``Column/detail``) unless `--wide`; blocks show every column.
+/// detail columns (``Column/detail``) unless `--wide`; blocks show every column. At a terminal a
+/// grid wider than the screen first leaves out and cuts what its columns allow (``GridFit``),
+/// and says what it left out; only a grid that still does not fit becomes blocks.
 final class TableRenderer: RenderingSink {
     var state: RenderingState
 
@@ -18,6 +20,11 @@ final class TableRenderer: RenderingSink {
     private var columns: [Column] = []
     /// The indexes of the columns the grid shows.
     private var shown: [Int] = []
+    /// The grid was fitted to the screen (``GridFit``): a cell of a `cut` column wider than the
+    /// column is cut.
+    private var cutsCells = false
+    /// The titles of the columns the grid left out to fit the screen, said after the rows.
+    private var leftOut: [String] = []
     private var rows: [[[String]]] = []
     /// Set once the header is out and rows stream.
     private var streamingWidths: [Int]?
@@ -72,6 +79,8 @@ final class TableRenderer: RenderingSink {
         streamingWidths = nil
         rowCount = 0
         blocks = expanded == .on
+        cutsCells = false
+        leftOut = []
     }
 
     func row(_ values: [Value]) {
@@ -95,11 +104,16 @@ final class TableRenderer: RenderingSink {
 
     private func endListing(footer: Bool) {
         if !blocks && streamingWidths == nil { writeBuffered() }
+        if !leftOut.isEmpty && !state.quiet {
+            out.write("(left out to fit the screen: " + leftOut.joined(separator: ", ") + "; --wide shows every column)\n")
+        }
         if footer && !state.quiet { out.write("(\(rowCount) row\(rowCount == 1 ? "" : "s"))\n") }
         rows = []
         streamingWidths = nil
         rowCount = 0
         blocks = false
+        cutsCells = false
+        leftOut = []
     }
 
     /// Expanded display (psql's `\x`): one block per row, a `column | value` line per column, so
@@ -115,21 +129,31 @@ final class TableRenderer: RenderingSink {
     }
 
     /// Sizes the columns from the buffered rows and writes them: as a grid whose widths later
-    /// rows stream with, or (`expanded auto`, the grid wider than the terminal) as blocks, as
-    /// are the rows after them.
+    /// rows stream with (at a terminal, fitted to it as its columns allow), or (`expanded auto`,
+    /// the grid wider than the terminal even so) as blocks, as are the rows after them.
     private func writeBuffered() {
-        var widths = shown.map { DisplayWidth.of(columns[$0].title) }
+        let titles = shown.map { DisplayWidth.of(columns[$0].title) }
+        var widths = titles
         for row in rows {
             for (i, column) in shown.enumerated() where column < row.count {
                 widths[i] = max(widths[i], row[column].map(DisplayWidth.of).max() ?? 0)
             }
         }
-        let gridWidth = widths.reduce(0, +) + 3 * max(0, widths.count - 1)
-        if expanded == .auto, let screen = state.screenColumns, gridWidth > screen {
-            blocks = true
-            for (index, row) in rows.enumerated() { writeBlock(row, number: index + 1) }
-            rows = []
-            return
+        if let screen = state.screenColumns, GridFit.width(widths) > screen {
+            // `--wide`: every column whole, so a grid or blocks.
+            let fit = state.wide ? nil
+                : GridFit.fitting(natural: widths, titles: titles, fits: shown.map { columns[$0].fit }, screen: screen)
+            if let fit {
+                leftOut = shown.indices.filter { !fit.shown.contains($0) }.map { columns[shown[$0]].title }
+                shown = fit.shown.map { shown[$0] }
+                widths = fit.widths
+                cutsCells = true
+            } else if expanded == .auto {
+                blocks = true
+                for (index, row) in rows.enumerated() { writeBlock(row, number: index + 1) }
+                rows = []
+                return
+            }
         }
         writeLine(columns.map { [$0.title] }, widths)
         out.write(widths.map { String(repeating: "-", count: $0) }.joined(separator: "-+-") + "\n")
@@ -160,7 +184,9 @@ final class TableRenderer: RenderingSink {
             var parts: [String] = []
             for (i, width) in widths.enumerated() {
                 let cell = i < cells.count ? cells[i] : []
-                parts.append(pad(lineIndex < cell.count ? cell[lineIndex] : "", width))
+                let text = lineIndex < cell.count ? cell[lineIndex] : ""
+                let cuts = cutsCells && i < shown.count && columns[shown[i]].fit == .cut
+                parts.append(pad(cuts ? GridFit.cut(text, to: width) : text, width))
             }
             var line = parts.joined(separator: " | ")
             while line.hasSuffix(" ") { line.removeLast() }

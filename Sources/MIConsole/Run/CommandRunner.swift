@@ -24,8 +24,11 @@ final class CommandRunner {
     private let stdoutRunOutput: RunOutput
     /// The file `\o` named, until `\o` alone or the end of the run.
     private(set) var outputFile: OutputFile?
-    /// `-q`: results and errors only (no row counts, notes or progress).
-    let quiet: Bool
+    /// `-q`: results and errors only (no row counts, notes or progress); also while the rc
+    /// file runs.
+    var quiet: Bool {
+        didSet { sink.state.quiet = quiet }
+    }
 
     init(session: Session, out: OutputStream, err: OutputStream, runOutput: RunOutput = .perCommand,
          quiet: Bool = false, pagerCommand: @escaping @autoclosure () -> String?) {

@@ -24,6 +24,8 @@ public enum Console {
         public var variables: [Variable] = []
         /// `-q` / `--quiet`: results and errors only (no banner, row counts, notes or progress).
         public var quiet = false
+        /// Whether the rc file (``StartupFile``) is read first; `-X` / `--no-rc` says no.
+        public var readsStartupFile = true
 
         public struct Variable: Sendable, Equatable {
             public let name: String
@@ -157,6 +159,7 @@ public enum Console {
             source = StreamLineSource(file: fdopen(0, "r"), ownsFile: false)
             name = "<stdin>"
         }
+        if run.readsStartupFile { loop.runStartupFile(environment: environment) }
         if !source.isInteractive { StopSignal.install() }
         // The JSON document is closed however the run ends: a failing line, quit, Ctrl-C.
         defer { runner.runEnded() }

@@ -39,6 +39,9 @@ final class RunLoop {
     var lastCommand: [String]?
     /// `\timing`: each command's wall time after its result.
     var timing = false
+    /// The rc file is being read (``StartupFile``): only what it may hold runs, and an error
+    /// in it is reported with its line and passed over, as psql does with `~/.psqlrc`.
+    private var readingStartupFile = false
     /// The status of each failure a non-interactive run went on past (`--on-error continue`):
     /// its exit status keeps their kind (``ExitStatus/ofContinuedScript(_:)``).
     private(set) var failureStatuses: [ExitStatus] = []
@@ -78,7 +81,7 @@ final class RunLoop {
             case .quit(let nestedFailures):
                 return .quit(failures: source.isInteractive ? 0 : failures + nestedFailures)
             case .failed(let status):
-                if source.isInteractive { continue }  // a person saw the error; Ctrl-D still exits 0
+                if source.isInteractive || readingStartupFile { continue }  // a person saw the error; Ctrl-D still exits 0
                 failures += 1
                 failureStatuses.append(status)
                 if stopOnError || status == .interrupted { return .stopped(status) }
@@ -142,6 +145,11 @@ final class RunLoop {
         }
         guard let first = words.first else {
             return gset == nil ? .ok : report(CommandError.failed("\\gset needs a command before it"), interactive: interactive)
+        }
+        if readingStartupFile, gset != nil || !StartupFile.allows(words) {
+            return report(CommandError.failed("an rc file holds backslash commands and 'set' (display settings), "
+                                              + "not '\(gset != nil ? "\\gset" : first)'; put it in a script"),
+                          interactive: interactive)
         }
         if gset != nil, let builtin = CommandRegistry.builtin(named: first), builtin != "\\h" {
             return report(CommandError.failed("\\gset captures a command's result; \(builtin) has none"), interactive: interactive)
@@ -218,6 +226,30 @@ final class RunLoop {
         }
     }
 
+    /// Runs the rc file (``StartupFile``) before the run's own input; a file refused is named
+    /// in a warning. Its notes (`note: expanded is auto`) are not shown: nobody typed those lines.
+    func runStartupFile(environment: [String: String]) {
+        switch StartupFile.open(environment: environment) {
+        case .none:
+            return
+        case .refused(let path, let reason):
+            err.write(ErrorStyle.current.warning("warning:") + " " + TerminalText.escape("\(path) is not read: \(reason)", keepNewlines: false)
+                      + "\n")
+            err.flush()
+        case .file(let path, let source):
+            readingStartupFile = true
+            let quiet = runner.quiet
+            runner.quiet = true
+            defer {
+                readingStartupFile = false
+                runner.quiet = quiet
+                lastCommand = nil  // `\watch` repeats what the person ran, not the rc file's `set`
+            }
+            // Its errors were reported line by line; `quit` is not among what it may hold.
+            _ = run(source, name: path)
+        }
+    }
+
     /// `source FILE`: runs a script inside this one, with its own name and line numbers.
     private func source(_ arguments: [String], interactive: Bool) -> LineOutcome {
         guard arguments.count == 1 else {
@@ -274,7 +306,8 @@ final class RunLoop {
             prefix = ""
         }
         // One line per error: a newline in a form name must not fake a line of output.
-        err.write(prefix + TerminalText.escape(message, keepNewlines: false) + "\n")
+        let label = prefix.isEmpty ? "" : ErrorStyle.current.error(String(prefix.dropLast())) + " "
+        err.write(label + TerminalText.escape(message, keepNewlines: false) + "\n")
         err.flush()
         return .failed(ErrorReport.status(for: error))
     }
