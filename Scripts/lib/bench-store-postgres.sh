@@ -146,7 +146,8 @@ CREATE TEMP TABLE moved (id bigint PRIMARY KEY);
 \copy moved FROM '$WORK/moved-ids.txt'
 SELECT 'form', id, owner, name, version FROM forms WHERE id IN (SELECT id FROM moved) ORDER BY id;
 SELECT 'notice', form_id, uid, text, source, read_at IS NULL FROM notices ORDER BY form_id, id;
-SELECT 'audit', form_id, actor, command, object, before, after, note IS NULL FROM audit
+SELECT 'audit', form_id, actor, command, object, before::jsonb - 'expires', after::jsonb - 'expires',
+       before::jsonb ? 'expires' AND after::jsonb ? 'expires', note IS NULL FROM audit
     WHERE command <> 'store.copy' ORDER BY form_id, id;
 SQL
 }

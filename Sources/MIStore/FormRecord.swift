@@ -8,41 +8,35 @@ struct FormRecord: Sendable {
         forms.extra, forms.version, forms.expiry_reset_at
         """
 
-    let id: Int64
-    let owner: String
-    let name: String
+    /// Where the form is and what state it is in.
+    let head: FormHead
     let template: String
     let templateId: String
-    let state: FormState
     let created: Timestamp
     let modified: Timestamp
     let questionsJSON: String
     let extraJSON: String?
-    let version: Int
+
+    var id: Int64 { head.id }
+    var owner: String { head.owner }
+    var name: String { head.name }
+    var state: FormState { head.state }
+    var version: Int { head.version }
     /// The last restart of the form's expiry clock (move, restore, reopen), if any.
-    let expiryResetAt: Double?
+    var expiryResetAt: Double? { head.expiryResetAt }
 
     init(row: StoreRow) throws {
-        id = row["id"]
-        owner = row["owner"]
-        name = row["name"]
+        head = try FormHead(row: row)
         template = row["template"]
         templateId = row["template_id"]
-        let stateText: String = row["state"]
-        guard let state = FormState(rawValue: stateText) else {
-            throw StoreError(.database, "Form \(row["id"] as Int64) has an unknown state '\(stateText)'.")
-        }
-        self.state = state
         created = Timestamp(storedText: row["created"], date: Date(timeIntervalSince1970: row["created_utc"]))
         modified = Timestamp(storedText: row["modified"], date: Date(timeIntervalSince1970: row["modified_utc"]))
         questionsJSON = row["questions"]
         extraJSON = row["extra"]
-        version = row["version"]
-        expiryResetAt = row["expiry_reset_at"]
     }
 
     /// "form 12 jdoe/Pump station 4": how audit rows and messages name a form.
-    var label: String { "form \(id) \(owner)/\(name)" }
+    var label: String { head.label }
 
     /// Finds the live form `ref` names, or throws `.notFound`. With `owner`, a form of anybody
     /// else is not found either, with the very message of a missing one (technicians: see
@@ -50,6 +44,13 @@ struct FormRecord: Sendable {
     /// which is not read at all.
     static func find(_ ref: FormReference, owner: String? = nil, reach: StoreSQL = "1 = 1",
                      in db: any StoreDatabase) throws -> FormRecord {
+        try FormRecord(row: findRow(ref, columns: columns, owner: owner, reach: reach, in: db))
+    }
+
+    /// The row of the live form `ref` names, with `columns` (which include `forms.owner`), as
+    /// ``find(_:owner:reach:in:)`` finds it.
+    static func findRow(_ ref: FormReference, columns: StoreSQL, owner: String?, reach: StoreSQL,
+                        in db: any StoreDatabase) throws -> StoreRow {
         var row: StoreRow?
         switch ref {
         case .id(let id):
@@ -65,15 +66,11 @@ struct FormRecord: Sendable {
         }
         if let found = row, let owner, found["owner"] as String != owner { row = nil }
         guard let row else { throw StoreError.noSuchForm(ref) }
-        return try FormRecord(row: row)
+        return row
     }
 
     /// Throws `.conflict` when the caller saw another version of the form than the store holds.
-    func check(expectedVersion: Int?) throws {
-        guard let expectedVersion, expectedVersion != version else { return }
-        throw StoreError(.conflict, "Form \(id) changed since you read it (you saw version \(expectedVersion), "
-            + "it is now version \(version)): it is now '\(name)' of \(owner), \(state). Look again and retry.")
-    }
+    func check(expectedVersion: Int?) throws { try head.check(expectedVersion: expectedVersion) }
 
     func document(foremanComments: [ForemanComment]) throws -> FormDocument {
         try FormDocument(name: name, template: template, templateId: templateId, created: created, modified: modified,
@@ -88,16 +85,11 @@ struct FormRecord: Sendable {
         "modified = \(Date(timeIntervalSince1970: now).iso8601), modified_utc = \(now)"
     }
 
-    /// Where this live form's expiry clock starts, as the store holds it now (``Expiry``).
-    /// `restartedAt`: the clock's restart the caller has just written (a move under
-    /// `expiryFrom: assigned`), which the record read before it does not hold.
-    func clockStart(restartedAt: Double? = nil) -> Date {
-        Expiry.clockStart(created: created.date,
-                          restartedAt: (restartedAt ?? expiryResetAt).map(Date.init(timeIntervalSince1970:)))
-    }
+    /// Where this live form's expiry clock starts (``FormHead/clockStart(restartedAt:)``).
+    func clockStart(restartedAt: Double? = nil) -> Date { head.clockStart(restartedAt: restartedAt) }
 
     /// Owner, name, state and version as JSON: the "before"/"after" of most audit rows.
-    var summaryJSON: JSONValue { Self.summary(owner: owner, name: name, state: state, version: version) }
+    var summaryJSON: JSONValue { head.summaryJSON }
 
     static func summary(owner: String, name: String, state: FormState, version: Int) -> JSONValue {
         .object(JSONObject([("owner", .string(owner)), ("name", .string(name)), ("state", .string(state.rawValue)),

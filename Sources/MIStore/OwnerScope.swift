@@ -132,6 +132,13 @@ struct FormQuery {
         return try FormRecord.find(ref, owner: owner, reach: reachCondition, in: db)
     }
 
+    /// The head of the live form `ref` names (``FormHead``: no content), with the one answer
+    /// outside the reach of ``find(_:owner:in:)``.
+    func findHead(_ ref: FormReference, in db: any StoreDatabase) throws -> FormHead {
+        try checkOwner(of: ref)
+        return try FormHead.find(ref, reach: reachCondition, in: db)
+    }
+
     /// The trashed form `ref` names (``FormStore/findTrashed(_:reach:in:)``), with the one
     /// answer outside the reach of ``find(_:owner:in:)``.
     func findTrashed(_ ref: FormReference, in db: any StoreDatabase) throws -> FormRecord {

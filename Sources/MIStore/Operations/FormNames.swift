@@ -16,13 +16,20 @@ enum FormNames {
 
     /// The name `name` takes under `owner`: itself when free, else `Base (k)`.
     ///
-    /// One query, two indexed lookups on `forms(owner, name)`: the exact name and the range of
-    /// names starting with `Base (` (everything from `Base (` up to, not including, `Base )`).
+    /// One query on the index of live `forms(owner, name)`: the exact name, and the range of
+    /// names starting with `Base (` (everything from `Base (` up to, not including, `Base )`)
+    /// only when the exact name is taken. The range's condition does not depend on its rows, so
+    /// both engines test it once before the range is read (SQLite before its loop, PostgreSQL as
+    /// a one-time filter), and a free name (nearly every move) reads that one index entry: on
+    /// PostgreSQL a serializable move then overlaps no other move's reads for names it did not need.
     static func freeName(for name: String, owner: String, in db: any StoreDatabase) throws -> String {
         let base = split(name).base
         let candidates = try db.values(String.self, literal: """
+            SELECT name FROM forms WHERE owner = \(owner) AND name = \(name) AND trashed_at IS NULL
+            UNION ALL
             SELECT name FROM forms
-            WHERE owner = \(owner) AND (name = \(name) OR (name >= \(base + " (") AND name < \(base + " )"))) AND trashed_at IS NULL
+            WHERE owner = \(owner) AND name >= \(base + " (") AND name < \(base + " )") AND trashed_at IS NULL
+              AND EXISTS (SELECT 1 FROM forms WHERE owner = \(owner) AND name = \(name) AND trashed_at IS NULL)
             """)
         // Byte for byte, as the store compares names (Swift's == would also match another
         // normalization of the same text).

@@ -61,7 +61,8 @@ extension FormStore {
         let result: MoveResult = try write { db in
             // The policy's rows come with the form's (on PostgreSQL one round trip for both).
             let policyRows = db.readAhead(Self.policyQuery)
-            let form = try formQuery().find(ref, in: db)
+            // Without the form's content: a move changes only who holds it and its name.
+            let form = try formQuery().findHead(ref, in: db)
             // The target must be in the crews too: a foreman hands work on inside his crews only.
             try ownerScope.check(uid)
             try form.check(expectedVersion: expectedVersion)
@@ -87,7 +88,7 @@ extension FormStore {
                 clockRestart = policy.expiryFrom == .assigned ? now : form.expiryResetAt
             }
             let expires = policies.expires(owner: uid, clockStart: Expiry.clockStart(
-                created: form.created.date, restartedAt: clockRestart.map(Date.init(timeIntervalSince1970:))))
+                created: Date(timeIntervalSince1970: form.createdUTC), restartedAt: clockRestart.map(Date.init(timeIntervalSince1970:))))
             // The update, the notices and the audit row need none of each other's results: one
             // batch (on PostgreSQL one round trip instead of four or more).
             var statements = [StoreStatement(literal: """
