@@ -185,7 +185,7 @@ final class CommandRunner {
             // The hints read the words the parser refused; a refusal of the command's own
             // (`validate`) names its fix and gets none.
             let hint = Self.refusedExtraWords(message) ? Self.quotingHint(words, formExists: formExists) : nil
-            throw ParseFailure(description: "\(name): \(ErrorStyle.parserMessage(message))" + (hint ?? " (see 'help \(name)')"))
+            throw ParseFailure(description: "\(name): \(MessageStyle.parserMessage(message))" + (hint ?? " (see 'help \(name)')"))
         }
         guard let command = parsed as? any ConsoleCommand else {
             // `policy set --help` and `policy help set` (which the parser's help texts suggest):

@@ -65,9 +65,9 @@ public enum ErrorReport {
         }
     }
 
-    /// The message of `error`, in the console's one style (``ErrorStyle``).
+    /// The message of `error`, in the console's one style (``MessageStyle``).
     public static func message(for error: Error) -> String {
-        ErrorStyle.sentence(text(of: error))
+        MessageStyle.sentence(text(of: error))
     }
 
     private static func text(of error: Error) -> String {

@@ -2,7 +2,7 @@
 /// ("no form 2", "missing --note <text> (see 'help submit')"). Messages come from many places
 /// (the store, the directory, argument-parser); ``ErrorReport/message(for:)`` passes every one
 /// through ``sentence(_:)``, and a parse error through ``parserMessage(_:)`` first.
-enum ErrorStyle {
+enum MessageStyle {
     /// `message` with its first word lower-cased when that is an ordinary capitalized word
     /// ("There", "Form", not "PostgreSQL", "LDAP", "GSSAPI" or a quoted name), and without one
     /// trailing period (an ellipsis stays).

@@ -1,7 +1,7 @@
 @testable import MIConsole
 import Testing
 
-@Suite struct ErrorStyleUnitTests {
+@Suite struct MessageStyleTests {
     @Test(arguments: [
         ("There is no store at /x.", "there is no store at /x"),
         ("No form 2.", "no form 2"),
@@ -12,7 +12,7 @@ import Testing
         ("no form 2", "no form 2"),
     ])
     func aSentenceInTheHouseStyle(example: (message: String, styled: String)) {
-        #expect(ErrorStyle.sentence(example.message) == example.styled)
+        #expect(MessageStyle.sentence(example.message) == example.styled)
     }
 
     @Test(arguments: [
@@ -32,6 +32,6 @@ import Testing
         ("2 unexpected arguments: 'a', 'b'", "2 unexpected arguments: 'a', 'b'"),
     ])
     func theParsersWords(example: (message: String, styled: String)) {
-        #expect(ErrorStyle.parserMessage(example.message) == example.styled)
+        #expect(MessageStyle.parserMessage(example.message) == example.styled)
     }
 }
