@@ -20,7 +20,7 @@ import Testing
 
         let bogus = try MIAdmin.as_("mkhan", config: config, ["audit --command move,bogus"])
         #expect(bogus.status == 1 && bogus.stdout.isEmpty)
-        #expect(bogus.stderr.contains("no operation 'bogus' is audited; known: comment, deliveries, deliveries.retry, expire, import,"),
+        #expect(bogus.stderr.contains("no operation 'bogus' is audited; known: comment, deliveries, deliveries.dismiss, deliveries.retry, expire, import,"),
                 "\(bogus.stderr)")
         let typo = try MIAdmin.as_("mkhan", config: config, ["audit --command mvoe"])
         #expect(typo.stderr.contains("(did you mean 'move'?)"), "\(typo.stderr)")
