@@ -5,7 +5,7 @@ import MIDirectory
 import MIStore
 import Testing
 
-/// The crew rule (issue 22) on a real SQLite store: each session opens its own store on one
+/// The crew rule on a real SQLite store: each session opens its own store on one
 /// file, as each console process does, and the store enforces the session's scope. Crews come
 /// from the fake directory (``FakeDirectory/withCrews()``): Kolonne Nord (mkhan leads; jdoe,
 /// zangstrom), Kolonne Süd (tpatel leads; asmith, sobrien), slead in the all-teams group.
