@@ -382,7 +382,7 @@ struct CrewRuleTests {
         #expect(forms.warnings.isEmpty)
         #expect(owners(forms).isEmpty)
         #expect(throws: (any Error).self) { _ = try run(["show", "\(site.northCompleted)"]) }
-        #expect(try session.store().ownerScope.allows("jdoe") == false)
+        #expect(try session.store().administration.ownerScope.allows("jdoe") == false)
 
         // `refresh` reads them at once: jdoe back in the north crew.
         site.directory.moveMember("jdoe", from: "Kolonne Süd", to: "Kolonne Nord")

@@ -46,7 +46,7 @@ public struct MediaCommand: ConsoleCommand {
         let visibleOwner = try session.visibleOwner(), ref = target.form
         output.beginRows([Column("form"), Column("file"), Column("bytes"), Column("path")])
         // Another's form answers as a missing one (Session.visibleOwner).
-        try session.store().forEachMediaFile(of: ref, fileName: file, owner: visibleOwner) { form, media, data in
+        try session.store().listing.forEachMediaFile(of: ref, fileName: file, owner: visibleOwner) { form, media, data in
             guard !media.fileName.contains("/"), !media.fileName.hasPrefix(".") else { return }
             try Self.write(data, to: media.fileName, in: folder)
             output.row([.int(form.formId), .string(media.fileName), .int(Int64(data.count)), .string(folder.pathOf(media.fileName))])

@@ -78,7 +78,7 @@ public struct MoveCommand: ConsoleCommand {
         let policy = session.config.policy.expiryPolicy
         if case .form(let reference) = form {
             let result = try session.changing(dryRun: batch.dryRun, output: output) {
-                try store.move(reference, to: technician.uid, actor: session.user.uid, actorRole: role,
+                try store.changes.move(reference, to: technician.uid, actor: session.user.uid, actorRole: role,
                                note: note.note, expectedVersion: nil, policyDefaults: policy)
             }
             if !batch.dryRun { Self.remember([result], in: session, output: output) }
@@ -96,7 +96,7 @@ public struct MoveCommand: ConsoleCommand {
         try BulkChange(
             verb: "move", columns: Self.bulkColumns,
             change: { form in
-                try store.move(.id(form.id), to: receiver[form.id] ?? technician.uid, actor: session.user.uid, actorRole: role,
+                try store.changes.move(.id(form.id), to: receiver[form.id] ?? technician.uid, actor: session.user.uid, actorRole: role,
                                note: note.note, expectedVersion: form.version, policyDefaults: policy)
             },
             row: { _, result in
@@ -117,7 +117,7 @@ public struct MoveCommand: ConsoleCommand {
         if balance {
             var filter = FormFilter(state: .incomplete)
             filter.owners = Set(targets)
-            for row in try session.store().workload(filter, policies: try session.ownerPolicies())
+            for row in try session.store().listing.workload(filter, policies: try session.ownerPolicies())
             where load[row.owner] != nil {
                 load[row.owner] = row.incomplete
             }

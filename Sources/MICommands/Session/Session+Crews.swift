@@ -102,7 +102,7 @@ extension Session {
         let reach = try readCrewReach()
         crewReachCache = (reach, crewUptime())
         // A new naming too: its caches of crews and members are as old as the crews.
-        openedStore?.setReach(Reach(scope: reach.scope, naming: DirectoryCrewNaming(directory: directory)))
+        openedStore?.reachSetting.setReach(Reach(scope: reach.scope, naming: DirectoryCrewNaming(directory: directory)))
         let changes = reach.changes(since: cached.reach)
         if !changes.isEmpty {
             logger.info("crews changed", metadata: ["user": "\(user.uid)", "changes": "\(changes.joined(separator: "; "))"])
