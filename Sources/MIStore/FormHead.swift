@@ -32,13 +32,6 @@ struct FormHead: Sendable {
         expiryResetAt = row["expiry_reset_at"]
     }
 
-    /// The head of the live form `ref` names, found as ``FormRecord/find(_:owner:reach:in:)``
-    /// finds the whole row.
-    static func find(_ ref: FormReference, owner: String? = nil, reach: StoreSQL = "1 = 1",
-                     in db: any StoreDatabase) throws -> FormHead {
-        try FormHead(row: FormRecord.findRow(ref, columns: columns, owner: owner, reach: reach, in: db))
-    }
-
     /// "form 12 jdoe/Pump station 4": how audit rows and messages name a form.
     var label: String { "form \(id) \(owner)/\(name)" }
 

@@ -38,37 +38,6 @@ struct FormRecord: Sendable {
     /// "form 12 jdoe/Pump station 4": how audit rows and messages name a form.
     var label: String { head.label }
 
-    /// Finds the live form `ref` names, or throws `.notFound`. With `owner`, a form of anybody
-    /// else is not found either, with the very message of a missing one (technicians: see
-    /// `Session.visibleOwner`); so is a form outside `reach` (a ``FormQuery``'s condition),
-    /// which is not read at all.
-    static func find(_ ref: FormReference, owner: String? = nil, reach: StoreSQL = "1 = 1",
-                     in db: any StoreDatabase) throws -> FormRecord {
-        try FormRecord(row: findRow(ref, columns: columns, owner: owner, reach: reach, in: db))
-    }
-
-    /// The row of the live form `ref` names, with `columns` (which include `forms.owner`), as
-    /// ``find(_:owner:reach:in:)`` finds it.
-    static func findRow(_ ref: FormReference, columns: StoreSQL, owner: String?, reach: StoreSQL,
-                        in db: any StoreDatabase) throws -> StoreRow {
-        var row: StoreRow?
-        switch ref {
-        case .id(let id):
-            row = try db.row(literal: "SELECT \(columns), forms.trashed_at FROM forms WHERE id = \(id) AND (\(reach))")
-            if let found = row, let owner, found["owner"] as String != owner { row = nil }
-            if let row, row["trashed_at"] as Double? != nil {
-                throw StoreError(.notFound, "Form \(id) is in the trash.")
-            }
-        case .path(let owner, let name):
-            row = try db.row(literal: """
-                SELECT \(columns) FROM forms WHERE owner = \(owner) AND name = \(name) AND trashed_at IS NULL
-                """)
-        }
-        if let found = row, let owner, found["owner"] as String != owner { row = nil }
-        guard let row else { throw StoreError.noSuchForm(ref) }
-        return row
-    }
-
     /// Throws `.conflict` when the caller saw another version of the form than the store holds.
     func check(expectedVersion: Int?) throws { try head.check(expectedVersion: expectedVersion) }
 

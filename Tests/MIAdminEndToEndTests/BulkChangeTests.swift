@@ -2,7 +2,7 @@ import Foundation
 import MITestSupport
 import Testing
 
-/// Issue 26, points 3 and 6, through the built binary: bulk move/submit/comment with a preview
+/// Through the built binary: bulk move/submit/comment with a preview
 /// and one confirmation (tmux), `undo`, `--dry-run` per command, `--yes` and `--atomic` in
 /// scripts, and the warning when a move finds the form moved since the session showed it.
 /// The sample tree: jdoe holds 'Pump station 4' and 'Valve check – north' (incomplete) and
@@ -145,7 +145,7 @@ import Testing
         try term.waitFor("[exited 0]")
     }
 
-    /// Point 6: the foreman listed the form; support moved it; the foreman's move says so.
+    /// The foreman listed the form; support moved it; the foreman's move says so.
     @Test func aMoveOfAFormMovedSinceTheSessionListedItWarns() throws {
         let config = try fixture.store(importing: try Paths.copyOfSampleTree())
         let pump = try id(config, "jdoe", "Pump station 4")

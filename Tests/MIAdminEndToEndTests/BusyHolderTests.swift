@@ -2,7 +2,7 @@ import Foundation
 import MITestSupport
 import Testing
 
-/// Issue 26: "The store is busy" names who holds it, through the built binary. The holder is
+/// "The store is busy" names who holds it, through the built binary. The holder is
 /// another miadmin: an `--atomic` run reading its commands from a pipe keeps its one
 /// transaction open after the first move while it waits for the next line.
 @Suite(.tags(.endToEnd, .ldap, .postgres)) struct BusyHolderTests {

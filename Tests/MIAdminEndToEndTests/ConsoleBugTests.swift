@@ -2,7 +2,7 @@ import Foundation
 import MITestSupport
 import Testing
 
-/// The bugs of issue 15 ("the console as people use it"), each against the built binary, the
+/// The console as people use it, each case against the built binary, the
 /// real slapd and real SQLite files; tmux where the terminal matters.
 @Suite(.tags(.endToEnd, .ldap), .serialized) struct ConsoleBugTests {
     let fixture = Fixture.shared
@@ -154,7 +154,7 @@ import Testing
         let config = try fixture.store(importing: tree.root)
         let dry = try MIAdmin.as_("mkhan", config: config, format: "json", ["move jdoe/A asmith"], extra: ["--dry-run"])
         #expect(dry.status == 0, "\(dry.stderr)")
-        // The record and the closing value: one JSON document (issue 26: it was two values).
+        // The record and the closing value: one JSON document, not two values.
         let values = try #require(try json(dry.stdout) as? [[String: Any]], "\(dry.stdout)")
         #expect(values.count == 2)
         #expect(values[0]["moved"] as? Bool == true && values[0]["saved"] as? Bool == false)
@@ -170,7 +170,7 @@ import Testing
     }
 
     /// docs/security.md: a line *mentioning* a password, secret, token or credential is not
-    /// stored (issue 27: `comment 1 my password is hunter2` was).
+    /// stored (`comment 1 my password is hunter2` is not).
     @Test func historyLeavesOutLinesThatMentionASecretWord() throws {
         let home = try TempDir.make()
         let term = try TerminalSession(uid: "mkhan", home: home)

@@ -2,7 +2,7 @@ import Foundation
 import MITestSupport
 import Testing
 
-/// What issue 15 found missing, through the built binary against the real slapd and SQLite.
+/// Console features people reach for, through the built binary against the real slapd and SQLite.
 @Suite(.tags(.endToEnd, .ldap)) struct ConsoleFeatureTests {
     let fixture = Fixture.shared
 
@@ -54,7 +54,7 @@ import Testing
         #expect(split.stderr.contains("must be quoted, as in: show 'jdoe/Pump station 4'"), "\(split.stderr)")
     }
 
-    /// Issue 26: hints that say what to type.
+    /// Hints that say what to type.
     @Test func hintsForHelpTyposForgottenNotesUnquotedTextAndUnknownOwners() throws {
         let config = try fixture.store(importing: try Paths.copyOfSampleTree())
         let help = try MIAdmin.as_("mkhan", config: config, ["help mvoe"])
@@ -126,7 +126,7 @@ import Testing
         try tree.form("asmith", "A2", completed: true)
         let config = try fixture.store(importing: tree.root)
         let byOwner = try MIAdmin.as_("mkhan", config: config, format: "csv", ["forms --state incomplete --count-by owner"])
-        // Most first, then the directory's technicians with none (issue 26), by uid.
+        // Most first, then the directory's technicians with none, by uid.
         #expect(Array(byOwner.lines.prefix(4)) == ["owner,count", "jdoe,3", "asmith,1", "sobrien,0"], "\(byOwner.lines.prefix(6))")
         #expect(byOwner.lines.contains("u00001,0") && !byOwner.lines.contains { $0.hasPrefix("mkhan,") })
         let byState = try MIAdmin.as_("mkhan", config: config, format: "csv", ["forms --owner asmith --count-by state"])

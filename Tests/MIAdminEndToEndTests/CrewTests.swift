@@ -2,7 +2,7 @@ import Foundation
 import MITestSupport
 import Testing
 
-/// Crews (issue 22) through the built binary on a real slapd: crews as groups under an OU and as
+/// Crews through the built binary on a real slapd: crews as groups under an OU and as
 /// `manager` attributes (``CrewDirectory``; jdoe works in Kolonne Nord and Kolonne Ost), on a
 /// real SQLite store.
 @Suite(.tags(.endToEnd, .ldap, .activeDirectory)) struct CrewTests {

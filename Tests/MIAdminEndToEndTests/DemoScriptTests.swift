@@ -2,7 +2,7 @@ import Foundation
 import MITestSupport
 import Testing
 
-/// Scripts/demo in real terminals (issue 26): several demo consoles share one directory and one
+/// Scripts/demo in real terminals: several demo consoles share one directory and one
 /// store; the servers stop when the last console ends, also a killed one; the store is kept
 /// between runs unless --fresh.
 @Suite(.tags(.endToEnd, .ldap), .serialized) struct DemoScriptTests {

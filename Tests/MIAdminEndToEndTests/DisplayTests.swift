@@ -97,8 +97,8 @@ import Testing
         return config
     }
 
-    /// Issue 26: `audit --since today` (lines of about 370 columns) wrapped to 52 rows and went
-    /// by unpaged: only newlines were counted (12 of them, on a 40-row screen). Wrapped rows count.
+    /// `audit --since today` (lines of about 370 columns) wraps to 52 rows on a 40-row screen
+    /// though it has only 12 newlines: the pager counts wrapped rows, not newlines.
     @Test func wideOutputThatWrapsPastTheScreenIsPaged() throws {
         let config = try storeWithMoves(8)
         let width = try MIAdmin.as_("mkhan", config: config, ["audit --command move"])

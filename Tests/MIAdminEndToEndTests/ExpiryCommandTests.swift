@@ -174,7 +174,7 @@ import Testing
         #expect(support.stderr.contains("'policy set' needs the foreman role"))
     }
 
-    /// Issue 26: a form handed over in the morning was trashed that night. A move restarts its
+    /// A form handed over in the morning must not be trashed that night: a move restarts its
     /// expiry clock (policy expiry-from assigned) and says when it expires now.
     @Test func aHandoverRestartsTheExpiryClock() throws {
         let config = try config()

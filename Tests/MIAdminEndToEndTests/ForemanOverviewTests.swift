@@ -2,7 +2,7 @@ import Foundation
 import MITestSupport
 import Testing
 
-/// Issue 26, "A foreman's overview": `forms --since/--name/--search`, the expires column,
+/// A foreman's overview: `forms --since/--name/--search`, the expires column,
 /// `--count-by owner,state` with the technicians who have none, and `workload`, through the
 /// built binary against the real slapd and a real store: SQLite, and the same checks on
 /// PostgreSQL (the store's queries are spelled for both engines).

@@ -2,7 +2,7 @@ import Foundation
 import MITestSupport
 import Testing
 
-/// Issue 12 against the built binary, slapd and real SQLite files: the write lock, schema
+/// Hardening against the built binary, slapd and real SQLite files: the write lock, schema
 /// versions, escaping of store values in errors, CSV formulas, parse-time argument checks.
 @Suite(.tags(.endToEnd, .ldap)) struct HardeningTests {
     let fixture = Fixture.shared

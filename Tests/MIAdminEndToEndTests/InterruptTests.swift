@@ -2,7 +2,7 @@ import Foundation
 import MITestSupport
 import Testing
 
-/// Ctrl-C while a command runs (issue 26: a report over 409 forms ran on to the end): the
+/// Ctrl-C while a command runs (a report over hundreds of forms must not run on to the end): the
 /// command stops at its next safe point, the prompt comes back; a script ends with exit 130
 /// and an --atomic one saves nothing. In a real terminal (tmux), through the built binary.
 @Suite(.tags(.endToEnd, .ldap), .serialized) struct InterruptTests {

@@ -72,7 +72,7 @@ import Testing
         }
         let result = try MIAdmin.as_("mkhan", config: config, ["whoami"])
         #expect(result.status == 2)
-        // The reason and the setting, not "unreachable" (issue 27).
+        // The reason and the setting, not "unreachable": the user can tell what to fix.
         #expect(result.stderr.contains("TLS handshake failed") && result.stderr.contains("ldap.caFile"), "\(result.stderr)")
         #expect(result.stderr.contains(fixture["WRONG_CA_FILE"]), "\(result.stderr)")
         #expect(!result.stderr.contains("unreachable"), "\(result.stderr)")

@@ -2,7 +2,7 @@ import Foundation
 import MITestSupport
 import Testing
 
-/// The installed, setgid miadmin on a PostgreSQL store (issue 9), run by real Unix accounts:
+/// The installed, setgid miadmin on a PostgreSQL store, run by real Unix accounts:
 /// the store password is the group's alone, and nothing the invoking user controls (their
 /// `~/.pgpass`, `PG*` variables) reaches libpq while the console is privileged.
 @Suite(.tags(.endToEnd, .ldap, .postgres), .serialized, .enabled(if: getuid() == 0, "needs root: creates Unix accounts, a group and a setgid binary"))

@@ -2,7 +2,7 @@ import Foundation
 import MITestSupport
 import Testing
 
-/// The installed, setgid miadmin against real Unix accounts (issue 8): Scripts/install into a
+/// The installed, setgid miadmin against real Unix accounts: Scripts/install into a
 /// temporary prefix with a group of its own, accounts made with useradd, every command run as
 /// them through `runuser` with a clean environment. Needs root (CI runs as root); without it the
 /// suite is skipped, and says so.
@@ -266,7 +266,7 @@ struct PrivilegeTests {
         }
     }
 
-    /// The crew rule holds in the installed binary (issue 22): the north foreman's console, run
+    /// The crew rule holds in the installed binary: the north foreman's console, run
     /// by a real Unix account, lists his crew's forms only and is refused another crew's, and the
     /// store (which only the installation's group may open) is as it was.
     @Test func theInstalledBinaryHoldsTheCrewRule() throws {

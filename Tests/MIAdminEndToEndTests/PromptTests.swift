@@ -41,7 +41,7 @@ import Testing
         #expect(echoOff < prompt, "\(calls[min(echoOff, prompt)...max(echoOff, prompt)])")
     }
 
-    /// Issue 26: a mistyped password ended the console (and with it the demo). Now it asks again,
+    /// A mistyped password does not end the console (and with it the demo): it asks again,
     /// three tries in all, as sudo does.
     @Test func aWrongTypedPasswordAsksAgain() throws {
         let term = try TerminalSession(uid: "mkhan", askPassword: true)

@@ -89,7 +89,7 @@ import Testing
         let lines = csv.stdout.split(separator: "\r\n")
         #expect(lines.count == 7, "a header and one line per question: \(csv.stdout)")
         #expect(lines[0].hasPrefix("id,name,owner,state,template,created,modified,media,"))
-        // A question's media and violations are named after the list: the form has its own (issue 26).
+        // A question's media and violations are named after the list: the form has its own.
         #expect(lines[0].contains(",#,type,question,answer,comment,questions.media,questions.violations,help,invalidAnswer"))
         #expect(lines[5].contains("Motor / Drive end = 41; Motor / Non-drive end = 39; Pump / Drive end = 44"))
         #expect(lines[6].contains("\"Noise, Electrical\""))

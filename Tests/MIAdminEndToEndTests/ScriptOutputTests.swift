@@ -2,9 +2,9 @@ import Foundation
 import MITestSupport
 import Testing
 
-/// A script's machine output (issue 26, point 8): `--format json -f script` was a stream of
-/// values `python3 -m json.tool` rejected; CSV stacked a header per command; `show 6 --format csv`
-/// named `media` and `violations` twice. Through the built binary.
+/// A script's machine output: `--format json -f script` is one document `python3 -m json.tool`
+/// accepts, not a stream of values; CSV has one header, not one per command; `show 6 --format csv`
+/// names `media` and `violations` once each. Through the built binary.
 @Suite(.tags(.endToEnd, .ldap)) struct ScriptOutputTests {
     let fixture = Fixture.shared
 

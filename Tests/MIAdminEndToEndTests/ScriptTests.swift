@@ -62,7 +62,7 @@ import Testing
                                      password: fixture.password("mkhan"), input: "whoami\nnope\nwhoami\n")
         #expect(result.status == 3)
         #expect(result.stderr.hasPrefix("<stdin>:2: unknown command 'nope'"))
-        // One JSON document, holding the one command that ran (issue 26: it was a stream of values).
+        // One JSON document, holding the one command that ran, not a stream of values.
         let document = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
         #expect(document?.count == 1 && document?.first?["uid"] as? String == "mkhan", "\(result.stdout)")
     }

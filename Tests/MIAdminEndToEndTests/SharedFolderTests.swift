@@ -2,7 +2,7 @@ import Foundation
 import MITestSupport
 import Testing
 
-/// Issue 27: a local user must not be able to turn **another person's** miadmin against that
+/// A local user must not be able to turn **another person's** miadmin against that
 /// person's files. The victim is the foreman account (directory user mkhan) running the
 /// installed setgid miadmin; the attacker is the technician account, which plants links and runs
 /// swap loops (`Tests/Fixtures/race/attacker.c`, `renameat2(RENAME_EXCHANGE)`) in a folder both

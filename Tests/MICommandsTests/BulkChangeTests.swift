@@ -3,7 +3,7 @@ import MICommands
 import MIStore
 import Testing
 
-/// Bulk changes with a preview, `undo` and the "moved since" warning (issue 26), on a real SQLite
+/// Bulk changes with a preview, `undo` and the "moved since" warning, on a real SQLite
 /// store (``CrewRuleTests/Site``: jdoe holds 'Pump station 4' and 'Valve check – north'
 /// incomplete and 'Generator monthly' completed; asmith holds 'Pump station 4' and
 /// 'Pump station 4 (2)'; crews Kolonne Nord (mkhan: jdoe, zangstrom) and Kolonne Süd).
@@ -208,7 +208,7 @@ struct BulkChangeTests {
         #expect(try site.snapshot() == before)
     }
 
-    /// Issue 26, point 6: the foreman listed the form as jdoe's; support moved it to asmith; the
+    /// The foreman listed the form as jdoe's; support moved it to asmith; the
     /// foreman's move of it says so.
     @Test func aMoveOfAFormMovedSinceTheSessionShowedItWarns() throws {
         let site = try Site()

@@ -4,7 +4,7 @@ import MIDirectory
 import MIStore
 import Testing
 
-/// Per-crew policy (issue 22, `policy set --team`) on a real SQLite store with the crews of
+/// Per-crew policy (`policy set --team`) on a real SQLite store with the crews of
 /// ``CrewRuleTests/Site``: Kolonne Nord (mkhan leads; jdoe, zangstrom), Kolonne Süd (tpatel
 /// leads; asmith, sobrien), slead a site lead, lchen support. The site policy is the default:
 /// expiry-days 7, notify-days 1,2. At the site's clock (2026-11-30 00:53) jdoe's incomplete forms

@@ -5,7 +5,7 @@ import MIDirectory
 import MIStore
 import Testing
 
-/// The crew rule (issue 22) on a real SQLite store: each session opens its own store on one
+/// The crew rule on a real SQLite store: each session opens its own store on one
 /// file, as each console process does, and the store enforces the session's scope. Crews come
 /// from the fake directory (``FakeDirectory/withCrews()``): Kolonne Nord (mkhan leads; jdoe,
 /// zangstrom), Kolonne Süd (tpatel leads; asmith, sobrien), slead in the all-teams group.
@@ -311,7 +311,7 @@ struct CrewRuleTests {
         let (whoami, name) = try CommandHarness.parse(["whoami"])
         try session.run(whoami, named: name, output: output)
         #expect(output.records.first?.values.last == .string("Kolonne Nord"))
-        _ = try session.storeForOwnRows().notices(for: "mkhan", unreadOnly: true)
+        _ = try session.storeForOwnRows().listing.notices(for: "mkhan", unreadOnly: true)
         #expect(site.directory.questions.filter { $0.hasPrefix("led crews") } == ["led crews mkhan without members"])
         let (forms, formsName) = try CommandHarness.parse(["forms"])
         let listing = RecordingSink()
@@ -414,7 +414,7 @@ struct CrewRuleTests {
         #expect(forms.warnings.isEmpty)
         #expect(owners(forms).isEmpty)
         #expect(throws: (any Error).self) { _ = try run(["show", "\(site.northCompleted)"]) }
-        #expect(try session.store().ownerScope.allows("jdoe") == false)
+        #expect(try session.store().administration.ownerScope.allows("jdoe") == false)
 
         // `refresh` reads them at once: jdoe back in the north crew.
         site.directory.moveMember("jdoe", from: "Kolonne Süd", to: "Kolonne Nord")

@@ -4,7 +4,7 @@ import MIDirectory
 @testable import MIStore
 import Testing
 
-/// Issue 26, "A foreman's overview", against the fake services: what `forms` asks the store
+/// A foreman's overview, against the fake services: what `forms` asks the store
 /// for, the rows it adds itself (expiry, technicians with none), and `workload`.
 @Suite("Foreman's overview")
 struct ForemanOverviewCommandTests {

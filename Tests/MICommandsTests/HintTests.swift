@@ -2,7 +2,7 @@ import MICommands
 import MIStore
 import Testing
 
-/// Hints that help (issue 26): "did you mean" after `help`, a technician's `help` listing what
+/// Hints that help: "did you mean" after `help`, a technician's `help` listing what
 /// they may run, `forms --owner` with a glob, and a note when no form belongs to the owner.
 @Suite("Hints")
 struct HintTests {
@@ -35,7 +35,7 @@ struct HintTests {
         #expect(harness.output.notes.isEmpty)
         let counted = try CommandHarness(user: "mkhan")
         try counted.run(["forms", "--owner", "*", "--count-by", "owner"])
-        // The technicians the glob covers who have no form are counted too, with 0 (issue 26).
+        // The technicians the glob covers who have no form are counted too, with 0.
         #expect(counted.output.rows == [[.string("jdoe"), .int(2)], [.string("asmith"), .int(1)], [.string("tpatel"), .int(0)]])
     }
 

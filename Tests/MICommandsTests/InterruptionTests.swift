@@ -2,7 +2,7 @@ import MICommands
 import MIStore
 import Testing
 
-/// Ctrl-C stops a command at its next safe point (issue 26). The console's signal flag is
+/// Ctrl-C stops a command at its next safe point. The console's signal flag is
 /// stood in for by ``Session/interruptionRequested``, so these tests send no signal.
 @Suite("Interrupted commands")
 struct InterruptionTests {

@@ -60,7 +60,7 @@ struct CompletionEngineTests {
         #expect(try engine().complete(line: "source ", word: "") == .files)
     }
 
-    /// Crew names after `--team` and as `teams show`'s argument (issue 22).
+    /// Crew names after `--team` and as `teams show`'s argument.
     @Test func crewNames() throws {
         #expect(try engine().complete(line: "forms --team Kol", word: "Kol") == .words(["Kolonne Nord", "Kolonne Süd"]))
         #expect(try engine().complete(line: "teams show O", word: "O") == .words(["Ost"]))

@@ -1,8 +1,8 @@
 @testable import MIConsole
 import Testing
 
-/// The hint added to a parse error for extra words (issue 26: a forgotten `--note` got the
-/// advice to quote three words into one form name; `comment 13 Looks fine` got none).
+/// The hint added to a parse error for extra words: a forgotten `--note` is not told to quote
+/// three words into one form name, and `comment 13 Looks fine` gets a hint.
 @Suite struct QuotingHintTests {
     @Test(arguments: [
         // A quoted name, then a quoted phrase: the --note was forgotten.

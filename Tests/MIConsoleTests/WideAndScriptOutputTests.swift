@@ -3,7 +3,7 @@ import MICommands
 @testable import MIConsole
 import Testing
 
-/// Issue 26's output for people (expanded auto, show's empty columns) and for scripts (one JSON
+/// Output for people (expanded auto, show's empty columns) and for scripts (one JSON
 /// document, one CSV header, unique CSV headers), at the renderers.
 @Suite struct WideAndScriptOutputTests {
     /// Runs `body` with sinks made by `make` (one per format change, as the runner makes them)

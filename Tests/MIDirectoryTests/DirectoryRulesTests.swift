@@ -92,7 +92,7 @@ import Testing
     }
 
     /// A crew member's user id is read from the DN only where the DN is plainly
-    /// `<userAttribute>=ID,<userBase>`; anything else is looked up (issue 22).
+    /// `<userAttribute>=ID,<userBase>`; anything else is looked up.
     @Test func aCrewMembersUserIDComesFromThePlainDNOnly() {
         let base = DistinguishedName.normalized("ou=people,dc=example,dc=com")
         #expect(Directory.simpleRDNValue("uid=jdoe,ou=people,dc=example,dc=com", attribute: "uid", under: base) == "jdoe")

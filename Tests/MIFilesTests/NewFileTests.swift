@@ -2,7 +2,7 @@ import Foundation
 import MIFiles
 import Testing
 
-/// The helper every file the console writes for its user goes through (issue 27), on its own:
+/// The helper every file the console writes for its user goes through, on its own:
 /// what it does with a link, a folder or a file at the real name, with a temporary name that
 /// was swapped, and with a folder below a walk that became a link.
 @Suite struct NewFileTests {

@@ -107,7 +107,7 @@ struct ReviewReportTests {
         #expect(tablePages.count >= 2)
     }
 
-    /// Issue 26: emoji came out as boxes with the code point in hex (`01F692`). Colour emoji are
+    /// Emoji are drawn, not shown as boxes with the code point in hex (`01F692`). Colour emoji are
     /// painted as small coloured pictures (cairo 1.16 does not embed a colour font), so the check
     /// is the page's pixels against the same report without emoji; the monochrome fallback is a
     /// real font, which `pdffonts` lists.

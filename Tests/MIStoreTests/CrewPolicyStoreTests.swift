@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import MIStore
 
-/// A crew's policy overrides (`policy set --team`, issue 22) in the `policy` table, and expiry
+/// A crew's policy overrides (`policy set --team`) in the `policy` table, and expiry
 /// runs limited to some owners, on both engines.
 @Suite struct CrewPolicyStoreTests {
     let defaults = ExpiryPolicy(expiryDays: 7, notifyDays: [1, 2], retentionDays: 30)

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 @testable import MIStore
 
-/// Issue 26: a form handed over at 05:38 was trashed by that night's `expire`, because expiry
-/// counted from `created` and a move did not restart it. And `modified` stayed at the device's
-/// last save whatever the console did to the form.
+/// A form handed over at 05:38 is not trashed by that night's `expire`: a move restarts its
+/// expiry, which does not count from `created` alone. And `modified` follows what the console
+/// does to the form, not only the device's last save.
 @Suite("Handovers keep their time")
 struct HandoverExpiryTests {
     let week = ExpiryPolicy(expiryDays: 7, notifyDays: [1, 2], retentionDays: 30)

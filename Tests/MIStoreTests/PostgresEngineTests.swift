@@ -122,7 +122,7 @@ import Testing
     }
 }
 
-/// Issue 26: the busy error names who holds the store.
+/// The busy error names who holds the store.
 @Suite struct BusyHolderTests {
     /// A console's write transaction carries who runs what in `application_name`; another
     /// console kept waiting names it, with the server process and since when.

@@ -4,7 +4,7 @@ import Testing
 @testable import MIStore
 
 /// Import follows no link and reads no oversized file; export and check refuse rows whose path
-/// parts would escape the tree; the store's file modes and opening rules (issue 8).
+/// parts would escape the tree; the store's file modes and opening rules.
 @Suite("Tree safety and store opening")
 struct TreeSafetyTests {
     @Test(arguments: TestEngine.allCases) func importSkipsAndReportsLinksAtEveryLevel(engine: TestEngine) throws {

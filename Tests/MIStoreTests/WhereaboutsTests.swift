@@ -46,4 +46,21 @@ struct WhereaboutsTests {
         #expect(try store.whereabouts(.reference(ref("asmith/v*"))).map(\.name) == ["Valve"])
         #expect(try store.whereabouts(.name("Pump\\*")).isEmpty, "an escaped star is a star")
     }
+
+    /// Outside the reach nothing is found, by id, by a name it has or had, or once purged; and a
+    /// live form moved out of the reach is not taken for a purged one by the name it had there.
+    @Test(arguments: TestEngine.allCases) func formsOutsideTheReachAreNotFound(engine: TestEngine) throws {
+        let dir = try TempDir()
+        let clock = TestClock()
+        let store = try MoveTests.store(dir, engine: engine, ["jdoe/Pump", "jdoe/Valve", "asmith/Pump"], clock: clock)
+        _ = try store.move(ref("jdoe/Valve"), to: "asmith", actor: "mkhan")
+        let asmiths = try store.form(ref("asmith/Pump"))
+        store.reach = Reach(scope: OwnerScope(owners: ["jdoe"], crews: ["Kolonne Nord"]))
+
+        #expect(try store.whereabouts(FindTarget("\(asmiths.id)")).isEmpty)
+        #expect(try store.whereabouts(.name("Pump")).map(\.owner) == ["jdoe"])
+        #expect(try store.whereabouts(.name("Valve")).isEmpty)
+        #expect(try store.whereabouts(.reference(ref("jdoe/Valve"))).isEmpty)
+        #expect(throws: StoreError.self) { try store.whereabouts(.reference(ref("asmith/Pump"))) }
+    }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Crews (issue 22) in a slapd of their own: Scripts/ldap-fixture `--crews`, which Scripts/test
+/// Crews in a slapd of their own: Scripts/ldap-fixture `--crews`, which Scripts/test
 /// starts for `$MIADMIN_TEST_FIXTURE_CREWS` (or one started for the test process), so the
 /// suites counting users and groups keep the plain fixture (docs/testing-fixture.md).
 ///

@@ -56,7 +56,7 @@ public struct AuditCommand: ConsoleCommand {
         output.beginRows([Column("id"), Column("at"), Column("user"), Column("command"), Column("form"),
                           Column("object"), Column("before"), Column("after"), Column("note")])
         var found = 0
-        try session.store().forEachAuditEntry(filter) { entry in
+        try session.store().listing.forEachAuditEntry(filter) { entry in
             try session.checkpointRow()
             found += 1
             output.row([.int(entry.id), .time(entry.at), .string(entry.actor), .string(entry.command),

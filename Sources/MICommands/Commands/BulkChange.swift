@@ -81,7 +81,7 @@ struct BulkChange<Outcome> {
         let outcomes: [Outcome]
         if atomic {
             // Run again whole after a lost race: its rows are listed once it committed.
-            let done = try store.withRetriedTransaction {
+            let done = try store.administration.withRetriedTransaction {
                 try perform(chosen, in: session, output: nil, made: { _, _ in })
             }
             output.beginRows(columns)
@@ -113,8 +113,8 @@ struct BulkChange<Outcome> {
     /// and the forms the store refuses (each change is a savepoint of the transaction, so one
     /// refusal undoes only itself, on PostgreSQL too). A refusal of the whole run (the store busy
     /// or gone, a lost race that needs the transaction retried) ends the preview.
-    private func preview(_ forms: [SelectedForm], store: any StoreService) throws -> (rows: [[Value]], refused: [Refusal]) {
-        try store.withSessionTransaction(end: .rollback) {
+    private func preview(_ forms: [SelectedForm], store: StoreAreas) throws -> (rows: [[Value]], refused: [Refusal]) {
+        try store.administration.withSessionTransaction(end: .rollback) {
             var rows: [[Value]] = []
             var refused: [Refusal] = []
             for form in forms {
@@ -186,7 +186,7 @@ extension Session {
     /// only while `body` runs.
     func changing<T>(dryRun: Bool, output: OutputSink, _ body: () throws -> T) throws -> T {
         guard dryRun else { return try body() }
-        let result = try store().withSessionTransaction(end: .rollback, body)
+        let result = try store().administration.withSessionTransaction(end: .rollback, body)
         output.message(DryRun.message)
         return result
     }

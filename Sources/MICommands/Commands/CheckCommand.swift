@@ -29,7 +29,7 @@ public struct CheckCommand: ConsoleCommand {
             findings += 1
             output.row([.string(check), formId.map(Value.int) ?? .null, .string(object), .string(problem), .string(fix)])
         }
-        try store.check { finding in
+        try store.administration.check { finding in
             try session.checkpointRow()
             emit(finding.kind.rawValue, finding.formId, finding.object, finding.message, Self.fix(for: finding))
         }

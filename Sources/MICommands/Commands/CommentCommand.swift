@@ -59,7 +59,7 @@ public struct CommentCommand: ConsoleCommand {
             try BulkChange(
                 verb: "comment", columns: [Column("id"), Column("owner"), Column("name")] + Self.columns.dropFirst(),
                 change: { form in
-                    try store.comment(.id(form.id), text: text, author: session.user.uid, note: note.note,
+                    try store.changes.comment(.id(form.id), text: text, author: session.user.uid, note: note.note,
                                       expectedVersion: form.version)
                 },
                 row: { form, comment in
@@ -71,7 +71,7 @@ public struct CommentCommand: ConsoleCommand {
             return
         }
         let comment = try session.changing(dryRun: batch.dryRun, output: output) {
-            try store.comment(reference, text: text, author: session.user.uid, note: note.note, expectedVersion: nil)
+            try store.changes.comment(reference, text: text, author: session.user.uid, note: note.note, expectedVersion: nil)
         }
         output.record(Self.columns,
                       [.string(reference.description), .string(comment.author), .time(comment.at), .string(comment.text)])

@@ -32,7 +32,7 @@ extension Session {
         // A session transaction that has only read holds no snapshot while it waits for its
         // next command (a technician's `--atomic` pipe would otherwise stop every checkpoint).
         // Ending a read transaction loses nothing; if it fails the next command reads as before.
-        defer { try? openedStore?.endSessionReadSnapshot() }
+        defer { try? openedStore?.administration.endSessionReadSnapshot() }
         try command.run(in: self, output: output)
     }
 }

@@ -44,7 +44,7 @@ public struct DeliverCommand: ConsoleCommand {
         }
         let store = try session.store()
         try Self.refuseInSessionTransaction(store, "deliver")
-        let due = try store.dueDeliveries(ignoringBackoff: now)
+        let due = try store.outbox.dueDeliveries(ignoringBackoff: now)
         // The whole queue is sent; only the rows of forms outside the user's crews are left out.
         let scope = try session.crewReach().scope
         var othersTried = 0
@@ -67,7 +67,7 @@ public struct DeliverCommand: ConsoleCommand {
                 String(decoding: try session.config.readSecret("delivery.tokenFile", file, privileged: false,
                                                                warn: output.warning), as: UTF8.self)
             }
-            let sender = try FormDelivery(store: store, settings: settings, token: token, clock: session.clock)
+            let sender = try FormDelivery(store: store.outbox, settings: settings, token: token, clock: session.clock)
             for delivery in due {
                 do {
                     let report = try sender.send(delivery)
@@ -106,8 +106,8 @@ public struct DeliverCommand: ConsoleCommand {
 extension ConsoleCommand {
     /// What goes to the office or a mailbox cannot be rolled back: `deliver` and `remind` do not
     /// run inside `--atomic` or `--dry-run` (whose rollback would also forget what was sent).
-    static func refuseInSessionTransaction(_ store: any StoreService, _ name: String) throws {
-        guard store.isInSessionTransaction else { return }
+    static func refuseInSessionTransaction(_ store: StoreAreas, _ name: String) throws {
+        guard store.administration.isInSessionTransaction else { return }
         throw CommandError.failed("'\(name)' sends mail or posts to the office, which no rollback can undo: "
                                   + "run it without --atomic or --dry-run (remind has its own --dry-run)")
     }

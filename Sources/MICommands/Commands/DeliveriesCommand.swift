@@ -67,11 +67,11 @@ public struct DeliveriesListCommand: ConsoleCommand {
         var filter = DeliveryFilter(state: state)
         switch form {
         case .id(let id)?: filter.formId = id
-        case let reference?: filter.formId = try store.form(reference).id
+        case let reference?: filter.formId = try store.listing.form(reference).id
         case nil: break
         }
         output.beginRows(DeliveriesCommand.columns)
-        try store.forEachDelivery(filter) { output.row(DeliveriesCommand.values($0)) }
+        try store.outbox.forEachDelivery(filter) { output.row(DeliveriesCommand.values($0)) }
         output.endRows()
     }
 }
@@ -108,11 +108,11 @@ public struct DeliveriesRetryCommand: ConsoleCommand {
 
     public func run(in session: Session, output: OutputSink) throws {
         try session.changing(dryRun: dryRun.dryRun, output: output) {
-            let retried = try session.store().retryDeliveries(held ? nil : id, actor: session.user.uid, note: note.note)
+            let retried = try session.store().outbox.retryDeliveries(held ? nil : id, actor: session.user.uid, note: note.note)
             output.beginRows(DeliveriesCommand.columns)
             for delivery in retried {
                 // Read inside the change's transaction: a dry run shows the deliveries as the retry left them.
-                output.row(DeliveriesCommand.values(try session.store().delivery(delivery.id)))
+                output.row(DeliveriesCommand.values(try session.store().outbox.delivery(delivery.id)))
             }
             output.endRows()
         }

@@ -39,7 +39,7 @@ public struct DeliveriesDismissCommand: ConsoleCommand {
                                                 + "never reaches the office (you lead \(reach.summary))")
         }
         try session.changing(dryRun: dryRun.dryRun, output: output) {
-            let dismissed = try session.store().dismissDelivery(id, actor: session.user.uid, note: note)
+            let dismissed = try session.store().outbox.dismissDelivery(id, actor: session.user.uid, note: note)
             var values = DeliveriesCommand.values(dismissed)
             values[DeliveriesCommand.columns.firstIndex { $0.key == "state" }!] = .string("dismissed")
             output.record(DeliveriesCommand.columns, values)

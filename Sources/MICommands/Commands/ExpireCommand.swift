@@ -49,8 +49,8 @@ public struct ExpireCommand: ConsoleCommand {
     /// as the store groups them (``FormStore/expiryCutoffs(_:)``).
     static func cutoffs(days: Int?, in session: Session) throws -> [ExpiryCutoff] {
         let store = try session.store()
-        if let days { return [try store.expiryCutoff(days: days)] }
-        return store.expiryCutoffs(try session.ownerPolicies())
+        if let days { return [try store.changes.expiryCutoff(days: days)] }
+        return store.changes.expiryCutoffs(try session.ownerPolicies())
     }
 
     public func run(in session: Session, output: OutputSink) throws {
@@ -64,13 +64,13 @@ public struct ExpireCommand: ConsoleCommand {
         let actor = session.user.uid, note = self.note.note
         try BatchRemoval<FormSummary>(
             name: "expire", columns: Self.columns, row: { Self.values($0, now: now) },
-            count: { try cutoffs.reduce(0) { $0 + (try store.countExpirable($1)) } },
-            forEachCandidate: { each in for cutoff in cutoffs { try store.forEachExpirable(cutoff) { try each($0) } } },
+            count: { try cutoffs.reduce(0) { $0 + (try store.changes.countExpirable($1)) } },
+            forEachCandidate: { each in for cutoff in cutoffs { try store.changes.forEachExpirable(cutoff) { try each($0) } } },
             perform: { each, progress in
                 var total = 0
                 for cutoff in cutoffs {
                     let base = total
-                    total += try store.expire(cutoff, actor: actor, note: note, { try each($0.form) },
+                    total += try store.changes.expire(cutoff, actor: actor, note: note, { try each($0.form) },
                                               progress: { progress(base + $0) })
                 }
                 return total

@@ -26,7 +26,7 @@ public struct ExportCommand: ConsoleCommand {
     public init() {}
 
     public func run(in session: Session, output: OutputSink) throws {
-        let report = try session.store().exportTree(to: URL(fileURLWithPath: dir))
+        let report = try session.store().changes.exportTree(to: URL(fileURLWithPath: dir))
         for issue in report.skipped { output.warning(issue.description) }
         output.record([Column("dir"), Column("incomplete"), Column("completed"), Column("media"), Column("notices"),
                        Column("skippedSubmitted")],

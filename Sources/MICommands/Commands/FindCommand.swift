@@ -40,7 +40,7 @@ public struct FindCommand: ConsoleCommand {
 
     public func run(in session: Session, output: OutputSink) throws {
         let store = try session.store()
-        let found = try store.whereabouts(FindTarget(form), limit: 20)
+        let found = try store.listing.whereabouts(FindTarget(form), limit: 20)
         guard !found.isEmpty else {
             throw CommandError.failed("no form '\(form)' now, in the trash or in the audit trail")
         }
@@ -49,7 +49,7 @@ public struct FindCommand: ConsoleCommand {
                        Column("trashed"), Column("delivery"), Column("next")]
         func values(_ place: FormWhereabouts) throws -> [Value] {
             var latest: Delivery?
-            try store.forEachDelivery(DeliveryFilter(formId: place.formId)) { latest = $0 }
+            try store.outbox.forEachDelivery(DeliveryFilter(formId: place.formId)) { latest = $0 }
             return [.int(place.formId), .string(Self.now(place)), .string(place.owner), .string(place.name),
                     .optional(place.state), place.trashedAt.map(Value.time) ?? .null,
                     latest.map { .string(Self.delivery($0, times: times)) } ?? .null, .optional(Self.next(place))]
@@ -62,7 +62,7 @@ public struct FindCommand: ConsoleCommand {
             return
         }
         var history: [Value] = []
-        try store.forEachAuditEntry(AuditFilter(form: .id(place.formId))) { history.append(Self.step($0)) }
+        try store.listing.forEachAuditEntry(AuditFilter(form: .id(place.formId))) { history.append(Self.step($0)) }
         output.record(columns + [Column("history")], try values(place) + [.list(history)])
     }
 
@@ -120,7 +120,7 @@ public struct FindCommand: ConsoleCommand {
     /// audit trail knows nothing of it, or the form is where it was asked for.
     static func whereItWent(_ reference: FormReference, in session: Session) -> String? {
         guard let store = try? session.store(),
-              let place = (try? store.whereabouts(.reference(reference), limit: 1))?.first else { return nil }
+              let place = (try? store.listing.whereabouts(.reference(reference), limit: 1))?.first else { return nil }
         let times = TimeText(zone: session.display.timeZone)
         switch place.place {
         case .trash:

@@ -83,7 +83,7 @@ struct FormSelection {
         for pattern in patterns {
             switch pattern {
             case .form(let reference):
-                add(SelectedForm(try store.form(reference, owner: session.visibleOwner())))
+                add(SelectedForm(try store.listing.form(reference, owner: session.visibleOwner())))
             case .pattern(let owner, let name):
                 let glob = Glob(name)
                 try Self.forEachForm(owner: owner, filter: FormFilter(state: state), in: session) { form in
@@ -105,9 +105,9 @@ struct FormSelection {
                             _ body: (FormSummary) throws -> Void) throws {
         let store = try session.store()
         var filter = filter
-        for owner in try ListedOwners(asked: owner, in: session).storeOwners(store, filter) {
+        for owner in try ListedOwners(asked: owner, in: session).storeOwners(store.listing, filter) {
             filter.owner = owner
-            try store.forEachForm(filter) {
+            try store.listing.forEachForm(filter) {
                 try session.checkpointRow()
                 try body($0)
             }

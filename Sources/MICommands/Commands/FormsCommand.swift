@@ -103,13 +103,13 @@ public struct FormsCommand: ConsoleCommand {
         if let team {
             filter.owners = Set(try session.directory.memberIDs(of: session.visibleCrew(team)))
         }
-        let owners = try selection.storeOwners(store, filter)
+        let owners = try selection.storeOwners(store.listing, filter)
         var found = 0
         if let countBy {
             var counts: [FormCount] = []
             for owner in owners {
                 filter.owner = owner
-                for group in try store.countForms(by: countBy.fields, filter) {
+                for group in try store.listing.countForms(by: countBy.fields, filter) {
                     if let index = counts.firstIndex(where: { $0.values == group.values }) {
                         counts[index].count += group.count
                     } else {
@@ -149,7 +149,7 @@ public struct FormsCommand: ConsoleCommand {
             var held: [(form: FormSummary, expires: Date?)] = []
             for owner in owners {
                 filter.owner = owner
-                try store.forEachForm(filter) {
+                try store.listing.forEachForm(filter) {
                     try session.checkpointRow()
                     guard sort != nil || cutoff != nil else {
                         session.recall.saw($0)
@@ -177,9 +177,9 @@ public struct FormsCommand: ConsoleCommand {
     /// `forms --owner jdo` gave 0 rows and no word why: say when no form in the store belongs
     /// to that owner (or to any owner the glob matches), with the nearest owner for a typo: a
     /// note on stderr, not an error.
-    static func noteIfNoSuchOwner(_ asked: String, store: any StoreService, output: OutputSink) throws {
+    static func noteIfNoSuchOwner(_ asked: String, store: StoreAreas, output: OutputSink) throws {
         let glob = Glob(asked)
-        let owners = try store.countForms(by: .owner).map(\.value)
+        let owners = try store.listing.countForms(by: .owner).map(\.value)
         guard !owners.contains(where: { glob.isLiteral ? $0 == asked : glob.matches($0) }) else { return }
         if !glob.isLiteral {
             output.note("no owner of a form in the store matches '\(asked)'")

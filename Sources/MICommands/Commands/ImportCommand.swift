@@ -48,7 +48,7 @@ public struct ImportCommand: ConsoleCommand {
         let times = TimeText(zone: session.display.timeZone)
         if batch.dryRun {
             // What would change, on reads only; nothing is written and nothing asked.
-            let preview = try store.previewImport(at: root, limits: session.config.import.limits)
+            let preview = try store.changes.previewImport(at: root, limits: session.config.import.limits)
             if preview.changedNothing && preview.collisions.isEmpty && preview.errors.isEmpty {
                 output.message("nothing to import from \(dir): the store already has all of it")
                 return
@@ -73,7 +73,7 @@ public struct ImportCommand: ConsoleCommand {
         if try session.needsPreview(batch.yes, question: "import the forms and notices of \(dir)?") {
             // The preview only reads: the write lock is not held while the tree is scanned or
             // while the person reads and answers (it was, when the preview was a rolled-back import).
-            let preview = try store.previewImport(at: root, limits: session.config.import.limits)
+            let preview = try store.changes.previewImport(at: root, limits: session.config.import.limits)
             if preview.changedNothing && preview.collisions.isEmpty && preview.errors.isEmpty {
                 output.message("nothing to import from \(dir): the store already has all of it")
                 return
@@ -95,7 +95,7 @@ public struct ImportCommand: ConsoleCommand {
             ownersWarned = true
             try session.confirm(question, yes: false)
         }
-        let report = try store.importTree(at: root, actor: session.user.uid, limits: session.config.import.limits)
+        let report = try store.changes.importTree(at: root, actor: session.user.uid, limits: session.config.import.limits)
         let problems = report.errors + report.collisions
         for issue in problems { output.warning(issue.description(writingTimes: times.table)) }
         for warning in report.warnings { output.warning(warning.description) }

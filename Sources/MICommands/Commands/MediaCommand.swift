@@ -43,7 +43,7 @@ public struct MediaCommand: ConsoleCommand {
         // Another's form answers as a missing one (Session.visibleOwner); a form that went
         // elsewhere is pointed to.
         do {
-            try session.store().forEachMediaFile(of: ref, fileName: file, owner: visibleOwner) { form, media, data in
+            try session.store().listing.forEachMediaFile(of: ref, fileName: file, owner: visibleOwner) { form, media, data in
                 guard !media.fileName.contains("/"), !media.fileName.hasPrefix(".") else { return }
                 let path = folder?.pathOf(media.fileName) ?? DestinationFolder.path(media.fileName, in: out)
                 if session.dryRun {

@@ -80,7 +80,7 @@ public struct MoveCommand: ConsoleCommand {
             let result: MoveResult
             do {
                 result = try session.changing(dryRun: batch.dryRun, output: output) {
-                    try store.move(reference, to: technician.uid, actor: session.user.uid, actorRole: role,
+                    try store.changes.move(reference, to: technician.uid, actor: session.user.uid, actorRole: role,
                                    note: note.note, expectedVersion: nil, policyDefaults: policy)
                 }
             } catch let error as StoreError where error.kind == .notFound {
@@ -102,7 +102,7 @@ public struct MoveCommand: ConsoleCommand {
         try BulkChange(
             verb: "move", columns: Self.bulkColumns,
             change: { form in
-                try store.move(.id(form.id), to: receiver[form.id] ?? technician.uid, actor: session.user.uid, actorRole: role,
+                try store.changes.move(.id(form.id), to: receiver[form.id] ?? technician.uid, actor: session.user.uid, actorRole: role,
                                note: note.note, expectedVersion: form.version, policyDefaults: policy)
             },
             row: { _, result in
@@ -123,7 +123,7 @@ public struct MoveCommand: ConsoleCommand {
         if balance {
             var filter = FormFilter(state: .incomplete)
             filter.owners = Set(targets)
-            for row in try session.store().workload(filter, policies: try session.ownerPolicies())
+            for row in try session.store().listing.workload(filter, policies: try session.ownerPolicies())
             where load[row.owner] != nil {
                 load[row.owner] = row.incomplete
             }

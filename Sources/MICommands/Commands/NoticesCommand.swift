@@ -26,7 +26,7 @@ public struct NoticesCommand: ConsoleCommand {
 
     public func run(in session: Session, output: OutputSink) throws {
         let whose = try session.visibleOwner(asked: uid ?? session.user.uid) ?? session.user.uid
-        let notices = try session.store().notices(for: whose, unreadOnly: !all)
+        let notices = try session.store().listing.notices(for: whose, unreadOnly: !all)
         output.beginRows([Column("id"), Column("uid"), Column("created"), Column("read"), Column("text")])
         for notice in notices {
             output.row([.int(notice.id), .string(notice.uid), .time(notice.created),

@@ -60,7 +60,7 @@ public struct NotificationsCommand: ConsoleCommand {
             let writer = try ICalendarWriter(path: ics, now: session.clock.now(), dryRun: session.dryRun)
             let times = TimeText(zone: session.display.timeZone)
             var dropped = 0
-            try store.forEachReminder(policy: policy, filter: filter) { reminder in
+            try store.policy.forEachReminder(policy: policy, filter: filter) { reminder in
                 if reminder.dropped { dropped += 1 }
                 try writer.add(Self.event(reminder, times: times))
             }
@@ -73,7 +73,7 @@ public struct NotificationsCommand: ConsoleCommand {
         output.beginRows([Column("at"), Column("uid"), Column("id"), Column("name"), Column("day"), Column("expires"),
                           Column("pending"), Column("dropped")])
         var found = 0
-        try store.forEachReminder(policy: policy, filter: filter) { reminder in
+        try store.policy.forEachReminder(policy: policy, filter: filter) { reminder in
             try session.checkpointRow()
             found += 1
             output.row([.time(reminder.at), .string(reminder.form.owner), .int(reminder.form.id),

@@ -32,14 +32,14 @@ public struct OrphansCommand: ConsoleCommand {
 
     /// Each live incomplete or completed form whose owner cannot keep it, with the reason; owners
     /// looked up once each.
-    static func forEachOrphan(store: any StoreService, session: Session,
+    static func forEachOrphan(store: StoreAreas, session: Session,
                               _ body: (FormSummary, String) throws -> Void) throws {
         var gone: [(String, String)] = []
-        try store.forEachOwner { uid, _ in
+        try store.administration.forEachOwner { uid, _ in
             if let problem = try session.ownerProblem(uid) { gone.append((uid, problem)) }
         }
         for (uid, problem) in gone {
-            try store.forEachForm(FormFilter(owner: uid)) { form in
+            try store.listing.forEachForm(FormFilter(owner: uid)) { form in
                 guard form.state != .submitted else { return }
                 try body(form, problem)
             }

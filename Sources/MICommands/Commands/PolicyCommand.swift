@@ -102,7 +102,7 @@ public struct PolicyShowCommand: ConsoleCommand {
     static func visibleOverrides(in session: Session) throws -> [CrewPolicy] {
         guard session.directory.crewSettings != nil else { return [] }
         let reach = try session.crewReach()
-        let overrides = try session.store().crewPolicies()
+        let overrides = try session.store().policy.crewPolicies()
         if reach.isEveryCrew { return overrides }
         let led = Set(reach.crews.map(\.name))
         return overrides.filter { led.contains($0.crew) }
@@ -177,7 +177,7 @@ public struct PolicySetCommand: ConsoleCommand {
         let change: PolicyChange
         do {
             change = try session.changing(dryRun: dryRun.dryRun, output: output) {
-                try session.store().setPolicy(setting, to: value, defaults: session.config.policy.expiryPolicy,
+                try session.store().policy.setPolicy(setting, to: value, defaults: session.config.policy.expiryPolicy,
                                               actor: session.user.uid, note: note.note)
             }
         } catch let error as StoreError where error.kind == .invalidInput {
@@ -211,7 +211,7 @@ public struct PolicySetCommand: ConsoleCommand {
         let change: PolicyChange
         do {
             change = try session.changing(dryRun: dryRun.dryRun, output: output) {
-                try session.store().setCrewPolicy(crew: crew.name, setting, to: remove ? nil : value,
+                try session.store().policy.setCrewPolicy(crew: crew.name, setting, to: remove ? nil : value,
                                                   defaults: session.config.policy.expiryPolicy,
                                                   actor: session.user.uid, note: note.note)
             }

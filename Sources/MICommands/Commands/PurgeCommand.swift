@@ -39,19 +39,19 @@ public struct PurgeCommand: ConsoleCommand {
         try session.refuseWithoutTechnicians("purge")
         let store = try session.store()
         // One cutoff with --older-than, else one per retention-days of the owners' policies.
-        let cutoffs = try olderThan.map { [try store.purgeCutoff(days: $0)] } ?? store.purgeCutoffs(try session.ownerPolicies())
+        let cutoffs = try olderThan.map { [try store.changes.purgeCutoff(days: $0)] } ?? store.changes.purgeCutoffs(try session.ownerPolicies())
         let days = cutoffs.count == 1 ? "\(cutoffs[0].days) day(s)" : "their policy's retention days ("
             + cutoffs.map { "\($0.days)" }.joined(separator: ", ") + ")"
         let actor = session.user.uid, note = self.note.note
         try BatchRemoval<TrashedForm>(
             name: "purge", columns: TrashCommand.columns, row: TrashCommand.values,
-            count: { try cutoffs.reduce(0) { $0 + (try store.countPurgeable($1)) } },
-            forEachCandidate: { each in for cutoff in cutoffs { try store.forEachPurgeable(cutoff) { try each($0) } } },
+            count: { try cutoffs.reduce(0) { $0 + (try store.changes.countPurgeable($1)) } },
+            forEachCandidate: { each in for cutoff in cutoffs { try store.changes.forEachPurgeable(cutoff) { try each($0) } } },
             perform: { each, progress in
                 var total = 0
                 for cutoff in cutoffs {
                     let base = total
-                    total += try store.purge(cutoff, actor: actor, note: note, { try each($0) }, progress: { progress(base + $0) })
+                    total += try store.changes.purge(cutoff, actor: actor, note: note, { try each($0) }, progress: { progress(base + $0) })
                 }
                 return total
             },

@@ -56,10 +56,10 @@ public struct RemindCommand: ConsoleCommand {
         var filter = ReminderFilter()
         filter.ownerPolicies = policies.differing
         let now = session.clock.now()
-        let sent = try store.sentReminders()
+        let sent = try store.outbox.sentReminders()
         var recipients: [String: Recipient] = [:]
         var order: [String] = []
-        try store.forEachReminder(policy: policies.site, filter: filter) { reminder in
+        try store.policy.forEachReminder(policy: policies.site, filter: filter) { reminder in
             let owner = reminder.form.owner
             if reminder.pending {
                 guard !reminder.dropped, recipients[owner] != nil else { return }
@@ -111,7 +111,7 @@ public struct RemindCommand: ConsoleCommand {
                 failure = error
                 break
             }
-            try store.recordSentReminders(recipient.due.map { ReminderKey(formId: $0.form.id, day: $0.day) }, uid: uid)
+            try store.outbox.recordSentReminders(recipient.due.map { ReminderKey(formId: $0.form.id, day: $0.day) }, uid: uid)
             row(address, "sent", nil)
         }
         output.endRows()

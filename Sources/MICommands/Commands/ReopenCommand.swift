@@ -29,7 +29,7 @@ public struct ReopenCommand: ConsoleCommand {
     public func run(in session: Session, output: OutputSink) throws {
         let role = session.actingRole(Self.roles)
         let result = try session.changing(dryRun: dryRun.dryRun, output: output) {
-            try session.store().reopen(target.form, reason: note, actor: session.user.uid,
+            try session.store().changes.reopen(target.form, reason: note, actor: session.user.uid,
                                        actorRole: role.rawValue, allowSubmitted: session.user.has(.foreman))
         }
         if let sentAt = result.sentAt {

@@ -87,7 +87,7 @@ public struct ReportCommand: ConsoleCommand {
         let store = try session.store()
         // Ids only: the forms are then read, laid out and written one at a time.
         var forms: [(id: Int64, owner: String, name: String)] = []
-        try store.forEachForm(FormFilter(owner: owner, state: state)) { forms.append(($0.id, $0.owner, $0.name)) }
+        try store.listing.forEachForm(FormFilter(owner: owner, state: state)) { forms.append(($0.id, $0.owner, $0.name)) }
         var usedNames = Set<String>()
         var failures = 0, skipped = 0
         // Said after the progress bar, which a warning in its middle would break.
@@ -114,7 +114,7 @@ public struct ReportCommand: ConsoleCommand {
                 }
             }
             do {
-                let review = try store.review(.id(form.id))
+                let review = try store.listing.review(.id(form.id))
                 let path = folder?.pathOf(fileName) ?? DestinationFolder.path(fileName, in: dir)
                 let pages = try write(review, to: .named(fileName, in: folder), session: session)
                 output.row([.int(form.id), .string(form.owner), .string(form.name), .string(path), .int(Int64(pages))])
@@ -152,7 +152,7 @@ public struct ReportCommand: ConsoleCommand {
         let ownerName = try session.directory.user(uid: review.form.owner)?.name
         let context = ReportContext(ownerName: ownerName, store: session.config.store.displayName, printedAt: session.clock.now(),
                                     timeZone: session.config.display.timeZone) { file in
-            try store.mediaData(.id(review.form.id), fileName: file.fileName)
+            try store.listing.mediaData(.id(review.form.id), fileName: file.fileName)
         }
         do {
             switch destination {

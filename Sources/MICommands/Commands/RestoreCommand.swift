@@ -26,7 +26,7 @@ public struct RestoreCommand: ConsoleCommand {
 
     public func run(in session: Session, output: OutputSink) throws {
         let result = try session.changing(dryRun: dryRun.dryRun, output: output) {
-            try session.store().restore(target.form, actor: session.user.uid, note: note.note)
+            try session.store().changes.restore(target.form, actor: session.user.uid, note: note.note)
         }
         if let problem = try? session.ownerProblem(result.owner) {
             output.warning("\(problem): give the form to a technician with 'move \(result.formId) <technician>'")

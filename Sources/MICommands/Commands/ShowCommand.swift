@@ -63,7 +63,7 @@ public struct ShowCommand: ConsoleCommand {
     static func review(_ target: FormArgument, in session: Session) throws -> FormReview {
         // Looked up as the user may see it: another's form is "no such form", as a missing one.
         do {
-            return try session.store().review(target.form, owner: session.visibleOwner())
+            return try session.store().listing.review(target.form, owner: session.visibleOwner())
         } catch let error as StoreError where error.kind == .notFound {
             // Those who may run `find` are told where the form went (moved, trashed, purged).
             throw FindCommand.pointing(error, target.form, in: session)

@@ -39,7 +39,7 @@ public struct StoreInfoCommand: ConsoleCommand {
     public init() {}
 
     public func run(in session: Session, output: OutputSink) throws {
-        let info = try session.store().info()
+        let info = try session.store().administration.info()
         var columns = [Column("engine"), Column("location"), Column("schema")]
         var values: [Value] = [.string(info.engine), .string(info.location), info.schemaVersion.map(Value.string) ?? .null]
         for count in info.counts {
@@ -90,11 +90,11 @@ public struct StoreCopyCommand: ConsoleCommand {
         // Asked before connecting: a script without --yes stops here, whatever the target.
         let shown = (try? PostgresTarget(uri: target, allowCleartext: true)).map { "postgresql://\($0)" } ?? target
         if !targetIsPostgres { try DestinationFolder.require(forFile: target) }
-        try session.confirm("Copy the whole store at \(source.path) into \(shown)"
+        try session.confirm("Copy the whole store at \(source.administration.path) into \(shown)"
                             + (append ? " (appending)" : "") + "?", yes: yes)
         let report: StoreCopyReport
         if let postgres = try openPostgresTarget(session) {
-            report = try source.copy(to: postgres, append: append, actor: session.user.uid)
+            report = try source.administration.copy(to: postgres, append: append, actor: session.user.uid)
         } else {
             guard passwordFile == nil else {
                 throw CommandError.failed("--password-file is for a postgresql:// target; a SQLite file has no password")
@@ -105,7 +105,7 @@ public struct StoreCopyCommand: ConsoleCommand {
                 let destination = try StoreOpening.open(.sqlite(path: file.sqlitePath), password: nil, privileged: false,
                                                         sqlite: .existingOnly, busyTimeout: session.config.store.busyTimeoutSeconds,
                                                         clock: session.clock, logger: session.logger)
-                return try source.copy(to: destination, append: append, actor: session.user.uid)
+                return try source.administration.copy(to: destination, append: append, actor: session.user.uid)
             }()
             try file.finish()
         }
@@ -160,7 +160,7 @@ public struct StoreBackupCommand: ConsoleCommand {
             keep working, and the store's -wal and -shm files stay as they are (the sqlite3 \
             shell's .backup, as the last connection to close, removed them and stopped every \
             console). FILE must not exist; a symbolic link there is refused. The copy is an \
-            ordinary store file (miadmin's store.path can name it to restore). A PostgreSQL \
+            ordinary store file (miadmin's store.administration.path can name it to restore). A PostgreSQL \
             store is backed up with pg_dump (docs/install.md).
 
             Examples:
@@ -178,8 +178,8 @@ public struct StoreBackupCommand: ConsoleCommand {
         let store = try session.store()
         let path = URL(fileURLWithPath: file).standardizedFileURL.path
         try DestinationFolder.require(forFile: path)
-        let bytes = try store.backup(to: path)
+        let bytes = try store.administration.backup(to: path)
         output.record([Column("store"), Column("backup"), Column("bytes")],
-                      [.string(store.path), .string(path), .int(bytes)])
+                      [.string(store.administration.path), .string(path), .int(bytes)])
     }
 }

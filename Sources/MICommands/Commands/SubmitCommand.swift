@@ -56,21 +56,21 @@ public struct SubmitCommand: ConsoleCommand {
             try BulkChange(
                 verb: "submit", columns: Self.columns,
                 change: { form in
-                    try store.submit(.id(form.id), actor: session.user.uid, note: note.note, expectedVersion: form.version)
+                    try store.changes.submit(.id(form.id), actor: session.user.uid, note: note.note, expectedVersion: form.version)
                 },
                 row: { _, result in Self.values(result) },
                 question: { "submit \($0) form(s)? Only a foreman's 'reopen' takes them back." }
             ).run(forms, in: session, output: output, dryRun: batch.dryRun, yes: batch.yes)
             return
         }
-        let form = try store.form(reference)
+        let form = try store.listing.form(reference)
         // Only a real change asks: an incomplete form is refused by the store, a submitted one is a no-op.
         if form.state == .completed && !batch.dryRun {
             try session.confirm("submit form \(form.id) '\(form.name)' of \(form.owner)? "
                                 + "Only a foreman's 'reopen' takes it back.", yes: batch.yes)
         }
         let result = try session.changing(dryRun: batch.dryRun, output: output) {
-            try store.submit(.id(form.id), actor: session.user.uid, note: note.note, expectedVersion: form.version)
+            try store.changes.submit(.id(form.id), actor: session.user.uid, note: note.note, expectedVersion: form.version)
         }
         output.record(Self.columns, Self.values(result))
     }

@@ -36,7 +36,7 @@ public struct TodayCommand: ConsoleCommand {
 
         var overdue: [String] = [], expiring: [String] = [], overdueCount = 0, expiringCount = 0
         var due: [(FormSummary, Date)] = []
-        try store.forEachForm(FormFilter(state: .incomplete)) { form in
+        try store.listing.forEachForm(FormFilter(state: .incomplete)) { form in
             try session.checkpointRow()
             guard let expires = policies.expires(form), expires < soon else { return }
             due.append((form, expires))
@@ -53,19 +53,19 @@ public struct TodayCommand: ConsoleCommand {
         }
 
         var review: [String] = [], reviewCount = 0
-        try store.forEachForm(FormFilter(state: .completed)) { form in
+        try store.listing.forEachForm(FormFilter(state: .completed)) { form in
             try session.checkpointRow()
             reviewCount += 1
             if review.count < Self.shown { review.append("\(form.id) \(form.owner)/'\(form.name)'") }
         }
 
         var held: [String] = [], heldCount = 0
-        try store.forEachDelivery(DeliveryFilter(state: .held)) { delivery in
+        try store.outbox.forEachDelivery(DeliveryFilter(state: .held)) { delivery in
             heldCount += 1
             if held.count < Self.shown { held.append("\(delivery.id) form \(delivery.formId) '\(delivery.name)'") }
         }
 
-        let notices = try store.notices(for: session.user.uid, unreadOnly: true)
+        let notices = try store.listing.notices(for: session.user.uid, unreadOnly: true)
 
         let limit = session.config.display.workloadLimit
         let loads = try session.workloads(of: []).filter { $0.workload.incomplete > limit }

@@ -31,7 +31,7 @@ public struct TrashCommand: ConsoleCommand {
         output.beginRows(Self.columns)
         let owner = try session.visibleOwner(asked: self.owner)
         var found = 0
-        try session.store().forEachTrashedForm(owner: owner) {
+        try session.store().listing.forEachTrashedForm(owner: owner) {
             try session.checkpointRow()
             found += 1
             output.row(Self.values($0))

@@ -45,7 +45,7 @@ public struct UndoCommand: ConsoleCommand {
             verb: "undo", columns: MoveCommand.bulkColumns,
             change: { form in
                 let move = moves[form.id]
-                return try store.move(.id(form.id), to: move?.fromOwner ?? form.owner, actor: session.user.uid,
+                return try store.changes.move(.id(form.id), to: move?.fromOwner ?? form.owner, actor: session.user.uid,
                                       actorRole: role, note: reason, expectedVersion: form.version,
                                       policyDefaults: policy, undoing: move)
             },
@@ -64,11 +64,11 @@ public struct UndoCommand: ConsoleCommand {
 
     /// The moved forms as they are now, if each is still where the move left it (same owner,
     /// same version); otherwise the refusal, naming the first form that changed.
-    static func unchanged(_ moves: [MoveResult], store: any StoreService) throws -> [SelectedForm] {
+    static func unchanged(_ moves: [MoveResult], store: StoreAreas) throws -> [SelectedForm] {
         try moves.map { move in
             let now: Form
             do {
-                now = try store.form(.id(move.formId), owner: nil)
+                now = try store.listing.form(.id(move.formId), owner: nil)
             } catch let error as StoreError where error.kind == .notFound {
                 throw CommandError.failed("cannot undo: form \(move.formId) '\(move.newName)' is no longer in the store "
                                           + "(trashed or purged since the move); nothing was undone")

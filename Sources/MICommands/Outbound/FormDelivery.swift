@@ -19,14 +19,14 @@ final class FormDelivery {
     /// Media are read from the store in pieces of this size while libcurl sends them.
     static let pieceBytes = 256 * 1024
 
-    let store: any StoreService
+    let store: any StoreOutbox
     let settings: AppConfig.Delivery
     let client: HTTPSClient
     let retry: RetryPolicy
     let clock: any StoreClock
     var jitter: () -> Double = { Double.random(in: 0..<1) }
 
-    init(store: any StoreService, settings: AppConfig.Delivery, token: String?, clock: any StoreClock) throws {
+    init(store: any StoreOutbox, settings: AppConfig.Delivery, token: String?, clock: any StoreClock) throws {
         self.store = store
         self.settings = settings
         self.clock = clock

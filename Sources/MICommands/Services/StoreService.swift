@@ -2,16 +2,48 @@ import Foundation
 import MIStore
 
 /// What commands ask of the shared store: every operation a command runs, written once in
-/// MIStore for both engines. ``FormStore`` is the real one (the launch layer opens it, on SQLite
-/// or PostgreSQL, with the rights the run allows); the unit tests of MICommands use a fake that
-/// records what was asked, so the permission rules are checked without any server or file.
+/// MIStore for both engines, split by area (the store as a whole, listing, changes, policy,
+/// outbox), each a protocol of its own. Commands receive the areas as ``StoreAreas``, each typed
+/// by its own protocol, so a command that lists forms holds a ``StoreListing`` and nothing that
+/// changes them; no command holds the whole store or can set the reach. ``FormStore`` is the real
+/// one (the launch layer opens it, on SQLite or PostgreSQL, with the rights the run allows) and
+/// answers every area; the unit tests of MICommands use one small fake per area, so the
+/// permission rules are checked without any server or file.
 ///
-/// It is split by area (the store as a whole, listing, changes, policy, outbox), each a protocol
-/// of its own. The requirements are FormStore's own methods, spelled as they are there.
+/// The requirements are FormStore's own methods, spelled as they are there.
 /// Protocol requirements take no default arguments: the extensions below have the shorter
 /// spellings commands use, each with its own signature (never a requirement's, which would make
 /// a conformer that forgot one call itself).
 public typealias StoreService = StoreAdministration & StoreListing & StoreChanges & StorePolicy & StoreOutbox
+
+/// The store's areas as the session hands them to commands: each behind its own protocol, the
+/// reach readable (``StoreAdministration/reach``) and set by the session alone.
+public struct StoreAreas {
+    public let administration: any StoreAdministration
+    public let listing: any StoreListing
+    public let changes: any StoreChanges
+    public let policy: any StorePolicy
+    public let outbox: any StoreOutbox
+    /// The session's way to set the reach; commands never see it.
+    let reachSetting: any StoreReachSetting
+
+    /// Areas answered by separate objects (the unit tests' fakes, one per area).
+    public init(administration: any StoreAdministration, listing: any StoreListing, changes: any StoreChanges,
+                policy: any StorePolicy, outbox: any StoreOutbox, reachSetting: any StoreReachSetting) {
+        self.administration = administration
+        self.listing = listing
+        self.changes = changes
+        self.policy = policy
+        self.outbox = outbox
+        self.reachSetting = reachSetting
+    }
+
+    /// Every area answered by one store (``FormStore``).
+    public init(_ store: any SessionStore) {
+        self.init(administration: store, listing: store, changes: store, policy: store, outbox: store,
+                  reachSetting: store)
+    }
+}
 
 /// The store as a whole: where it is, the session's reach, support tools, copies, session
 /// transactions.
@@ -203,14 +235,14 @@ extension StoreAdministration {
     }
 }
 
-/// The one way the reach is set: the ``Session`` holds its store as a ``SessionStore`` and sets
-/// the reach when it opens the store and whenever it reads its crews again. Commands receive a
-/// ``StoreService``, whose ``StoreAdministration/reach`` they read and cannot set.
+/// The one way the reach is set: the ``Session`` holds it in its ``StoreAreas`` and sets the
+/// reach when it opens the store and whenever it reads its crews again. Commands receive the
+/// areas, whose ``StoreAdministration/reach`` they read and cannot set.
 public protocol StoreReachSetting: AnyObject {
     func setReach(_ reach: Reach)
 }
 
-/// The store as the session holds it: what commands use, and the reach's setter.
+/// A store that answers every area and the reach's setter (``FormStore``).
 public typealias SessionStore = StoreService & StoreReachSetting
 
 extension FormStore: StoreService, StoreReachSetting {}

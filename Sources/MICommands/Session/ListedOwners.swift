@@ -21,7 +21,7 @@ struct ListedOwners {
     /// The owner filters to run the store's listing with, one after the other: the one owner
     /// (or nil: everybody), or for a glob each owner in the store it matches (with forms
     /// passing `filter`'s other conditions), in owner order.
-    func storeOwners(_ store: any StoreService, _ filter: FormFilter) throws -> [String?] {
+    func storeOwners(_ store: any StoreListing, _ filter: FormFilter) throws -> [String?] {
         guard let glob else { return [owner] }
         var anyOwner = filter
         anyOwner.owner = nil

@@ -85,7 +85,7 @@ extension Session {
             logger.debug("crews led", metadata: ["crews": "\(reach.summary)", "members": "\(reach.scope.owners?.count ?? 0)"])
         }
         // A store opened for the user's own rows (``storeForOwnRows()``) acts for the crews from now on.
-        openedStore?.setReach(storeReach(reach))
+        openedStore?.reachSetting.setReach(storeReach(reach))
         return reach
     }
 
@@ -125,7 +125,7 @@ extension Session {
         let reach = try readCrewReach(withMembers: cached.reach.membersRead)
         crewReachCache = (reach, crewUptime())
         // A new naming too: its caches of crews and members are as old as the crews.
-        openedStore?.setReach(storeReach(reach))
+        openedStore?.reachSetting.setReach(storeReach(reach))
         let changes = reach.changes(since: cached.reach)
         if !changes.isEmpty {
             logger.info("crews changed", metadata: ["user": "\(user.uid)", "changes": "\(changes.joined(separator: "; "))"])

@@ -5,13 +5,13 @@ extension Session {
     /// The expiry and notification policy in force: the store's values (`policy set`) where set,
     /// else the config file's.
     public func policy() throws -> EffectivePolicy {
-        try store().policy(defaults: config.policy.expiryPolicy)
+        try store().policy.policy(defaults: config.policy.expiryPolicy)
     }
 
     /// The policy per form owner, as the store decides it (``FormStore/ownerPolicies(defaults:)``):
     /// the site's, and for the members of a crew with values of its own that crew's.
     public func ownerPolicies() throws -> OwnerPolicies {
-        try store().ownerPolicies(defaults: config.policy.expiryPolicy)
+        try store().policy.ownerPolicies(defaults: config.policy.expiryPolicy)
     }
 
     /// Asks before a destructive run that first shows what it will change.

@@ -6,9 +6,9 @@ import MIStore
 /// What every command receives: who is logged in, the configuration, the directory, the store
 /// (opened on first use) and how to ask for confirmation. One per console process.
 ///
-/// A session is built on two services (``DirectoryService``, ``StoreService``): the launch
-/// layer (MILaunch) hands it the LDAP directory the user logged in to and a way to the store it
-/// opens; unit tests hand it fakes.
+/// A session is built on two services (``DirectoryService`` and the store's areas,
+/// ``StoreAreas``): the launch layer (MILaunch) hands it the LDAP directory the user logged in
+/// to and a way to the store it opens; unit tests hand it fakes.
 public final class Session {
     public let config: AppConfig
     public let user: DirectoryUser
@@ -30,10 +30,10 @@ public final class Session {
     /// How results are shown (format, expanded, pager, time zone); `set` changes it.
     public var display = DisplaySettings()
     /// The store once opened, and how to open it until then.
-    private(set) var openedStore: (any SessionStore)?
+    private(set) var openedStore: StoreAreas?
     /// The store if a command opened it (nil before): the run loop asks it for its events.
-    public var storeIfOpened: (any StoreService)? { openedStore }
-    private let openStore: () throws -> any SessionStore
+    public var storeIfOpened: (any StoreAdministration)? { openedStore?.administration }
+    private let openStore: () throws -> StoreAreas
     /// Whether Ctrl-C asked the running command to stop (``checkpoint(_:)``); the console's
     /// signal flag, a stand-in in unit tests.
     public var interruptionRequested: () -> Bool = { Interruption.isRequested }
@@ -53,17 +53,25 @@ public final class Session {
     /// `store`: opens the store on first use (``store()``); called again after a failure, so a
     /// store that was unreachable once may be reached by a later command.
     public init(config: AppConfig, user: DirectoryUser, directory: any DirectoryService, logger: Logger,
-                clock: any StoreClock = SystemClock(), store: @escaping () throws -> any SessionStore) {
+                clock: any StoreClock = SystemClock(), areas: @escaping () throws -> StoreAreas) {
         self.config = config
         self.user = user
         self.directory = directory
         self.logger = logger
         self.clock = clock
-        self.openStore = store
+        self.openStore = areas
     }
 
-    /// The shared store, opened once per process on first use.
-    public func store() throws -> any StoreService {
+    /// `store` opens one store that answers every area (``FormStore``).
+    public convenience init(config: AppConfig, user: DirectoryUser, directory: any DirectoryService, logger: Logger,
+                            clock: any StoreClock = SystemClock(), store: @escaping () throws -> any SessionStore) {
+        self.init(config: config, user: user, directory: directory, logger: logger, clock: clock) {
+            StoreAreas(try store())
+        }
+    }
+
+    /// The shared store's areas, opened once per process on first use.
+    public func store() throws -> StoreAreas {
         // The crews and their members are read before the store is handed out: a directory
         // that cannot say them leaves the store closed rather than open to every crew.
         let reach = try crewReach()
@@ -73,15 +81,15 @@ public final class Session {
     /// The store for the user's own rows (the unread notices at login), opened if need be with
     /// the crews led but not their members (``crewsLed()``): it acts for the user's own forms
     /// until a command asks for ``store()``, which reads the members first.
-    public func storeForOwnRows() throws -> any StoreService {
+    public func storeForOwnRows() throws -> StoreAreas {
         if let openedStore { return openedStore }
         return try open(try crewsLed())
     }
 
-    private func open(_ reach: CrewReach) throws -> any StoreService {
+    private func open(_ reach: CrewReach) throws -> StoreAreas {
         let store = try openStore()
-        store.setReach(storeReach(reach))
-        store.setActivity(activity)
+        store.reachSetting.setReach(storeReach(reach))
+        store.administration.setActivity(activity)
         openedStore = store
         return store
     }
@@ -89,7 +97,7 @@ public final class Session {
     /// Who runs which command (`mkhan expire`), handed to the store for another console's busy
     /// error (``StoreHolder``).
     var activity: String? {
-        didSet { openedStore?.setActivity(activity) }
+        didSet { openedStore?.administration.setActivity(activity) }
     }
 
     /// A script run starts (`-c`, `-f`, a pipe, `source`): move targets are checked against one

@@ -8,7 +8,7 @@ extension Session {
     /// that found rows (a former user's forms and audit rows stay) pass.
     func requireKnownUser(_ asked: String?, foundNothing: Bool) throws {
         guard foundNothing, let asked, Glob(asked).isLiteral, try directory.user(uid: asked) == nil else { return }
-        var known = try store().countForms(by: .owner).map(\.value)
+        var known = try store().listing.countForms(by: .owner).map(\.value)
         if let first = asked.first {
             // Ids sharing the first letter: a bounded search, where a typo usually keeps it.
             known += try directory.userIDs(prefix: String(first), role: nil, limit: 200)

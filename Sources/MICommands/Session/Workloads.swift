@@ -25,7 +25,7 @@ extension Session {
         for user in technicians {
             rows[user.uid] = TechnicianWorkload(uid: user.uid, name: user.name, workload: OwnerWorkload(owner: user.uid))
         }
-        for workload in try store().workload(filter, policies: policies) where ownerMatches(workload.owner) {
+        for workload in try store().listing.workload(filter, policies: policies) where ownerMatches(workload.owner) {
             let name = rows[workload.owner]?.name
             rows[workload.owner] = TechnicianWorkload(uid: workload.owner, name: name, workload: workload)
         }

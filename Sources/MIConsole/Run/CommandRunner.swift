@@ -215,7 +215,7 @@ final class CommandRunner {
     /// Whether `text` names a form the session's user may see (`owner/name` or an id).
     private func formExists(_ text: String) -> Bool {
         do {
-            return try session.store().form(FormReference(parsing: text), owner: session.visibleOwner()).id > 0
+            return try session.store().listing.form(FormReference(parsing: text), owner: session.visibleOwner()).id > 0
         } catch {
             return false
         }

@@ -191,7 +191,7 @@ public enum Console {
         var ran = false
         do {
             let store = try session.store()
-            try store.withSessionTransaction(end: options.dryRun ? .rollback : .commit) {
+            try store.administration.withSessionTransaction(end: options.dryRun ? .rollback : .commit) {
                 ran = true
                 outcome = run()
                 if options.atomic, outcome != .finished(failures: 0), outcome != .quit(failures: 0) { throw AbortAtomicRun() }
@@ -231,13 +231,13 @@ public enum Console {
     static func showUnreadNotices(_ session: Session, err: OutputStream) {
         do {
             let store = try session.storeForOwnRows()
-            let notices = try store.notices(for: session.user.uid, unreadOnly: true)
+            let notices = try store.listing.notices(for: session.user.uid, unreadOnly: true)
             guard !notices.isEmpty else { return }
             err.write("You have \(notices.count) unread notice\(notices.count == 1 ? "" : "s"):\n")
             for notice in notices {
                 err.write("  \(TimeText(zone: session.display.timeZone).table(notice.created))  " + TerminalText.escape(notice.text, keepNewlines: false) + "\n")
             }
-            _ = try store.markRead(ids: notices.map(\.id), actor: session.user.uid)
+            _ = try store.changes.markRead(ids: notices.map(\.id), actor: session.user.uid)
             session.noticesShownAtLogin = notices.count
             err.write("  (now marked read; 'notices --all' lists them again)\n")
         } catch {
@@ -295,7 +295,7 @@ public enum Console {
         }
         sources.formReferences = { prefix, trashed in
             do {
-                return try session.store().formReferenceSuggestions(prefix: prefix, owner: session.visibleOwner(),
+                return try session.store().listing.formReferenceSuggestions(prefix: prefix, owner: session.visibleOwner(),
                                                                     scope: trashed ? .trashed : .live)
             } catch {
                 return []

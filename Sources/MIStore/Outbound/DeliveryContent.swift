@@ -28,7 +28,7 @@ extension FormStore {
     public func deliveryReview(_ delivery: Delivery) throws -> Result<FormReview, StoreError> {
         let form: Form
         do {
-            form = try read { db in try Self.loadForm(try FormRecord.find(.id(delivery.formId), in: db), in: db) }
+            form = try read { db in try Self.loadForm(try FormQuery.wholeStore.find(.id(delivery.formId), in: db), in: db) }
         } catch let error as StoreError where error.kind == .notFound {
             return .failure(StoreError(.notFound, "form \(delivery.formId) no longer exists (purged?)"))
         }

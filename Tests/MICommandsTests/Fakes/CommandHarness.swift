@@ -38,7 +38,7 @@ struct CommandHarness {
         let store = self.store
         session = Session(config: config, user: FakeDirectory.user(uid), directory: directory,
                           logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
-                          clock: FixedClock(Date(timeIntervalSince1970: 1_796_000_000))) { store }
+                          clock: FixedClock(Date(timeIntervalSince1970: 1_796_000_000))) { store.areas }
     }
 
     static let configJSON = """
