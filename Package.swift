@@ -3,7 +3,7 @@ import PackageDescription
 
 // The shape of the house (see docs/architecture.md):
 //   miadmin (exe) -> MILaunch (command line, opening, privilege, start-up threads)
-//                    -> MIConsole (REPL, scripts, output) -> MICommands -> MIStore (SQLite via GRDB)
+//                    -> MIConsole (REPL, scripts, output) -> MICommands -> MIStore (SQLite via GRDB) -> MIPostgres (libpq)
 //                                                                       \-> MIDirectory (LDAP via libldap)
 //                                                                       \-> MIReport (PDF via cairo/pango) -> MIStore
 //                                                                       \-> MIOutbound (HTTPS and SMTP via libcurl)
@@ -71,8 +71,11 @@ let package = Package(
             "CLDAP", "CKerberosLazy", "MIText",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // The PostgreSQL client (libpq: connecting host by host, the pipeline, TLS, a pooler's
+        // answers); it knows nothing of forms.
+        .target(name: "MIPostgres", dependencies: ["CPostgres", "CPostgresLazy"]),
         .target(name: "MIStore", dependencies: [
-            "CPostgres", "CPostgresLazy", "MIFiles",
+            "CPostgres", "CPostgresLazy", "MIPostgres", "MIFiles",
             .product(name: "GRDB", package: "GRDB.swift"),
             // sqlite3_file_control (persistent WAL), which GRDB does not wrap.
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -82,7 +85,7 @@ let package = Package(
         // The printable review of a form (PDF through cairo and pango); never prints to a terminal.
         .target(name: "MIReport", dependencies: ["MIStore", "MIFiles", "CPangoCairo", "CPangoCairoLazy"]),
         .target(name: "MICommands", dependencies: [
-            "MIDirectory", "MIStore", "MIReport", "MIFiles", "MIOutbound", "CProcess",
+            "MIDirectory", "MIStore", "MIPostgres", "MIReport", "MIFiles", "MIOutbound", "CProcess",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -95,7 +98,7 @@ let package = Package(
         // and with which rights (privilege drop, environment scrub, heap tuning, the helper
         // threads that open the directory, the store and readline ahead of time).
         .target(name: "MILaunch", dependencies: [
-            "MIConsole", "MICommands", "MIStore", "MIDirectory", "CProcess",
+            "MIConsole", "MICommands", "MIStore", "MIPostgres", "MIDirectory", "CProcess",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -105,7 +108,7 @@ let package = Package(
         .testTarget(name: "MIDirectoryTests", dependencies: [
             "MIDirectory", "MITestSupport", .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "MIStoreTests", dependencies: ["MIStore", "MITestSupport", "CLazyLibrary", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "MIStoreTests", dependencies: ["MIStore", "MIPostgres", "MITestSupport", "CLazyLibrary", .product(name: "GRDB", package: "GRDB.swift")]),
         // Fuzzing (docs/testing.md, Scripts/fuzz): the targets, their driver (libFuzzer's when built
         // with -sanitize=fuzzer -DFUZZING, a corpus replayer otherwise) and libFuzzer's entry point.
         .systemLibrary(name: "CLibFuzzer", path: "Tests/Fuzz/CLibFuzzer"),

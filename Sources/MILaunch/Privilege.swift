@@ -1,3 +1,4 @@
+import MIPostgres
 import CProcess
 import Foundation
 import Synchronization

@@ -1,3 +1,4 @@
+import MIPostgres
 import Foundation
 import Synchronization
 

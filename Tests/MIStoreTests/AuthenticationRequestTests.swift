@@ -1,4 +1,5 @@
 import Testing
+@testable import MIPostgres
 @testable import MIStore
 
 /// The start-up check of the server's authentication requests, on hand-made messages: what

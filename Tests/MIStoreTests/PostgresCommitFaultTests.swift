@@ -1,6 +1,7 @@
 import Foundation
 import MITestSupport
 import Testing
+@testable import MIPostgres
 @testable import MIStore
 
 /// Every writing operation with a serialization failure (40001) forced at the COMMIT of each of

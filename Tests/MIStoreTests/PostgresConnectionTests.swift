@@ -1,6 +1,7 @@
 import Foundation
 import MITestSupport
 import Testing
+@testable import MIPostgres
 @testable import MIStore
 
 /// libpq through CPostgres against the real throwaway server (Scripts/pg-fixture): the transport

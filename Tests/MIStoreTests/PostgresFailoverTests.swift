@@ -2,6 +2,7 @@ import Foundation
 import MITestSupport
 import Synchronization
 import Testing
+@testable import MIPostgres
 @testable import MIStore
 
 /// A primary with a synchronous streaming standby (Scripts/pg-fixture start + standby), the

@@ -1,6 +1,7 @@
 import Foundation
 import MITestSupport
 import Testing
+@testable import MIPostgres
 @testable import MIStore
 
 /// A multi-host `store.url` whose first host is taken by something that is not the store (a

@@ -1,4 +1,5 @@
 import Testing
+@testable import MIPostgres
 @testable import MIStore
 
 /// libpq gives no SQLSTATE for a failed connection: its message sorts it. A refused client

@@ -1,4 +1,5 @@
 import Testing
+@testable import MIPostgres
 @testable import MIStore
 
 /// Numbers read from libpq's bytes are the numbers `Int64(_:)` and `Double(_:)` read from the

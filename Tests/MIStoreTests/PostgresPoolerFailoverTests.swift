@@ -1,6 +1,7 @@
 import Foundation
 import MITestSupport
 import Testing
+@testable import MIPostgres
 @testable import MIStore
 
 /// A primary, its standby and PgBouncer in front of the primary (Scripts/pg-fixture), the

@@ -1,6 +1,7 @@
 import Foundation
 import MITestSupport
 import Testing
+@testable import MIPostgres
 @testable import MIStore
 
 /// The store behind a real PgBouncer 1.x in transaction pooling (TLS on both sides,

@@ -1,6 +1,7 @@
 import Foundation
 import MITestSupport
 import Testing
+@testable import MIPostgres
 @testable import MIStore
 
 /// Serialization failures provoked on purpose: a second connection runs a SERIALIZABLE

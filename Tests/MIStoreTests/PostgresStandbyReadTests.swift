@@ -1,6 +1,7 @@
 import Foundation
 import MITestSupport
 import Testing
+@testable import MIPostgres
 @testable import MIStore
 
 /// `store.readUrl`: listings, audit and check read from a hot standby (the shared site's

@@ -1,6 +1,7 @@
 import Foundation
 import MITestSupport
 import Testing
+@testable import MIPostgres
 @testable import MIStore
 
 /// A fresh directory under the system temp dir, removed when the value goes away.

@@ -1,3 +1,4 @@
+import MIPostgres
 import ArgumentParser
 import Foundation
 import MIDirectory

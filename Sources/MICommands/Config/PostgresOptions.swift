@@ -1,3 +1,4 @@
+import MIPostgres
 import MIStore
 
 extension AppConfig {

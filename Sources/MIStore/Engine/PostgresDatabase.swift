@@ -1,3 +1,4 @@
+import MIPostgres
 import CPostgres
 import Foundation
 

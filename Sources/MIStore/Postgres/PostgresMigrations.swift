@@ -1,3 +1,4 @@
+import MIPostgres
 import Foundation
 
 /// The store's migrations (``Migrations``, one list for both engines) applied on PostgreSQL.

@@ -6,9 +6,9 @@
 /// Each function reads only the plain spellings the server writes for the store's values and
 /// returns nil for anything else (an exponent, `NaN`, `Infinity`, more digits than it takes
 /// exactly); the caller then reads the text the general way, so the value is the same either way.
-enum PostgresNumberText {
+package enum PostgresNumberText {
     /// `-`? digits, as `int2`, `int4` and `int8` are written; nil on overflow or anything else.
-    static func int64(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+    package static func int64(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
         var index = 0
         let negative = bytes.first == UInt8(ascii: "-")
         if negative { index = 1 }
@@ -33,7 +33,7 @@ enum PostgresNumberText {
     /// (seconds since 1970, whole or with a few decimals). Those digits are an integer below
     /// 2^53 and the decimals a power of ten below 10^22, both exact as a `Double`, so one
     /// division gives the correctly rounded value: the same `Double` as `strtod` reads.
-    static func double(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+    package static func double(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         var index = 0
         let negative = bytes.first == UInt8(ascii: "-")
         if negative { index = 1 }

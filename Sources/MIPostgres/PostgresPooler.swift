@@ -17,7 +17,7 @@ public enum PostgresPooler: String, Sendable, CaseIterable {
     /// cancel key), unlike the server's `pg_backend_pid()`. Whether it pools by session or by
     /// transaction cannot be seen from the client, so a pooler found this way is taken to pool
     /// by transaction, which is safe with both (and costs a parse per statement).
-    static func detect(on connection: PostgresConnection) throws -> PostgresPooler {
+    package static func detect(on connection: PostgresConnection) throws -> PostgresPooler {
         let result = try connection.execute("SELECT pg_backend_pid()")
         return result.string(0, 0).flatMap { Int($0) } == connection.reportedBackendPID ? .none : .transaction
     }
