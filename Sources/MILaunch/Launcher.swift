@@ -26,6 +26,9 @@ public enum Launcher {
             err.write(ErrorStyle.current.error("miadmin:") + " " + TerminalText.escape(ErrorReport.message(for: error), keepNewlines: false) + "\n")
             return ErrorReport.status(for: error)
         }
+        func warn(_ text: String) {
+            err.write("miadmin: " + ErrorStyle.current.warning("warning:") + " \(text)\n")
+        }
 
         // A privileged run (the installed setgid binary) opens what the group protects, then
         // gives the group up for good before anything the user names is touched.
@@ -56,7 +59,7 @@ public enum Launcher {
             }
             config = try options.earlyConnection?.config(ifLoadedFrom: path) ?? AppConfig.load(path: path)
             directorySettings = try config.directorySettings(privileged: privileged) { warning in
-                err.write("miadmin: " + ErrorStyle.current.warning("warning:") + " \(warning)\n")
+                warn(warning)
             }
             if privileged || options.initStore {
                 openedStore = try PrivilegedStore.open(config, privileged: privileged, create: options.initStore,
@@ -111,7 +114,7 @@ public enum Launcher {
             let typesPassword = ticketPrincipal == nil && !hasPasswordSource
             var password = ticketPrincipal != nil ? [] : try PasswordSource.read(passwordFile: options.passwordFile, user: uid,
                                                                                    interactive: interactive) { warning in
-                err.write("miadmin: " + ErrorStyle.current.warning("warning:") + " \(warning)\n")
+                warn(warning)
             }
             let directory = Directory(settings: directorySettings, logger: logger)
             if !typesPassword {
@@ -144,7 +147,7 @@ public enum Launcher {
                 tries += 1
             }
             let user = try authenticated.get()
-            if let warning = directory.loginWarning { err.write("miadmin: " + ErrorStyle.current.warning("warning:") + " \(warning.message)\n") }
+            if let warning = directory.loginWarning { warn(warning.message) }
             if checkNeedsLogin {
                 if let refusal = try ConfigCheckAccess.refusal(for: user, directory: directory) {
                     err.write("miadmin: \(refusal)\n")
