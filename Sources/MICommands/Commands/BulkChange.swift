@@ -40,7 +40,7 @@ struct BulkChange<Outcome> {
         }
         let store = try session.store()
         if dryRun {
-            let preview = try preview(forms, store: store)
+            let preview = try preview(forms, store: store.administration)
             output.beginRows(columns)
             for values in preview.rows { output.row(values) }
             output.endRows()
@@ -57,7 +57,7 @@ struct BulkChange<Outcome> {
         var refused: [Refusal] = []
         var chosen = forms
         if try session.needsPreview(yes, question: question(forms.count)) {
-            let preview = try preview(forms, store: store)
+            let preview = try preview(forms, store: store.administration)
             refused = preview.refused
             if !preview.rows.isEmpty {
                 try BatchRemoval<Void>.preview(total: preview.rows.count, limit: session.previewRows, columns: columns,
@@ -113,8 +113,8 @@ struct BulkChange<Outcome> {
     /// and the forms the store refuses (each change is a savepoint of the transaction, so one
     /// refusal undoes only itself, on PostgreSQL too). A refusal of the whole run (the store busy
     /// or gone, a lost race that needs the transaction retried) ends the preview.
-    private func preview(_ forms: [SelectedForm], store: StoreAreas) throws -> (rows: [[Value]], refused: [Refusal]) {
-        try store.administration.withSessionTransaction(end: .rollback) {
+    private func preview(_ forms: [SelectedForm], store: any StoreAdministration) throws -> (rows: [[Value]], refused: [Refusal]) {
+        try store.withSessionTransaction(end: .rollback) {
             var rows: [[Value]] = []
             var refused: [Refusal] = []
             for form in forms {

@@ -43,7 +43,7 @@ public struct DeliverCommand: ConsoleCommand {
             throw CommandError.failed("no delivery configured: set delivery.url in \(session.config.file) (docs/configuration.md)")
         }
         let store = try session.store()
-        try Self.refuseInSessionTransaction(store, "deliver")
+        try Self.refuseInSessionTransaction(store.administration, "deliver")
         let due = try store.outbox.dueDeliveries(ignoringBackoff: now)
         // The whole queue is sent; only the rows of forms outside the user's crews are left out.
         let scope = try session.crewReach().scope
@@ -106,8 +106,8 @@ public struct DeliverCommand: ConsoleCommand {
 extension ConsoleCommand {
     /// What goes to the office or a mailbox cannot be rolled back: `deliver` and `remind` do not
     /// run inside `--atomic` or `--dry-run` (whose rollback would also forget what was sent).
-    static func refuseInSessionTransaction(_ store: StoreAreas, _ name: String) throws {
-        guard store.administration.isInSessionTransaction else { return }
+    static func refuseInSessionTransaction(_ store: any StoreAdministration, _ name: String) throws {
+        guard store.isInSessionTransaction else { return }
         throw CommandError.failed("'\(name)' sends mail or posts to the office, which no rollback can undo: "
                                   + "run it without --atomic or --dry-run (remind has its own --dry-run)")
     }

@@ -170,16 +170,16 @@ public struct FormsCommand: ConsoleCommand {
             output.endRows()
         }
         if found == 0, let asked = self.owner, !session.isTechnicianOnly {
-            try Self.noteIfNoSuchOwner(asked, store: store, output: output)
+            try Self.noteIfNoSuchOwner(asked, store: store.listing, output: output)
         }
     }
 
     /// `forms --owner jdo` gave 0 rows and no word why: say when no form in the store belongs
     /// to that owner (or to any owner the glob matches), with the nearest owner for a typo: a
     /// note on stderr, not an error.
-    static func noteIfNoSuchOwner(_ asked: String, store: StoreAreas, output: OutputSink) throws {
+    static func noteIfNoSuchOwner(_ asked: String, store: any StoreListing, output: OutputSink) throws {
         let glob = Glob(asked)
-        let owners = try store.listing.countForms(by: .owner).map(\.value)
+        let owners = try store.countForms(by: .owner).map(\.value)
         guard !owners.contains(where: { glob.isLiteral ? $0 == asked : glob.matches($0) }) else { return }
         if !glob.isLiteral {
             output.note("no owner of a form in the store matches '\(asked)'")

@@ -51,7 +51,7 @@ public struct RemindCommand: ConsoleCommand {
         }
         try session.refuseWithoutTechnicians("remind")
         let store = try session.store()
-        if !dryRun { try Self.refuseInSessionTransaction(store, "remind") }
+        if !dryRun { try Self.refuseInSessionTransaction(store.administration, "remind") }
         let policies = try session.ownerPolicies()
         var filter = ReminderFilter()
         filter.ownerPolicies = policies.differing

@@ -103,9 +103,9 @@ public struct StoreCopyCommand: ConsoleCommand {
             // SQLite never gets the path the user named (SQLiteFileTarget): a link planted there is refused.
             let file = try SQLiteFileTarget(URL(fileURLWithPath: target).standardizedFileURL.path, existing: true)
             report = try {
-                let destination = try StoreOpening.open(.sqlite(path: file.sqlitePath), password: nil, privileged: false,
-                                                        sqlite: .existingOnly, busyTimeout: session.config.store.busyTimeoutSeconds,
-                                                        clock: session.clock, logger: session.logger)
+                let destination = try CopyDestination.open(.sqlite(path: file.sqlitePath), password: nil, sqlite: .existingOnly,
+                                                           busyTimeout: session.config.store.busyTimeoutSeconds,
+                                                           clock: session.clock, logger: session.logger)
                 return try source.administration.copy(to: destination, append: append, actor: session.user.uid)
             }()
             try file.finish()
@@ -126,7 +126,7 @@ public struct StoreCopyCommand: ConsoleCommand {
     private var targetIsPostgres: Bool { target.hasPrefix("postgresql://") || target.hasPrefix("postgres://") }
 
     /// The PostgreSQL target, or nil when `--to` names a SQLite file.
-    private func openPostgresTarget(_ session: Session) throws -> FormStore? {
+    private func openPostgresTarget(_ session: Session) throws -> CopyDestination? {
         guard targetIsPostgres else { return nil }
         let location: AppConfig.Store.Location
         var password: String?
@@ -144,10 +144,9 @@ public struct StoreCopyCommand: ConsoleCommand {
                 throw CommandError.failed("--password-file: \(error.description)")
             }
         }
-        // The console runs with the user's own rights by now: libpq's conventions are theirs.
-        return try StoreOpening.open(location, password: password, privileged: false, sqlite: .createIfMissing,
-                                     busyTimeout: session.config.store.busyTimeoutSeconds, clock: session.clock,
-                                     logger: session.logger)
+        return try CopyDestination.open(location, password: password, sqlite: .createIfMissing,
+                                        busyTimeout: session.config.store.busyTimeoutSeconds, clock: session.clock,
+                                        logger: session.logger)
     }
 }
 

@@ -31,11 +31,11 @@ public struct TeamsCommand: ConsoleCommand {
     }
 
     /// Forms of `owners` by state, in scope (the store's ``OwnerScope`` applies as to every listing).
-    static func formsByState(_ owners: Set<String>, store: StoreAreas) throws -> [FormState: Int] {
+    static func formsByState(_ owners: Set<String>, store: any StoreListing) throws -> [FormState: Int] {
         var filter = FormFilter()
         filter.owners = owners
         var counts: [FormState: Int] = [:]
-        for group in try store.listing.countForms(by: .state, filter) {
+        for group in try store.countForms(by: .state, filter) {
             if let state = FormState(rawValue: group.value) { counts[state] = group.count }
         }
         return counts
@@ -75,7 +75,7 @@ public struct TeamsListCommand: ConsoleCommand {
                 if held.contains(.technician) { technicians.insert(uid) }
             }
             for uid in technicians { crewsOf[uid, default: []].append(crew.name) }
-            let counts = try TeamsCommand.formsByState(technicians, store: store)
+            let counts = try TeamsCommand.formsByState(technicians, store: store.listing)
             output.row([.string(crew.name), .list(foremen.sorted().map(Value.string)), .int(Int64(technicians.count))]
                        + TeamsCommand.stateValues(counts))
         }

@@ -34,7 +34,7 @@ public struct UndoCommand: ConsoleCommand {
             throw CommandError.failed("nothing to undo: this session has moved no form (or its last move was undone)")
         }
         let store = try session.store()
-        let forms = try Self.unchanged(last, store: store)
+        let forms = try Self.unchanged(last, store: store.listing)
         for owner in Set(last.map(\.fromOwner)).sorted() { try session.requireInCrews(owner) }
         let role = session.actingRole(Self.roles).rawValue
         let policy = session.config.policy.expiryPolicy
@@ -64,11 +64,11 @@ public struct UndoCommand: ConsoleCommand {
 
     /// The moved forms as they are now, if each is still where the move left it (same owner,
     /// same version); otherwise the refusal, naming the first form that changed.
-    static func unchanged(_ moves: [MoveResult], store: StoreAreas) throws -> [SelectedForm] {
+    static func unchanged(_ moves: [MoveResult], store: any StoreListing) throws -> [SelectedForm] {
         try moves.map { move in
             let now: Form
             do {
-                now = try store.listing.form(.id(move.formId), owner: nil)
+                now = try store.form(.id(move.formId), owner: nil)
             } catch let error as StoreError where error.kind == .notFound {
                 throw CommandError.failed("cannot undo: form \(move.formId) '\(move.newName)' is no longer in the store "
                                           + "(trashed or purged since the move); nothing was undone")

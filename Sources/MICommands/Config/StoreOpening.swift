@@ -16,7 +16,7 @@ public enum StoreOpening {
     ///   - sqlite: what to do when the SQLite file is missing.
     ///   - settings: the console's own `store` settings (pooler, reconnect window, read standby);
     ///     nil (a `store copy` target): the defaults.
-    public static func open(_ location: AppConfig.Store.Location, password: String?, privileged: Bool,
+    static func open(_ location: AppConfig.Store.Location, password: String?, privileged: Bool,
                             sqlite opening: FormStore.Opening, busyTimeout: TimeInterval, clock: any StoreClock,
                             logger: Logger, settings: AppConfig.Store? = nil) throws -> FormStore {
         switch location {

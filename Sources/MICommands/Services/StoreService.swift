@@ -68,7 +68,7 @@ public protocol StoreAdministration: AnyObject {
     func check(_ body: (StoreFinding) throws -> Void) throws
     func forEachOwner(_ body: (_ uid: String, _ forms: Int) throws -> Void) throws
     func info() throws -> StoreInfo
-    func copy(to target: FormStore, append: Bool, actor: String, progress: (String, Int) -> Void) throws -> StoreCopyReport
+    func copy(to destination: CopyDestination, append: Bool, actor: String, progress: (String, Int) -> Void) throws -> StoreCopyReport
     func backup(to path: String) throws -> Int64
     func withSessionTransaction<T>(end: FormStore.SessionEnd, _ body: () throws -> T) throws -> T
     func withRetriedTransaction<T>(_ body: () throws -> T) throws -> T
@@ -230,8 +230,8 @@ extension StoreOutbox {
 }
 
 extension StoreAdministration {
-    public func copy(to target: FormStore, append: Bool, actor: String) throws -> StoreCopyReport {
-        try copy(to: target, append: append, actor: actor) { _, _ in }
+    public func copy(to destination: CopyDestination, append: Bool, actor: String) throws -> StoreCopyReport {
+        try copy(to: destination, append: append, actor: actor) { _, _ in }
     }
 }
 

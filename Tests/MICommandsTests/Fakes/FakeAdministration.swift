@@ -25,7 +25,7 @@ final class FakeAdministration: StoreAdministration {
         throw store.reached("info")
     }
 
-    func copy(to target: FormStore, append: Bool, actor: String, progress: (String, Int) -> Void) throws -> StoreCopyReport {
+    func copy(to destination: CopyDestination, append: Bool, actor: String, progress: (String, Int) -> Void) throws -> StoreCopyReport {
         throw store.reached("copy")
     }
 
