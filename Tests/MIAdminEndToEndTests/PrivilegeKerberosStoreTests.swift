@@ -20,10 +20,10 @@ struct PrivilegeKerberosStoreTests {
     /// the fixture's krb5.conf as /etc/krb5.conf and the foreman's account holding mkhan's
     /// ticket in its default cache (`/tmp/krb5cc_<uid>`); all of it removed afterwards.
     func withInstallation(_ body: (Installation, PostgresKerberosDatabase) throws -> Void) throws {
-        let saved = FileManager.default.contents(atPath: "/etc/krb5.conf")
-        try? FileManager.default.removeItem(atPath: "/etc/krb5.conf")
-        try FileManager.default.copyItem(atPath: fixture["KRB5_CONFIG_FILE"], toPath: "/etc/krb5.conf")
-        chmod("/etc/krb5.conf", 0o644)
+        try MachineKerberosConfig.with(fixture["KRB5_CONFIG_FILE"]) { try withInstalledStore(body) }
+    }
+
+    private func withInstalledStore(_ body: (Installation, PostgresKerberosDatabase) throws -> Void) throws {
         let database = try PostgresKerberosDatabase(pg, keytab: fixture["POSTGRES_KEYTAB_FILE"],
                                                     principal: "mkhan@\(fixture["REALM"])")
         let install = try Installation(tag: "kpg", groupOf: nil)
@@ -33,8 +33,6 @@ struct PrivilegeKerberosStoreTests {
             }
             install.remove()
             database.remove()
-            try? FileManager.default.removeItem(atPath: "/etc/krb5.conf")
-            if let saved { FileManager.default.createFile(atPath: "/etc/krb5.conf", contents: saved) }
         }
         try install.runInstall([])
         let ca = install.configDir + "/db-ca.pem"
