@@ -78,6 +78,25 @@ struct PrivilegeKerberosStoreTests {
         }
     }
 
+    /// Root's `--init-store` on such a store applies the schema after the drop too, with root's
+    /// own default cache (here holding mkhan's ticket, the one principal the database maps).
+    @Test func rootsInitStoreAppliesTheSchemaWithRootsOwnTicket() throws {
+        try withInstallation { install, database in
+            let cache = "/tmp/krb5cc_0"
+            try #require(!FileManager.default.fileExists(atPath: cache), "root has a cache of its own at \(cache)")
+            defer { unlink(cache) }
+            let principal = "mkhan@\(fixture["REALM"])"
+            let kinit = try Shell.run("/usr/bin/kinit", [principal], environment: ["KRB5CCNAME": "FILE:" + cache],
+                                      input: try fixture.principalPassword(principal) + "\n")
+            try #require(kinit.status == 0, "\(kinit.stderr)")
+            let tables = "SELECT count(*) FROM pg_tables WHERE tableowner = '\(database.name)'"
+            try #require(try pg.query(tables, database: database.name) == "0")
+            let run = try Shell.run(install.binary, ["--init-store"])
+            #expect(run.status == 0 && run.stdout.contains("is ready"), "\(run.stdout) \(run.stderr)")
+            #expect(try pg.query(tables, database: database.name) != "0")
+        }
+    }
+
     /// A store password file beside a URL that logs in with the ticket would be read with the
     /// group's rights for a connection made without them: the installed binary refuses the pair.
     @Test func aStorePasswordFileBesideATicketLoginIsRefused() throws {
