@@ -11,10 +11,11 @@ import MIStore
 final class EarlyStoreOpening: Sendable {
     private let result = AheadOfTime<Result<FormStore, Error>>()
 
-    /// Starts opening the store `config` names, with the user's rights.
-    init(_ config: AppConfig, clock: any StoreClock, logger: Logger) {
+    /// Starts opening the store `config` names, with the user's rights; `privileged`: for the
+    /// installed binary, after it gave the group up (libpq still ignores the user's files).
+    init(_ config: AppConfig, privileged: Bool, clock: any StoreClock, logger: Logger) {
         HelperThread.start(yielding: true) { [result] in
-            result.set(Result { try config.openStore(privileged: false, clock: clock, logger: logger) })
+            result.set(Result { try config.openStore(privileged: privileged, clock: clock, logger: logger) })
         }
     }
 

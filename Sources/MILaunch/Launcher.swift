@@ -11,8 +11,9 @@ import MIStore
 /// a ``Session`` whose directory and store are open, or being opened.
 ///
 /// The order, for a privileged (setgid) run: harden, refuse what the user chose, scrub the
-/// environment, read the system config, open the store with the group's rights, give the group
-/// up for good; then, as for any run: read the password, log in (the directory connection
+/// environment, read the system config, open the store with the group's rights (unless it takes
+/// the user's Kerberos ticket: then after the drop), give the group up for good; then, as for
+/// any run: read the password, log in (the directory connection
 /// opened ahead by ``EarlyDirectoryConnection`` when the guess was right), while the store
 /// (``EarlyStoreOpening``) and readline are set up on threads of their own when the console
 /// will prompt.
@@ -66,6 +67,10 @@ public enum Launcher {
                                                        logger: logger, clock: privileged ? SystemClock() : clock(environment))
             }
             if privileged { try Privilege.dropForGood() }
+            // A store that takes the user's Kerberos ticket, left by PrivilegedStore until now.
+            if options.initStore && openedStore == nil {
+                openedStore = try config.openStore(privileged: privileged, clock: SystemClock(), logger: logger)
+            }
         } catch let refusal as Privilege.Refusal {
             err.write("miadmin: \(refusal)\n")
             return .failure
@@ -126,8 +131,11 @@ public enum Launcher {
             // from the command-line parse and the TLS handshake (docs/benchmarks.md). Readline's
             // set-up reads the user's ~/.inputrc: a setgid run has given the group up by now.
             let storeClock = try privileged ? SystemClock() : clock(environment)
+            // An installed run gets here without a store only when it takes the user's Kerberos
+            // ticket (PrivilegedStore): opened now, with the user's rights, and still ignoring
+            // the user's libpq files and variables (`privileged`).
             var storeOpening = willPrompt && openedStore == nil
-                ? EarlyStoreOpening(config, clock: storeClock, logger: logger) : nil
+                ? EarlyStoreOpening(config, privileged: privileged, clock: storeClock, logger: logger) : nil
             if willPrompt { HelperThread.start(yielding: true) { _ = try? ReadlineSource.prepareOnce() } }
             var authenticated = Result {
                 if let ticketPrincipal { return try directory.authenticate(ticket: ticketPrincipal) }
@@ -162,7 +170,7 @@ public enum Launcher {
                     storeOpening = nil
                     return try opening.wait()
                 }
-                return try config.openStore(privileged: false, clock: storeClock, logger: logger)
+                return try config.openStore(privileged: privileged, clock: storeClock, logger: logger)
             }
             session.assumeYes = options.assumeYes
             session.loginMethod = ticketPrincipal == nil ? .password : .kerberos

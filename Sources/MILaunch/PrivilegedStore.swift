@@ -15,13 +15,18 @@ enum PrivilegedStore {
     /// A PostgreSQL store creates nothing on disk here: `--init-store` only applies the schema,
     /// which opening does anyway; the connection outlives the group drop. It is root's on both
     /// engines all the same.
+    ///
+    /// Returns nil for a PostgreSQL store that logs in with the user's Kerberos ticket
+    /// (``opensAfterTheDrop(_:privileged:)``): it is the caller's to open once the group is
+    /// given up.
     static func open(_ config: AppConfig, privileged: Bool, create: Bool, logger: Logger,
-                     clock: any StoreClock) throws -> FormStore {
+                     clock: any StoreClock) throws -> FormStore? {
         // Root's on both engines: creating or migrating the shared store is the installer's act,
         // not something any local account with the group's rights decides.
         if privileged && create && getuid() != 0 {
             throw Privilege.Refusal(description: "--init-store of the installed miadmin is for root (Scripts/install does it)")
         }
+        if try opensAfterTheDrop(config, privileged: privileged) { return nil }
         guard case .sqlite(let path) = config.store.location else {
             return try config.openStore(privileged: privileged, clock: clock, logger: logger)
         }
@@ -40,5 +45,22 @@ enum PrivilegedStore {
         }
         if privileged { try store.openAllConnections() }
         return store
+    }
+
+    /// Whether a privileged run leaves the store to be opened after the group is given up: a
+    /// PostgreSQL store whose URL logs in with the user's Kerberos ticket. libpq's GSSAPI reads
+    /// the user's credential cache (and writes the service ticket into it); with the group's
+    /// rights that would be the group's rights lent to a file the user chooses. The group
+    /// protects nothing of such a store (the server authenticates each user by their ticket),
+    /// so it is opened with the user's rights only. A store password file beside such a URL is
+    /// refused: it would be the group's secret, readable only before the drop.
+    static func opensAfterTheDrop(_ config: AppConfig, privileged: Bool) throws -> Bool {
+        guard privileged, case .postgres(let target) = config.store.location, target.asksForGSSAPI else { return false }
+        if config.store.passwordFile != nil {
+            throw Privilege.Refusal(description: "store.url logs in with the user's Kerberos ticket (krbsrvname or gssencmode) "
+                                    + "and store.passwordFile names a password: the installed miadmin uses one of them; "
+                                    + "remove the other (docs/security.md)")
+        }
+        return true
     }
 }

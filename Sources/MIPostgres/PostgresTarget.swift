@@ -53,6 +53,12 @@ public struct PostgresTarget: Sendable, Equatable, CustomStringConvertible {
         return pairs.joined(separator: ",") + "/" + (options["dbname"] ?? options["user"] ?? "")
     }
 
+    /// Whether the URL logs in with the user's Kerberos ticket (libpq's GSSAPI: `krbsrvname`,
+    /// or a `gssencmode` other than `disable`) instead of a password.
+    public var asksForGSSAPI: Bool {
+        AuthenticationRequests.urlAsksForGSSAPI(options.map { ($0.key, $0.value) })
+    }
+
     /// How many hosts the URL names (a primary and its standbys: more than one).
     public var hostCount: Int { (options["host"] ?? options["hostaddr"] ?? "").split(separator: ",").count }
 

@@ -15,18 +15,16 @@ struct PrivilegeKerberosTests {
     /// Runs `body` with an installation whose system config logs in with tickets, the fixture's
     /// krb5.conf as /etc/krb5.conf, and no credential caches of the accounts left afterwards.
     func withInstallation(_ body: (Installation) throws -> Void) throws {
-        let saved = FileManager.default.contents(atPath: "/etc/krb5.conf")
-        try FileManager.default.removeItem(atPath: "/etc/krb5.conf")
-        try FileManager.default.copyItem(atPath: fixture["KRB5_CONFIG_FILE"], toPath: "/etc/krb5.conf")
-        chmod("/etc/krb5.conf", 0o644)
+        try MachineKerberosConfig.with(fixture["KRB5_CONFIG_FILE"]) { try withTicketInstallation(body) }
+    }
+
+    private func withTicketInstallation(_ body: (Installation) throws -> Void) throws {
         let install = try Installation(tag: "krb", groupOf: nil)
         defer {
             for account in Account.allCases {
                 if let uid = try? install.uid(account) { unlink("/tmp/krb5cc_\(uid)") }
             }
             install.remove()
-            try? FileManager.default.removeItem(atPath: "/etc/krb5.conf")
-            if let saved { FileManager.default.createFile(atPath: "/etc/krb5.conf", contents: saved) }
         }
         try install.runInstall([])
         try install.writeConfig(fixture: fixture) { object in

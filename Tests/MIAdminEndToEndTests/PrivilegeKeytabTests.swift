@@ -17,20 +17,13 @@ struct PrivilegeKeytabTests {
     /// from a copy of the fixture's keytab (root:group, that mode) and /etc/krb5.conf is the
     /// fixture's for the run.
     func withInstallation(keytabMode: mode_t? = nil, _ body: (Installation) throws -> Void) throws {
-        let saved = FileManager.default.contents(atPath: "/etc/krb5.conf")
-        if keytabMode != nil {
-            try? FileManager.default.removeItem(atPath: "/etc/krb5.conf")
-            try FileManager.default.copyItem(atPath: fixture["KRB5_CONFIG_FILE"], toPath: "/etc/krb5.conf")
-            chmod("/etc/krb5.conf", 0o644)
-        }
+        guard keytabMode != nil else { return try withKeytabInstallation(keytabMode: nil, body) }
+        try MachineKerberosConfig.with(fixture["KRB5_CONFIG_FILE"]) { try withKeytabInstallation(keytabMode: keytabMode, body) }
+    }
+
+    private func withKeytabInstallation(keytabMode: mode_t?, _ body: (Installation) throws -> Void) throws {
         let install = try Installation(tag: "ktab", groupOf: nil)
-        defer {
-            install.remove()
-            if keytabMode != nil {
-                try? FileManager.default.removeItem(atPath: "/etc/krb5.conf")
-                if let saved { FileManager.default.createFile(atPath: "/etc/krb5.conf", contents: saved) }
-            }
-        }
+        defer { install.remove() }
         try install.runInstall([])
         let keytab = install.configDir + "/miadmin.keytab"
         try install.writeConfig(fixture: fixture) { object in
