@@ -53,6 +53,14 @@ final class RunLoop {
         self.variables = variables
     }
 
+    /// A loop as this one is now, over `runner`: its variables (a copy), `\timing` and
+    /// `--on-error`, for a run started again from its first line.
+    func copy(runner: CommandRunner) -> RunLoop {
+        let loop = RunLoop(runner: runner, err: err, stopOnError: defaultStopOnError, variables: variables.copy())
+        loop.timing = timing
+        return loop
+    }
+
     /// Reads and runs lines until end of input. Non-interactive sources stop at the first
     /// failing command unless `stopOnError` is off; the prompt never stops on an error.
     func run(_ source: LineSource, name: String) -> Outcome {
