@@ -122,7 +122,7 @@ extension StoreError {
     static func mapping(_ error: PostgresError) -> StoreError {
         let state = error.sqlState?.rawValue
         switch error.kind {
-        case .unreachable, .noPrimary, .tls, .databaseMissing: return StoreError(.unreachable, error.message, sqlState: state)
+        case .unreachable, .noPrimary, .endedAfterLogin, .tls, .databaseMissing: return StoreError(.unreachable, error.message, sqlState: state)
         case .authentication, .permissionDenied: return StoreError(.authentication, error.message, sqlState: state)
         case .configuration: return StoreError(.configuration, error.message, sqlState: state)
         default: break
