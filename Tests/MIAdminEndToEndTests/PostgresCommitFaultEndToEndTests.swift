@@ -69,6 +69,25 @@ import Testing
         #expect(!result.stdout.contains("nothing was saved") && !result.stderr.contains("nothing was saved"), "\(result.stderr)")
     }
 
+    @Test func anAtomicScriptFileWhoseMoveLosesARaceIsRunAgain() throws {
+        let (config, database) = try faultedStore()
+        // The same fault met by the move's UPDATE instead of the COMMIT (where most races of
+        // moves are lost): the move fails, and with it the whole transaction.
+        _ = try pg.query("DROP TRIGGER fail_odd_commits ON write_ids", database: database)
+        _ = try pg.query("CREATE TRIGGER fail_odd_moves AFTER UPDATE ON forms FOR EACH ROW "
+                         + "WHEN (OLD.owner IS DISTINCT FROM NEW.owner) EXECUTE FUNCTION fail_odd_commits()",
+                         database: database)
+        let script = try TempDir.make() + "/atomic.mi"
+        try Self.atomicScript.write(toFile: script, atomically: true, encoding: .utf8)
+        let result = try MIAdmin.as_("mkhan", config: config, format: "csv", [], extra: ["--atomic", "-f", script])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try count("SELECT last_value FROM commit_faults", database) == "2", "the first attempt's move failed")
+        #expect(!result.stderr.contains("serialization"), "\(result.stderr)")
+        #expect(try count("SELECT count(*) FROM audit WHERE command = 'move'", database) == "1")
+        #expect(try count("SELECT count(*) FROM foreman_comments", database) == "1")
+        #expect(result.stdout.split(separator: "\n").filter { $0.contains("Valve check") }.count == 1, "\(result.stdout)")
+    }
+
     @Test func anAtomicRunFromAPipeWhoseCommitFailsEndsSayingNothingWasSaved() throws {
         let (config, database) = try faultedStore()
         let before = try owners(database)

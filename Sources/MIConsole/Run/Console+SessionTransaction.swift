@@ -16,8 +16,8 @@ extension Console {
     ///
     /// An `--atomic` run whose lines can be read again from the first (``ScriptInput``: `-c`,
     /// a regular file) is run as the store runs a single change: on PostgreSQL, when the store
-    /// loses the transaction to another console (a serialization failure, at COMMIT too) or to
-    /// its connection, the whole run is run again from its first line, on a fresh runner, loop
+    /// loses the transaction to another console (a serialization failure met by a command, or at
+    /// COMMIT) or to its connection, the whole run is run again from its first line, on a fresh runner, loop
     /// and variables, within the store's race budget. Its stdout and stderr are held back
     /// (``HeldOutput``) until the transaction ends, so what is shown is one attempt's output,
     /// and the audit relay gets one attempt's rows. Once an attempt has left a trace outside the
@@ -62,6 +62,8 @@ extension Console {
             ran = true
             outcome = loop.run(lines, name: name)
             leftTrace = FilesBegun.count != files || loop.runner.sentResultsElsewhere || held?.spilled == true
+            // A command that lost a race doomed the whole transaction: the store runs it again.
+            if again, let race = loop.lostRace { throw race }
             if options.atomic, outcome != .finished(failures: 0), outcome != .quit(failures: 0) { throw AbortAtomicRun() }
         }
         do {

@@ -45,6 +45,10 @@ final class RunLoop {
     /// The status of each failure a non-interactive run went on past (`--on-error continue`):
     /// its exit status keeps their kind (``ExitStatus/ofContinuedScript(_:)``).
     private(set) var failureStatuses: [ExitStatus] = []
+    /// A failure of this run that was a race lost on PostgreSQL (``StoreError/isRetryable``):
+    /// inside an `--atomic` run's transaction it dooms the transaction, which the store may run
+    /// again whole.
+    private(set) var lostRace: StoreError?
 
     init(runner: CommandRunner, err: OutputStream, stopOnError: Bool, variables: ScriptVariables = ScriptVariables()) {
         self.runner = runner
@@ -304,6 +308,7 @@ final class RunLoop {
     /// Prints `FILE:LINE: message` (plain `error: message` at the prompt) and classifies it.
     func report(_ error: Error, interactive: Bool) -> LineOutcome {
         runner.commandEnded()
+        if let race = error as? StoreError, race.isRetryable { lostRace = race }
         let message = ErrorReport.message(for: error)
         let prefix: String
         if interactive || stack.last?.name == "-c" {
