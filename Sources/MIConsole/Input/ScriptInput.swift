@@ -7,10 +7,11 @@ enum ScriptInput {
     case file(path: String, contents: [UInt8], folder: String?)
     case stream(StreamLineSource)
 
-    /// `-f FILE`: read whole now when it is a regular file, else read as the run goes.
-    static func script(path: String) throws -> ScriptInput {
+    /// `-f FILE`: with `readWhole`, read whole now when it is a regular file; else read as the
+    /// run goes.
+    static func script(path: String, readWhole: Bool) throws -> ScriptInput {
         let source = try StreamLineSource(path: path)
-        guard let contents = try source.restIfRegularFile(path: path) else { return .stream(source) }
+        guard readWhole, let contents = try source.restIfRegularFile(path: path) else { return .stream(source) }
         return .file(path: path, contents: contents, folder: source.folder)
     }
 

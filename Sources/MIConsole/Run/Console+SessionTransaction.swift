@@ -28,13 +28,19 @@ extension Console {
     /// When nothing was saved, the output itself says so at its end (a closing line; in JSON an
     /// object with `"saved": false`), so `moved true` above it is never read as done; stderr
     /// says it too.
+    /// Whether the store may run `options`' run again when it loses its transaction: an
+    /// `--atomic` run on PostgreSQL. SQLite has one writer at a time: the run's transaction holds
+    /// the write lock from its first change, nothing can take it at COMMIT, and the run's output
+    /// goes out as it comes.
+    static func mayRunAgain(_ options: Run, session: Session) -> Bool {
+        options.atomic && session.config.store.path == nil
+    }
+
     static func runInSessionTransaction(_ options: Run, session: Session, loop first: RunLoop, source: LineSource,
                                         input: ScriptInput, name: String,
                                         newRunner: () -> CommandRunner) -> (outcome: RunLoop.Outcome?, loop: RunLoop) {
         let err = first.err
-        // SQLite has one writer at a time: the run's transaction holds the write lock from its
-        // first change, nothing can take it at COMMIT, and its output goes out as it comes.
-        let again = options.atomic && input.canBeReadAgain && session.config.store.path == nil
+        let again = mayRunAgain(options, session: session) && input.canBeReadAgain
         // The loop, variables and settings as the first attempt starts: each later one starts so.
         let start = again ? first.copy(runner: first.runner) : nil
         let display = session.display

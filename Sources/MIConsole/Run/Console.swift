@@ -113,7 +113,7 @@ public enum Console {
             name = "-c"
         } else if let scriptFile = run.scriptFile {
             do {
-                input = try ScriptInput.script(path: scriptFile)
+                input = try ScriptInput.script(path: scriptFile, readWhole: mayRunAgain(run, session: session))
             } catch {
                 err.write("miadmin: " + TerminalText.escape(ErrorReport.message(for: error), keepNewlines: false) + "\n")
                 return .failure
