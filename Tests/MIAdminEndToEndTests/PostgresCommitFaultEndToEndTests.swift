@@ -69,6 +69,17 @@ import Testing
         #expect(!result.stdout.contains("nothing was saved") && !result.stderr.contains("nothing was saved"), "\(result.stderr)")
     }
 
+    @Test func anAtomicScriptFileRunAgainWritesOneJSONDocument() throws {
+        let (config, database) = try faultedStore()
+        let script = try TempDir.make() + "/atomic.mi"
+        try Self.atomicScript.write(toFile: script, atomically: true, encoding: .utf8)
+        let result = try MIAdmin.as_("mkhan", config: config, format: "json", [], extra: ["--atomic", "-f", script])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try count("SELECT last_value FROM commit_faults", database) == "2")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [Any], "\(result.stdout)")
+        #expect(document.count == 2, "the move's value and the comment's, once each: \(result.stdout)")
+    }
+
     @Test func anAtomicScriptFileWhoseMoveLosesARaceIsRunAgain() throws {
         let (config, database) = try faultedStore()
         // The same fault met by the move's UPDATE instead of the COMMIT (where most races of
