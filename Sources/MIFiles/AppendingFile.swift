@@ -18,6 +18,7 @@ public final class AppendingFile {
     public init(in folder: Folder, name: String, mode: mode_t = 0o666) throws(FileError) {
         try Folder.checkName(name, in: folder)
         path = folder.pathOf(name)
+        FilesBegun.one()
         let fd = openat(folder.fd, name, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode)
         guard fd >= 0 else { throw FileError(folder.pathOf(name), errno, doing: "cannot open the file") }
         var info = stat()

@@ -98,6 +98,7 @@ public final class Folder: @unchecked Sendable {
     /// opened when `existing` is true (never a link: see ``folder(_:)``).
     public func makeFolder(_ name: String, mode: mode_t = 0o777, existing: Bool = false) throws(FileError) -> Folder {
         try Self.checkName(name, in: self)
+        FilesBegun.one()
         if mkdirat(fd, name, mode) != 0 && !(errno == EEXIST && existing) {
             throw FileError(pathOf(name), errno, doing: "cannot create the folder")
         }
@@ -107,6 +108,7 @@ public final class Folder: @unchecked Sendable {
     /// A new folder of this process's own, 0700, under an unpredictable name: nobody else can
     /// add, remove or replace anything inside it.
     public func makePrivateFolder(for name: String) throws(FileError) -> (folder: Folder, name: String) {
+        FilesBegun.one()
         for _ in 0..<100 {
             let temporary = Self.temporaryName(for: name, suffix: ".d")
             if mkdirat(fd, temporary, 0o700) == 0 {

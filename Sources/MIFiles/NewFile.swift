@@ -33,6 +33,7 @@ public final class NewFile {
     /// Creates the temporary file for `name` in `folder`.
     public init(in folder: Folder, for name: String, mode: mode_t = 0o666) throws(FileError) {
         try Folder.checkName(name, in: folder)
+        FilesBegun.one()
         for _ in 0..<100 {
             let temporary = Folder.temporaryName(for: name, suffix: ".tmp")
             let fd = openat(folder.fd, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)

@@ -106,8 +106,9 @@ public final class PostgresConnection {
                     PQfinish(connection)
                     outcome = .failure(.init(message: "server is in hot standby mode", refused: false))
                 case .failed(let message):
+                    let ended = PQstatus(connection) == CONNECTION_BAD
                     PQfinish(connection)
-                    outcome = .failure(.init(message: message, refused: false))
+                    outcome = .failure(.init(message: message, refused: false, endedAfterLogin: ended))
                 }
             }
             switch outcome {
@@ -116,6 +117,7 @@ public final class PostgresConnection {
                 let whole = failure.message
                 let text = firstLine(whole)
                 let kind: PostgresError.Kind = failure.refused ? .tls
+                    : failure.endedAfterLogin ? .endedAfterLogin
                     : whole.contains("session is read-only") || whole.contains("server is in hot standby mode") ? .noPrimary
                     : classify(connectionMessage: text)
                 failures.append((host.name, text, kind))
@@ -263,8 +265,7 @@ public final class PostgresConnection {
     func check(_ result: OpaquePointer?) throws -> PostgresResult {
         guard let result else {
             lost = true
-            throw PostgresError(.unreachable, "Lost the PostgreSQL store at \(target): "
-                                + Self.firstLine(String(cString: PQerrorMessage(handle))))
+            throw PostgresError(.unreachable, "Lost the PostgreSQL store at \(target): " + Self.endingReason(handle))
         }
         let wrapped = PostgresResult(result)
         switch PQresultStatus(result) {
@@ -273,6 +274,11 @@ public final class PostgresConnection {
         default:
             let error = wrapped.error(at: target, connectionOK: isConnected)
             if error.kind == .unreachable { lost = true }
+            // libpq's own result says only that the connection closed: say why the server did.
+            if !isConnected, PQresultErrorField(result, Int32(UInt8(ascii: "M"))) == nil {
+                throw PostgresError(.unreachable, "Lost the PostgreSQL store at \(target): " + Self.endingReason(handle),
+                                    sqlState: error.sqlState)
+            }
             throw error
         }
     }
@@ -334,6 +340,19 @@ public final class PostgresConnection {
         }
         if lower.contains("ssl") || lower.contains("certificate") || lower.contains("tls") { return .tls }
         return .unreachable
+    }
+
+    /// Why the server, or a pooler in front of it, ended the session on `connection`: the line it
+    /// sent before closing (PgBouncer: `FATAL:  server login has been failing, try again later
+    /// (server_login_retry)`), above libpq's own (`SSL connection has been closed unexpectedly`).
+    static func endingReason(_ connection: OpaquePointer) -> String {
+        let message = String(cString: PQerrorMessage(connection))
+        for line in message.split(separator: "\n") {
+            for severity in ["FATAL:", "PANIC:", "ERROR:"] where line.hasPrefix(severity) {
+                return firstLine(String(line.dropFirst(severity.count)))
+            }
+        }
+        return firstLine(message)
     }
 
     /// The first line of a libpq or server message, made safe to print: libpq's messages carry

@@ -17,6 +17,10 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
         /// A server answered but none of the URL's hosts accepts writes
         /// (`target_session_attrs=read-write` met only standbys): a failover under way.
         public static let noPrimary = Kind(rawValue: "noPrimary")
+        /// The host took the login, then ended the session before the store could use it, saying
+        /// why: a pooler whose own logins to its server fail (PgBouncer for `server_login_retry`
+        /// after a failed one), a server shutting down. It may take the next login in a moment.
+        public static let endedAfterLogin = Kind(rawValue: "endedAfterLogin")
         /// The server refused the credentials (SQLSTATE 28P01 / 28000).
         public static let authentication = Kind(rawValue: "authentication")
         /// The TLS handshake or the certificate check failed.

@@ -27,7 +27,7 @@ enum PostgresPrimaryCheck {
     /// until `deadline`. The connection is left idle when the answer is `.primary`.
     static func ask(_ connection: OpaquePointer, deadline: Date) -> Answer {
         guard PQsendQuery(connection, "SELECT pg_is_in_recovery()") == 1 else {
-            return .failed(PostgresConnection.firstLine(String(cString: PQerrorMessage(connection))))
+            return .failed(PostgresConnection.endingReason(connection))
         }
         var answer: Answer?
         while true {
@@ -37,15 +37,15 @@ enum PostgresPrimaryCheck {
                 if let failure = PostgresStartup.wait(connection, for: PGRES_POLLING_READING, deadline: deadline) {
                     return .failed(deadline.timeIntervalSinceNow > 0 ? failure.message : late)
                 }
-                if PQconsumeInput(connection) == 0 {
-                    return .failed(PostgresConnection.firstLine(String(cString: PQerrorMessage(connection))))
-                }
+                if PQconsumeInput(connection) == 0 { return .failed(PostgresConnection.endingReason(connection)) }
             }
             guard let result = PQgetResult(connection) else { break }
             defer { PQclear(result) }
             if answer == nil {
                 if PQresultStatus(result) == PGRES_TUPLES_OK, PQntuples(result) == 1 {
                     answer = String(cString: PQgetvalue(result, 0, 0)) == "f" ? .primary : .standby
+                } else if PQstatus(connection) == CONNECTION_BAD {
+                    answer = .failed(PostgresConnection.endingReason(connection))
                 } else {
                     let text = PostgresConnection.firstLine(String(cString: PQresultErrorMessage(result)))
                     answer = .failed(text.isEmpty ? "no answer to pg_is_in_recovery()" : text)

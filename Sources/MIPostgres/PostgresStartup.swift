@@ -22,6 +22,8 @@ enum PostgresStartup {
         let message: String
         /// Set when the console refused the server (not libpq).
         let refused: Bool
+        /// Set when the host took the login and then ended the session before answering.
+        var endedAfterLogin = false
     }
 
     /// Connects with `pairs` (one host), waiting no later than `deadline` for the whole start-up.

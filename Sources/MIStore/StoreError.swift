@@ -72,7 +72,7 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Whether the transaction lost a race on PostgreSQL (serialization failure, deadlock,
     /// unique violation) and may be run again from the start, where it will see the winner's
     /// commit. SQLite never needs this: it has one writer at a time.
-    var isRetryable: Bool { ["40001", "40P01", "23505"].contains(sqlState ?? "") }
+    public var isRetryable: Bool { ["40001", "40P01", "23505"].contains(sqlState ?? "") }
 
     /// Whether the failure is the store's state, not the command's: busy past the busy timeout,
     /// unreachable, a file it could not read or write. Exit status 2: the same command may go
@@ -122,7 +122,7 @@ extension StoreError {
     static func mapping(_ error: PostgresError) -> StoreError {
         let state = error.sqlState?.rawValue
         switch error.kind {
-        case .unreachable, .noPrimary, .tls, .databaseMissing: return StoreError(.unreachable, error.message, sqlState: state)
+        case .unreachable, .noPrimary, .endedAfterLogin, .tls, .databaseMissing: return StoreError(.unreachable, error.message, sqlState: state)
         case .authentication, .permissionDenied: return StoreError(.authentication, error.message, sqlState: state)
         case .configuration: return StoreError(.configuration, error.message, sqlState: state)
         default: break

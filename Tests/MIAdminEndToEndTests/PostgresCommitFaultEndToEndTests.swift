@@ -6,7 +6,8 @@ import Testing
 /// serialization failure at COMMIT (a deferred constraint trigger on `write_ids`, one row per
 /// write transaction, raising 40001 whenever a sequence, which no rollback takes back, hands out
 /// an odd number): `undo` and `expire --yes` are run again and do what they do without the fault;
-/// an `--atomic` run, which is not run again, says last that nothing was saved.
+/// so is an `--atomic` run whose lines can be read again (`-f FILE`), showing one attempt's output;
+/// one read from a pipe, which is not run again, says last that nothing was saved.
 @Suite(.tags(.endToEnd, .ldap, .postgres)) struct PostgresCommitFaultEndToEndTests {
     let fixture = Fixture.shared
     let pg = PostgresFixture.shared
@@ -45,15 +46,83 @@ import Testing
         #expect(try pg.query("SELECT count(*) FROM audit WHERE command = 'expire'", database: database) == trashed)
     }
 
-    @Test func anAtomicRunWhoseCommitFailsEndsSayingNothingWasSaved() throws {
+    /// The script: a move and a comment, each printing a row.
+    static let atomicScript = "move 'jdoe/Valve check – north' asmith\ncomment 'jdoe/Generator monthly' 'Checked twice'\n"
+
+    func count(_ sql: String, _ database: String) throws -> String { try pg.query(sql, database: database) }
+
+    @Test func anAtomicScriptFileIsRunAgainAfterALostRaceAtCommitAndShowsOneAttempt() throws {
+        let (config, database) = try faultedStore()
+        let script = try TempDir.make() + "/atomic.mi"
+        try Self.atomicScript.write(toFile: script, atomically: true, encoding: .utf8)
+        let result = try MIAdmin.as_("mkhan", config: config, format: "csv", [], extra: ["--atomic", "-f", script])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try count("SELECT last_value FROM commit_faults", database) == "2", "the first COMMIT failed, the second held")
+        #expect(try owners(database).contains("asmith/Valve check – north"))
+        #expect(try count("SELECT count(*) FROM audit WHERE command = 'move'", database) == "1")
+        #expect(try count("SELECT count(*) FROM audit WHERE command = 'comment'", database) == "1")
+        #expect(try count("SELECT count(*) FROM foreman_comments", database) == "1")
+        #expect(try count("SELECT count(*) FROM notices WHERE source = 'move'", database) == "1")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.filter { $0.contains("Valve check") }.count == 1, "\(result.stdout)")
+        #expect(lines.filter { $0.contains("Checked twice") }.count == 1, "\(result.stdout)")
+        #expect(!result.stdout.contains("nothing was saved") && !result.stderr.contains("nothing was saved"), "\(result.stderr)")
+    }
+
+    @Test func anAtomicScriptFileRunAgainWritesOneJSONDocument() throws {
+        let (config, database) = try faultedStore()
+        let script = try TempDir.make() + "/atomic.mi"
+        try Self.atomicScript.write(toFile: script, atomically: true, encoding: .utf8)
+        let result = try MIAdmin.as_("mkhan", config: config, format: "json", [], extra: ["--atomic", "-f", script])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try count("SELECT last_value FROM commit_faults", database) == "2")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [Any], "\(result.stdout)")
+        #expect(document.count == 2, "the move's value and the comment's, once each: \(result.stdout)")
+    }
+
+    @Test func anAtomicScriptFileWhoseMoveLosesARaceIsRunAgain() throws {
+        let (config, database) = try faultedStore()
+        // The same fault met by the move's UPDATE instead of the COMMIT (where most races of
+        // moves are lost): the move fails, and with it the whole transaction.
+        _ = try pg.query("DROP TRIGGER fail_odd_commits ON write_ids", database: database)
+        _ = try pg.query("CREATE TRIGGER fail_odd_moves AFTER UPDATE ON forms FOR EACH ROW "
+                         + "WHEN (OLD.owner IS DISTINCT FROM NEW.owner) EXECUTE FUNCTION fail_odd_commits()",
+                         database: database)
+        let script = try TempDir.make() + "/atomic.mi"
+        try Self.atomicScript.write(toFile: script, atomically: true, encoding: .utf8)
+        let result = try MIAdmin.as_("mkhan", config: config, format: "csv", [], extra: ["--atomic", "-f", script])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try count("SELECT last_value FROM commit_faults", database) == "2", "the first attempt's move failed")
+        #expect(!result.stderr.contains("serialization"), "\(result.stderr)")
+        #expect(try count("SELECT count(*) FROM audit WHERE command = 'move'", database) == "1")
+        #expect(try count("SELECT count(*) FROM foreman_comments", database) == "1")
+        #expect(result.stdout.split(separator: "\n").filter { $0.contains("Valve check") }.count == 1, "\(result.stdout)")
+    }
+
+    @Test func anAtomicRunFromAPipeWhoseCommitFailsEndsSayingNothingWasSaved() throws {
         let (config, database) = try faultedStore()
         let before = try owners(database)
-        let result = try MIAdmin.as_("mkhan", config: config, ["move 'jdoe/Pump station 4' asmith"], extra: ["--atomic"])
+        let result = try MIAdmin.as_("mkhan", config: config, [], extra: ["--atomic"], input: Self.atomicScript)
         #expect(result.status == 2, "\(result.stderr)")
         let lastOut = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
         let lastErr = result.stderr.split(separator: "\n").last.map(String.init) ?? ""
         #expect(lastOut.hasSuffix("nothing was saved"), "\(result.stdout)")
         #expect(lastErr.hasSuffix("nothing was saved"), "\(result.stderr)")
         #expect(try owners(database) == before)
+        #expect(try count("SELECT count(*) FROM foreman_comments", database) == "0")
+    }
+
+    @Test func anAtomicScriptThatWroteAFileIsNotRunAgain() throws {
+        let (config, database) = try faultedStore()
+        let folder = try TempDir.make()
+        let script = folder + "/atomic.mi"
+        try ("\\o " + folder + "/moved.csv\n" + Self.atomicScript).write(toFile: script, atomically: true, encoding: .utf8)
+        let result = try MIAdmin.as_("mkhan", config: config, format: "csv", [], extra: ["--atomic", "-f", script])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("not run again"), "\(result.stderr)")
+        let lastErr = result.stderr.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(lastErr == "atomic run: the store could not commit it, so nothing was saved", "\(result.stderr)")
+        #expect(try count("SELECT last_value FROM commit_faults", database) == "1", "one attempt only")
+        #expect(try count("SELECT count(*) FROM foreman_comments", database) == "0")
     }
 }

@@ -42,6 +42,13 @@ public final class PostgresSiteFixture: @unchecked Sendable {
         guard result.status == 0 else { throw ShellError(description: "failover failed: \(result.stderr)") }
     }
 
+    /// Starts the primary again with its data (after `failover(promote: false)`): its standby
+    /// streams from it again (Scripts/pg-fixture start --keep).
+    public func startPrimaryAgain() throws {
+        let result = try Shell.run(Paths.repoRoot + "/Scripts/pg-fixture", ["start", directory, "--keep"], deadline: 60)
+        guard result.status == 0 else { throw ShellError(description: "starting the primary again failed: \(result.stderr)") }
+    }
+
     /// Runs SQL as the superuser on the standby (after a failover: the new primary).
     public func queryStandby(_ sql: String, database: String = "mi") throws -> String {
         let url = fixture.adminURL.replacingOccurrences(of: ":\(fixture["PG_PORT"])/postgres?", with: ":\(standbyPort)/\(database)?")

@@ -67,7 +67,44 @@ final class StreamLineSource: LineSource {
         }
     }
 
-    deinit { if ownsFile { fclose(file) } }
+    /// Reads `contents` (a script file read whole before the run, ``ScriptInput``), from the
+    /// first line; `folder` is the script's own.
+    convenience init(contents: [UInt8], path: String, folder: String?) throws {
+        // fmemopen reads the bytes in place: they are a copy of this source's own, freed with it.
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: max(contents.count, 1), alignment: 1)
+        contents.withUnsafeBytes { if let start = $0.baseAddress { memory.copyMemory(from: start, byteCount: $0.count) } }
+        guard let file = fmemopen(memory, contents.count, "r") else {
+            let code = errno
+            memory.deallocate()
+            throw CannotRead(path: path, reason: Self.reason(code))
+        }
+        self.init(file: file, ownsFile: true)
+        self.memory = memory
+        self.folder = folder
+    }
+
+    private var memory: UnsafeMutableRawPointer?
+
+    /// What is left to read, when the stream is a regular file (read whole now); nil for a pipe,
+    /// a FIFO or a device, whose lines can only be read once, as they come.
+    func restIfRegularFile(path: String) throws -> [UInt8]? {
+        var info = stat()
+        guard fstat(fileno(file), &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = fread(&chunk, 1, chunk.count, file)
+            bytes += chunk[..<count]
+            if count < chunk.count { break }
+        }
+        guard ferror(file) == 0 else { throw CannotRead(path: path, reason: Self.reason(errno)) }
+        return bytes
+    }
+
+    deinit {
+        if ownsFile { fclose(file) }
+        memory?.deallocate()
+    }
 
     /// A line holding a NUL byte: C strings, and so the command's words, would end there and
     /// run a shorter command than the one written.

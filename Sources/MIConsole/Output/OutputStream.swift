@@ -83,21 +83,46 @@ public final class OutputStream {
 
     public func flush() {
         if paging != nil { return }  // held until paging ends or the pager starts
+        if let held {
+            held.keep(buffer, for: self)
+        } else {
+            writeOut(buffer)
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes `bytes` to the descriptor now, all of them.
+    func writeOut(_ bytes: [UInt8]) {
         var offset = 0
-        while offset < buffer.count {
-            let written = buffer[offset...].withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
             if written < 0 {
                 if errno == EINTR { continue }
                 break  // EPIPE (reader went away): drop the rest, as `head` users expect
             }
             offset += written
         }
+    }
+
+    /// While set, what is flushed is kept there instead of written (``HeldOutput``).
+    private var held: HeldOutput?
+
+    /// From now on what is flushed goes to `output` (nil: to the descriptor again).
+    func hold(in output: HeldOutput?) {
+        if output != nil { flush() }
+        held = output
+    }
+
+    /// Forgets what was written since the last flush (an attempt given up, ``HeldOutput``).
+    func dropUnflushed() {
         buffer.removeAll(keepingCapacity: true)
     }
 
     /// Holds what follows until `endPaging`, or until it no longer fits `screen`: then `command`
-    /// (run by `/bin/sh -c`) pages it.
+    /// (run by `/bin/sh -c`) pages it. Not while output is held: nothing reaches the screen until
+    /// the held output is let go, and then all at once.
     func beginPaging(screen: Pager.Screen, command: String) {
+        if held != nil { return }
         flush()
         paging = Paging(screen: screen, command: command)
     }

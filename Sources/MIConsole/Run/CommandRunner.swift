@@ -24,6 +24,8 @@ final class CommandRunner {
     private let stdoutRunOutput: RunOutput
     /// The file `\o` named, until `\o` alone or the end of the run.
     private(set) var outputFile: OutputFile?
+    /// Whether `\o` sent results to a file or device in this run: output no rollback takes back.
+    private(set) var sentResultsElsewhere = false
     /// `-q`: results and errors only (no row counts, notes or progress); also while the rc
     /// file runs.
     var quiet: Bool {
@@ -73,6 +75,7 @@ final class CommandRunner {
         sink.commandEnded()
         let previous = outputFile
         outputFile = file
+        if file != nil { sentResultsElsewhere = true }
         out = file?.stream ?? stdout
         runOutput = file?.runOutput ?? stdoutRunOutput
         sink = makeSink(sinkSettings)

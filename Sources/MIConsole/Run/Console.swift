@@ -86,8 +86,11 @@ public enum Console {
     public static func run(_ run: Run, session: Session, environment: [String: String],
                            out: OutputStream, err: OutputStream) -> ExitStatus {
         let interactive = run.commands.isEmpty && run.scriptFile == nil && isatty(0) == 1
-        let runner = CommandRunner(session: session, out: out, err: err, runOutput: run.output(interactive: interactive),
-                                   quiet: run.quiet, pagerCommand: Pager.command(environment: environment))
+        let newRunner = {
+            CommandRunner(session: session, out: out, err: err, runOutput: run.output(interactive: interactive),
+                          quiet: run.quiet, pagerCommand: Pager.command(environment: environment))
+        }
+        let runner = newRunner()
         let variables: ScriptVariables
         do {
             variables = try ScriptVariables(run.variables.map { ($0.name, $0.value) })
@@ -102,14 +105,15 @@ public enum Console {
         }
         let loop = RunLoop(runner: runner, err: err, stopOnError: !run.continueOnError, variables: variables)
 
-        let source: LineSource
         let name: String
+        let input: ScriptInput?
+        var prompted: LineSource?
         if !run.commands.isEmpty {
-            source = CommandListSource(run.commands)
+            input = .commands(run.commands)
             name = "-c"
         } else if let scriptFile = run.scriptFile {
             do {
-                source = try StreamLineSource(path: scriptFile)
+                input = try ScriptInput.script(path: scriptFile, readWhole: mayRunAgain(run, session: session))
             } catch {
                 err.write("miadmin: " + TerminalText.escape(ErrorReport.message(for: error), keepNewlines: false) + "\n")
                 return .failure
@@ -152,70 +156,39 @@ public enum Console {
                 return readline.confirm(question)
             }
             session.previewRows = Self.previewRows()
-            source = readline
+            input = nil
+            prompted = readline
             name = "<prompt>"
         } else {
             // fdopen rather than the `stdin` global, which strict concurrency rejects.
-            source = StreamLineSource(file: fdopen(0, "r"), ownsFile: false)
+            input = .stream(StreamLineSource(file: fdopen(0, "r"), ownsFile: false))
             name = "<stdin>"
+        }
+        let source: LineSource
+        do {
+            guard let lines = try input?.lines() ?? prompted else { return .failure }
+            source = lines
+        } catch {
+            err.write("miadmin: " + TerminalText.escape(ErrorReport.message(for: error), keepNewlines: false) + "\n")
+            return .failure
         }
         if run.readsStartupFile { loop.runStartupFile(environment: environment) }
         if !source.isInteractive { StopSignal.install() }
-        // The JSON document is closed however the run ends: a failing line, quit, Ctrl-C.
-        defer { runner.runEnded() }
-        guard run.atomic || run.dryRun else {
+        // The JSON document is closed however the run ends: a failing line, quit, Ctrl-C; by
+        // the runner of the attempt that counted when an `--atomic` run was run again.
+        var ending = runner
+        defer { ending.runEnded() }
+        guard run.atomic || run.dryRun, let input else {
             return StopSignal.exitStatus(for: status(of: loop.run(source, name: name), commandLine: name == "-c",
                                                      failures: loop.failureStatuses))
         }
         runner.unsavedRun = run.dryRun
         session.dryRun = run.dryRun
-        return runInSessionTransaction(run, session: session, runner: runner) {
-            loop.run(source, name: name)
-        }.map { StopSignal.exitStatus(for: status(of: $0, commandLine: name == "-c", failures: loop.failureStatuses)) }
+        let (outcome, last) = runInSessionTransaction(run, session: session, loop: loop, source: source,
+                                                      input: input, name: name, newRunner: newRunner)
+        ending = last.runner
+        return outcome.map { StopSignal.exitStatus(for: status(of: $0, commandLine: name == "-c", failures: last.failureStatuses)) }
             ?? .unreachable
-    }
-
-    private struct AbortAtomicRun: Error {}
-
-    /// `--atomic` (commit only if every command succeeded) and `--dry-run` (always roll back):
-    /// the whole run inside one store transaction. Nil when the store could not be opened or
-    /// locked (the error is printed).
-    ///
-    /// When nothing was saved, the output itself says so at its end (a closing line; in JSON an
-    /// object with `"saved": false`), so `moved true` above it is never read as done; stderr
-    /// says it too.
-    static func runInSessionTransaction(_ options: Run, session: Session, runner: CommandRunner,
-                                        _ run: () -> RunLoop.Outcome) -> RunLoop.Outcome? {
-        let err = runner.err
-        var outcome: RunLoop.Outcome = .finished(failures: 0)
-        var ran = false
-        do {
-            let store = try session.store()
-            try store.administration.withSessionTransaction(end: options.dryRun ? .rollback : .commit) {
-                ran = true
-                outcome = run()
-                if options.atomic, outcome != .finished(failures: 0), outcome != .quit(failures: 0) { throw AbortAtomicRun() }
-            }
-            if options.dryRun {
-                runner.sink.closingUnsaved("dry run: nothing was saved")
-                // Said on stderr too for output sent elsewhere; once where both reach one screen.
-                if !runner.out.sharesFile(with: err) { err.write("dry run: nothing was saved\n") }
-            }
-        } catch is AbortAtomicRun {
-            let why = outcome == .stopped(.interrupted) ? "interrupted" : "a command failed"
-            runner.sink.closingUnsaved("atomic run: \(why), so nothing was saved")
-            err.write("atomic run: \(why), so nothing was saved\n")
-        } catch {
-            err.write("miadmin: " + TerminalText.escape(ErrorReport.message(for: error), keepNewlines: false) + "\n")
-            // The commands ran and printed what they did, and then the store could not keep it
-            // (a lost race or connection at COMMIT): the output's last line says so, as stderr's.
-            if ran && options.atomic {
-                runner.sink.closingUnsaved("atomic run: the store could not commit it, so nothing was saved")
-                err.write("atomic run: the store could not commit it, so nothing was saved\n")
-            }
-            return nil
-        }
-        return outcome
     }
 
     /// How many rows a confirmation lists before it asks: what fits on the screen with the

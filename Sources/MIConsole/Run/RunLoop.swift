@@ -45,12 +45,24 @@ final class RunLoop {
     /// The status of each failure a non-interactive run went on past (`--on-error continue`):
     /// its exit status keeps their kind (``ExitStatus/ofContinuedScript(_:)``).
     private(set) var failureStatuses: [ExitStatus] = []
+    /// A failure of this run that was a race lost on PostgreSQL (``StoreError/isRetryable``):
+    /// inside an `--atomic` run's transaction it dooms the transaction, which the store may run
+    /// again whole.
+    private(set) var lostRace: StoreError?
 
     init(runner: CommandRunner, err: OutputStream, stopOnError: Bool, variables: ScriptVariables = ScriptVariables()) {
         self.runner = runner
         self.err = err
         self.defaultStopOnError = stopOnError
         self.variables = variables
+    }
+
+    /// A loop as this one is now, over `runner`: its variables (a copy), `\timing` and
+    /// `--on-error`, for a run started again from its first line.
+    func copy(runner: CommandRunner) -> RunLoop {
+        let loop = RunLoop(runner: runner, err: err, stopOnError: defaultStopOnError, variables: variables.copy())
+        loop.timing = timing
+        return loop
     }
 
     /// Reads and runs lines until end of input. Non-interactive sources stop at the first
@@ -296,6 +308,7 @@ final class RunLoop {
     /// Prints `FILE:LINE: message` (plain `error: message` at the prompt) and classifies it.
     func report(_ error: Error, interactive: Bool) -> LineOutcome {
         runner.commandEnded()
+        if let race = error as? StoreError, race.isRetryable { lostRace = race }
         let message = ErrorReport.message(for: error)
         let prefix: String
         if interactive || stack.last?.name == "-c" {

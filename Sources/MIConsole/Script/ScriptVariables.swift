@@ -49,6 +49,14 @@ final class ScriptVariables {
         }
     }
 
+    /// The variables as they are now, to change apart from these (a run started again).
+    func copy() -> ScriptVariables {
+        let copy = ScriptVariables()
+        copy.values = values
+        copy.deferred = deferred
+        return copy
+    }
+
     /// The session's built-ins; `crews` is asked on first use.
     func setSession(user: String, roles: [String], crews: @escaping () throws -> [String]) {
         values["USER"] = user

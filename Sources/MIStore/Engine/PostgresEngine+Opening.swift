@@ -9,15 +9,20 @@ extension PostgresEngine {
     /// or a URL naming several hosts (a primary and its standbys) finds none or loses the
     /// connection during this, the console started during a failover: all of it is tried again
     /// as a lost connection is, for up to ``Options/reconnectSeconds`` (the migrations run in one
-    /// transaction). Other failures (one host that does not answer, a wrong password, a TLS
-    /// failure of the only host) are reported at once.
+    /// transaction). So is a host that took the login and then ended the session (a pooler whose
+    /// own server logins fail: PgBouncer answers every new session "server login has been
+    /// failing, try again later (server_login_retry)" until one works; the last such reason is
+    /// what the error names). Other failures (one host that does not answer, a wrong password, a
+    /// TLS failure of the only host) are reported at once.
     static func open(target: PostgresTarget, password: String?, conventions: PostgresConnection.UserConventions,
                              busyTimeout: TimeInterval, options: Options) throws -> (PostgresConnection, PostgresPooler) {
         var backoff = Backoff(seconds: options.reconnectSeconds)
         while true {
+            var loggedIn = false
             do {
                 let connection = try PostgresConnection(target: target, password: password, conventions: conventions,
                                                         deadline: backoff.deadline)
+                loggedIn = true
                 let pooler = try options.pooler ?? PostgresPooler.detect(on: connection)
                 connection.namedStatements = pooler != .transaction
                 try configureSession(connection, pooler: pooler, busyTimeout: busyTimeout)
@@ -31,7 +36,8 @@ extension PostgresEngine {
             } catch let error as PostgresError {
                 // Several hosts: any of them may be the primary in a moment, whatever kept each
                 // from answering now (down, a listener that is not the store, a certificate).
-                let failingOver = error.kind == .noPrimary
+                let endedAfterLogin = error.kind == .endedAfterLogin || (loggedIn && error.kind == .unreachable)
+                let failingOver = error.kind == .noPrimary || endedAfterLogin
                     || (target.hostCount > 1 && [.unreachable, .tls].contains(error.kind))
                 guard failingOver, backoff.pause() else { throw StoreError.mapping(error) }
             }
