@@ -155,6 +155,13 @@ public final class FormStore: Sendable {
         return try engine.read(body)
     }
 
+    /// ``read(_:)`` for a copy or an export of the store, which must see it at one moment
+    /// however long that takes (``StoreEngine/readWholeStore(_:)``).
+    func readWholeStore<T>(_ body: (any StoreDatabase) throws -> T) throws -> T {
+        if let session = SessionConnection.of(self) { return try body(session.db) }
+        return try engine.readWholeStore(body)
+    }
+
     /// Now, as stored: seconds since 1970 (UTC).
     func nowSeconds() -> Double { clock.now().timeIntervalSince1970 }
 }

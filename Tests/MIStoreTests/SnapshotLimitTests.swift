@@ -52,4 +52,28 @@ struct SnapshotLimitTests {
             #expect(try store.read { try $0.rows(literal: Self.numbers) }.count == 50)
         }
     }
+
+    /// A copy, an export or the integrity check must see the whole store at one moment: the
+    /// limit does not end it, while an ordinary read of the same length is ended.
+    @Test func aWholeStoreReadPastTheLimitGoesOn() throws {
+        let dir = try TempDir()
+        let store = try store(dir)
+        var seen = 0
+        try store.readWholeStore { db in
+            try db.forEachRow(literal: Self.numbers) { _ in
+                seen += 1
+                if seen == 1 { Thread.sleep(forTimeInterval: 1.2) }
+            }
+        }
+        #expect(seen == 50)
+        seen = 0
+        #expect(performing: {
+            try store.read { db in
+                try db.forEachRow(literal: Self.numbers) { _ in
+                    seen += 1
+                    if seen == 1 { Thread.sleep(forTimeInterval: 1.2) }
+                }
+            }
+        }, throws: Self.tooOld)
+    }
 }

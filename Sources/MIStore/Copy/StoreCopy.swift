@@ -96,7 +96,7 @@ extension FormStore {
         guard target !== self, target.path != path || target.engineName != engineName else {
             throw StoreError(.invalidInput, "The target is this store itself.")
         }
-        return try read { source in
+        return try readWholeStore { source in
             let sourceCounts = try StoreCopy.counts(source)
             var copied: [String: Int] = [:]
             var policyKept: [String] = []

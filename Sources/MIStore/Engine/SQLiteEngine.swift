@@ -183,7 +183,7 @@ final class SQLiteEngine: StoreEngine {
     }
 
     func integrityProblems() throws -> [String] {
-        try read { db in try db.values(String.self, literal: "PRAGMA integrity_check") }
+        try readWholeStore { db in try db.values(String.self, literal: "PRAGMA integrity_check") }
     }
 
     /// What GRDB's `inTransaction(.immediate)` does, with BEGIN and COMMIT prepared once per
@@ -209,9 +209,17 @@ final class SQLiteEngine: StoreEngine {
     }
 
     func read<T>(_ body: (any StoreDatabase) throws -> T) throws -> T {
+        try read(snapshotLimit: snapshotLimit.withLock { $0 }, body)
+    }
+
+    func readWholeStore<T>(_ body: (any StoreDatabase) throws -> T) throws -> T {
+        try read(snapshotLimit: nil, body)
+    }
+
+    private func read<T>(snapshotLimit: TimeInterval?, _ body: (any StoreDatabase) throws -> T) throws -> T {
         try mapped {
             try dbPool.unsafeReentrantRead { db in
-                let database = SQLiteDatabase(db, busyTimeout: busyTimeout, snapshotLimit: snapshotLimit.withLock { $0 })
+                let database = SQLiteDatabase(db, busyTimeout: busyTimeout, snapshotLimit: snapshotLimit)
                 if db.isInsideTransaction { return try body(database) }
                 var result: T?
                 try db.inTransaction(.deferred) {

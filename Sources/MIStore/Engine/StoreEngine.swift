@@ -14,6 +14,12 @@ protocol StoreEngine: Sendable {
     /// the same thread runs on the same connection and snapshot.
     func read<T>(_ body: (any StoreDatabase) throws -> T) throws -> T
 
+    /// ``read(_:)`` for an operation that must see the whole store at one moment however long
+    /// it takes (a copy, an export, the integrity check): `limits.snapshotSeconds` does not end
+    /// it. Such operations are a foreman's or support's, one at a time, and end by themselves;
+    /// the `-wal` file grows while one lasts and `journal_size_limit` shrinks it after.
+    func readWholeStore<T>(_ body: (any StoreDatabase) throws -> T) throws -> T
+
     /// Runs `body` inside one transaction (`--atomic`, `--dry-run`) with `db` as the session's
     /// connection; commits or rolls back as `end` says, rolls back when `body` throws.
     func session<T>(end: FormStore.SessionEnd, _ body: (any StoreDatabase) throws -> T) throws -> T
@@ -51,6 +57,8 @@ extension StoreEngine {
     func takeReconnections() -> [StoreReconnection] { [] }
     func setActivity(_ text: String?) {}
     func setSnapshotLimit(_ seconds: Double) {}
+    /// No snapshot limit to lift: PostgreSQL's readers do not hold back its files.
+    func readWholeStore<T>(_ body: (any StoreDatabase) throws -> T) throws -> T { try read(body) }
 }
 
 /// A lost connection to a PostgreSQL store that was opened again (a restart, a failover).

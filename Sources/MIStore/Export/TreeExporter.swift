@@ -48,7 +48,7 @@ extension FormStore {
             throw StoreError(.io, "Cannot create \(error.path): \(error.reason)", path: error.path)
         }
         do {
-            var report = try read { db in try TreeWriter(root: temporary, db: db, query: formQuery(ownerColumn: "owner")).write() }
+            var report = try readWholeStore { db in try TreeWriter(root: temporary, db: db, query: formQuery(ownerColumn: "owner")).write() }
             // The temporary name must still be the folder written (others may write the parent);
             // renameat onto an empty folder replaces it; onto anything else it fails.
             guard parent.holds(temporaryName, sameAs: temporary.fd) else {
