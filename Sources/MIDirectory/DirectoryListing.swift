@@ -23,8 +23,11 @@ extension Directory {
         var lookAlikes = LookAlikeWatch()
         try ldap.search(base: settings.userBase, scope: .subtree, filter: "(&\(filter))",
                         attributes: try userAttributes(on: ldap)) { entry in
-            if let id = entry.first(attribute), let found = lookAlikes.add(id) {
-                throw DirectoryError(.configuration, found.message)
+            if let id = entry.first(attribute) {
+                if let found = lookAlikes.add(id) { throw DirectoryError(.configuration, found.message) }
+                if lookAlikes.skeletonsWaiting >= Self.skeletonsPerSearch {
+                    try askDirectory(&lookAlikes, filter: filter, on: ldap)
+                }
             }
             let roles = try combinedRoles(entry, plan: plan, membership: membership, on: ldap)
             if let role, !roles.contains(role) { return }
@@ -32,6 +35,25 @@ extension Directory {
             if let pattern, !pattern.matches(user.uid), !pattern.matches(user.name) { return }
             try body(user)
         }
+        try askDirectory(&lookAlikes, filter: filter, on: ldap)
+    }
+
+    /// Skeletons asked of the directory in one search: a pair is reported soon after its second
+    /// id is listed, in few searches even where many ids are beyond ASCII.
+    static let skeletonsPerSearch = 50
+
+    /// Asks the directory, with the listing's own filter, for entries whose id is one of the
+    /// skeletons `watch` kept (``LookAlikeWatch``); throws naming the pair if one is found.
+    private func askDirectory(_ watch: inout LookAlikeWatch, filter: String, on ldap: LDAPConnection) throws {
+        let skeletons = watch.takeSkeletonsToAsk()
+        guard !skeletons.isEmpty else { return }
+        let attribute = settings.userAttribute
+        let ids = skeletons.map { "(\(attribute)=\(FilterEscaping.escape($0)))" }.joined()
+        var found: [String] = []
+        try ldap.search(base: settings.userBase, scope: .subtree, filter: "(&\(filter)(|\(ids)))", attributes: [attribute]) {
+            found += $0.values(attribute)
+        }
+        if let pair = watch.lookAlike(amongFound: found) { throw DirectoryError(.configuration, pair.message) }
     }
 
     /// User ids starting with `prefix` (for Tab completion), at most `limit`, sorted: one prefix

@@ -23,11 +23,17 @@ extension LDAPConnection {
 
     /// Hands every value of `attributes` of the entry at `dn` to `body` (with the index of its
     /// attribute in `attributes`) as raw bytes, straight from libldap's buffer: a 100,000-member
-    /// group is read without building 100,000 strings first.
-    public func forEachValue(of attributes: [String], inEntry dn: String,
+    /// group is read without building 100,000 strings first. `counted` first learns how many
+    /// values each attribute has (a pass over the entry in place, a few milliseconds for 100,000
+    /// values), so that what `body` fills can be allocated once at its size rather than grown,
+    /// which holds the old and the new buffer at once.
+    public func forEachValue(of attributes: [String], inEntry dn: String, counted: ([Int]) -> Void = { _ in },
                              _ body: (Int, UnsafeRawBufferPointer) -> Void) throws {
         try searchMessages(base: dn, scope: .base, filter: "(objectClass=*)", attributes: attributes,
                            pageSize: settings.pageSize) { message in
+            var counts = Array(repeating: 0, count: attributes.count)
+            _ = walkEntry(message, attributes: attributes) { index, _ in counts[index] += 1 }
+            counted(counts)
             // The values point into libldap's buffer: `ldap_get_values_len` copied every value
             // into a block of its own, 100,000 blocks for a group of 100,000 members.
             _ = walkEntry(message, attributes: attributes, body)

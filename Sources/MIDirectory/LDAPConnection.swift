@@ -82,7 +82,10 @@ public final class LDAPConnection {
     /// (TLS already in place: a second handshake would fail).
     private func startTLS() throws {
         let connected = ldap_connect(handle)
-        if connected == LDAP_SUCCESS, ldap_tls_inplace(handle) != 0 { return }
+        if connected == LDAP_SUCCESS, ldap_tls_inplace(handle) != 0 {
+            readAhead()
+            return
+        }
         let rc = connected == LDAP_SUCCESS ? ldap_start_tls_s(handle, nil, nil) : connected
         guard rc == LDAP_SUCCESS else {
             let code = LDAPResultCode(rawValue: rc)
@@ -92,6 +95,14 @@ public final class LDAPConnection {
             throw DirectoryError(.tls, code: code,
                 "StartTLS with \(settings.uri) failed\(diagnosticSuffix()) — check ldap.caFile and the server certificate")
         }
+        readAhead()
+    }
+
+    /// The encrypted stream read in blocks rather than record by record (CLDAP's
+    /// `miadmin_ldap_read_ahead`): a listing of 100,000 users made 300,000 system calls. Without
+    /// it (it cannot fail on a connected handle) reads only cost more.
+    private func readAhead() {
+        if miadmin_ldap_read_ahead(handle) != 0 { logger.debug("no read-ahead on the directory connection") }
     }
 
     /// The server's or libldap's extra explanation of the last error, if any.

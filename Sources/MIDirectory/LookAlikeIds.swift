@@ -60,32 +60,54 @@ public struct LookAlikeIds: Sendable, Equatable {
     }
 }
 
-/// A listing's look-alike check, streamed over any number of users: each id's skeleton is kept
-/// as its 64-bit hash in a set (8 bytes a user, no string), and only ids that are not their own
-/// skeleton keep their text (few: printable ASCII is its own skeleton). Two distinct ids share a
-/// skeleton only if one of them is not its own skeleton, so a repeated hash finds the other id
-/// among those, or is the id the newcomer's skeleton spells.
+/// A listing's look-alike check, streamed over any number of users in memory that does not
+/// grow with them. Two distinct ids share a skeleton only if one of them is not its own skeleton
+/// (printable ASCII always is), so the watch keeps only the ids that are not (few: ids beyond
+/// ASCII that normalization or the look-alike table changes), by skeleton. A pair of two such
+/// ids is found among them; an id that is its own skeleton is checked against them as it comes.
+/// What no kept state can tell is an id that is its own skeleton listed *before* a kept id of
+/// that skeleton: the listing asks the directory for the skeletons it kept
+/// (``takeSkeletonsToAsk()``, then ``lookAlike(amongFound:)``) with its own filter, which finds
+/// such an entry wherever it comes in the listing. A set of every id's hash (8 bytes a user,
+/// 3 MiB with its growth at 100,000 users) was the price of not asking.
 struct LookAlikeWatch {
-    private var hashes: Set<Int> = []
     /// Ids that are not their own skeleton, by their skeleton.
     private var others: [String: String] = [:]
+    /// Skeletons of kept ids not yet asked of the directory.
+    private var unasked: [String] = []
 
     /// The look-alike pair `id` completes with an id seen before, or nil.
     mutating func add(_ id: String) -> LookAlikeIds? {
         let key = LookAlikeIds.key(id)
-        let ownSkeleton = LookAlikeIds.sameScalars(key, id)
-        let other: String?
-        if hashes.insert(key.hashValue).inserted {
-            other = nil
-        } else if let earlier = others[key] {
-            other = earlier
-        } else {
-            // The earlier id is its own skeleton: `key` itself (an equal hash of two different
-            // skeletons, one chance in 2^64 per pair, is taken for it too).
-            other = ownSkeleton ? nil : key
+        guard let earlier = others[key] else {
+            if !LookAlikeIds.sameScalars(key, id) {
+                others[key] = id
+                unasked.append(key)
+            }
+            return nil
         }
-        if !ownSkeleton, others[key] == nil { others[key] = id }
-        guard let other, !LookAlikeIds.sameScalars(other, id) else { return nil }
-        return LookAlikeIds.find(in: [other, id])
+        // The same id listed twice (two entries) is not a pair.
+        return LookAlikeIds.sameScalars(earlier, id) ? nil : LookAlikeIds.find(in: [earlier, id])
+    }
+
+    /// How many skeletons wait to be asked of the directory.
+    var skeletonsWaiting: Int { unasked.count }
+
+    /// The skeletons of the ids kept since the last call, to look up as ids in the directory.
+    mutating func takeSkeletonsToAsk() -> [String] {
+        defer { unasked = [] }
+        return unasked
+    }
+
+    /// The look-alike pair among the ids the directory found for asked skeletons and the kept
+    /// ids, or nil. The directory may answer more than was asked (it matches ids without case,
+    /// some also without normalization): only equal skeletons make a pair.
+    func lookAlike(amongFound ids: [String]) -> LookAlikeIds? {
+        for id in ids {
+            if let kept = others[LookAlikeIds.key(id)], !LookAlikeIds.sameScalars(kept, id) {
+                return LookAlikeIds.find(in: [kept, id])
+            }
+        }
+        return nil
     }
 }
