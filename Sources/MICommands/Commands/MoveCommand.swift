@@ -26,10 +26,10 @@ public struct MoveCommand: ConsoleCommand {
             since this session last showed it ('forms', 'show'), the move says so.
 
             Examples:
-              move 12 asmith
-              move 'jdoe/Pump station 4' asmith --note 'jdoe on leave'
-              move 'jdoe/*' asmith --note 'jdoe on sick leave'
-              move 'jdoe/Pump*' asmith --dry-run
+              move 12 zangstrom
+              move 'jdoe/Pump station 4' zangstrom --note 'jdoe on leave'
+              move 'jdoe/*' zangstrom --note 'jdoe on sick leave'
+              move 'jdoe/Pump*' u00010 --dry-run
               move 'jdoe/*' zangstrom,u00010 --balance --note 'jdoe on sick leave'
             """)
     public static let roles: Set<Role> = [.foreman, .support]
