@@ -54,7 +54,7 @@ import Testing
         #expect(teams.stdout.contains("Kolonne Nord,mkhan,3,2,1,0"), "\(teams.stdout)")
         #expect(teams.stdout.contains("Kolonne Süd,tpatel,3,2,1,0"), "\(teams.stdout)")
         let members = try run("mkhan", config, format: "csv", ["users --team 'Kolonne Nord' --role technician"])
-        #expect(members.stdout.split(whereSeparator: \.isNewline).dropFirst().map { $0.split(separator: ",").first! } == ["jdoe", "zangstrom", "u00010"])
+        #expect(members.stdout.split(whereSeparator: \.isNewline).dropFirst().map { $0.split(separator: ",").first! } == ["jdoe", "u00010", "zangstrom"])
     }
 
     /// jdoe is in Kolonne Nord and Kolonne Ost: `teams` counts him in both and says so; a
@@ -211,7 +211,7 @@ import Testing
         let moved = try run("mkhan", config, ["move 'jdoe/North pump' zangstrom"])
         #expect(moved.status == 0, "\(moved.stderr)")
         let teams = try run("mkhan", config, format: "csv", ["teams"])
-        #expect(teams.stdout.contains("mkhan,mkhan,2,"), "\(teams.stdout)")
+        #expect(teams.stdout.contains("mkhan,mkhan,3,"), "\(teams.stdout)")
     }
 
     /// Without `teams` the same directory and store behave as before crews: every foreman, every form.
