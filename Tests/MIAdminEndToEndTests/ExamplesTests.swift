@@ -160,7 +160,8 @@ import Testing
             let allowed = roles[command] ?? []
             let uid = Self.runAs[example.line]?.uid ?? Self.userOfRole.first { allowed.contains($0.0) }?.1 ?? "mkhan"
             let result = try run(uid, (Self.prelude[example.line] ?? []) + [example.line])
-            let where_ = "\(example.origin) as \(uid): \(example.line)"
+            let why = Self.runAs[example.line].map { " (\($0.why))" } ?? ""
+            let where_ = "\(example.origin) as \(uid)\(why): \(example.line)"
             if let expected = Self.refusals[example.line] ?? Self.outsideTheDemo[example.line] {
                 if result.status == 0 || !result.stderr.contains(expected.says) {
                     failures.append("\(where_) should fail saying '\(expected.says)' (\(expected.why)); exit \(result.status): \(result.stderr)")
