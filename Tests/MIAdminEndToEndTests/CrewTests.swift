@@ -180,6 +180,25 @@ import Testing
         #expect(try told("mkhan") == ["Form 'South valve' came into your crew (Kolonne Nord): given to jdoe from sobrien by foreman sitelead."])
     }
 
+    /// A handover of jdoe's two forms inside Kolonne Nord and its undo: Kolonne Ost's foreman
+    /// hears once of each change, with both forms, not once per form.
+    @Test func aBulkMoveTellsTheOtherCrewsForemanOncePerChange() throws {
+        let tree = try DocumentsTree()
+        try tree.form("jdoe", "North pump")
+        try tree.form("jdoe", "North well")
+        let config = try CrewDirectory.groupsConfig()
+        let imported = try run("lchen", config, ["import --yes " + shellQuote(tree.root)])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let moveAndUndo = try run("mkhan", config, ["move 'jdoe/*' zangstrom,u00010 --yes", "undo --yes"])
+        #expect(moveAndUndo.status == 0, "\(moveAndUndo.stderr)")
+        let obauer = try sqlite(fixture.storePath(config), "SELECT text FROM notices WHERE uid = 'obauer' ORDER BY id")
+            .split(separator: "\n").map(String.init)
+        #expect(obauer == ["2 forms of your crew (Kolonne Ost) changed hands by foreman mkhan ('North pump' from jdoe to zangstrom, "
+                           + "'North well' from jdoe to u00010).",
+                           "2 forms of your crew (Kolonne Ost) changed hands by foreman mkhan ('North pump' from zangstrom to jdoe, "
+                           + "'North well' from u00010 to jdoe): undo of a move by mkhan"], "\(obauer)")
+    }
+
     /// Tab at the prompt offers the foreman's crew only: move targets, form owners, crew names.
     @Test func completionStaysInsideTheCrews() throws {
         let config = try store(try CrewDirectory.groupsConfig())

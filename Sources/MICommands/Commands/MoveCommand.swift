@@ -104,7 +104,7 @@ public struct MoveCommand: ConsoleCommand {
             change: { form in
                 try store.changes.move(.id(form.id), to: receiver[form.id] ?? technician.uid, actor: session.user.uid, actorRole: role,
                                note: note.note, expectedVersion: form.version, policyDefaults: policy, undoing: nil,
-                               tellsTechnicians: false)
+                               notifies: false)
             },
             row: { _, result in
                 [.int(result.formId), .string(result.fromOwner), .string(result.toOwner), .string(result.oldName),

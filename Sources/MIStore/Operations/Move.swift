@@ -49,16 +49,15 @@ extension FormStore {
     ///   - undoing: the move this one takes back (`undo`): the form gets the name it had before it
     ///     (renamed `Base (k)` like any other when `uid` holds it) and the expiry clock it had before
     ///     it, whatever the policy, and both technicians' notices say the move was undone.
-    ///   - tellsTechnicians: false when the caller tells the two technicians itself, once for many
-    ///     forms (a bulk move or an undo: ``tellOfMoves(_:actor:actorRole:note:undone:)``); the
-    ///     crews' foremen are told here either way.
+    ///   - notifies: false when the caller tells the technicians and the crews' foremen itself,
+    ///     once for many forms (a bulk move or an undo: ``tellOfMoves(_:actor:actorRole:note:undone:)``).
     /// - Throws: `.notFound`; `.invalidState` unless the form is incomplete; `.conflict`;
     ///   `.invalidInput` for a malformed uid or actor; `.busy`.
     @discardableResult
     public func move(_ ref: FormReference, to uid: String, actor: String, actorRole: String = "foreman",
                      note: String? = nil, expectedVersion: Int? = nil,
                      policyDefaults: ExpiryPolicy = .defaults, undoing: MoveResult? = nil,
-                     tellsTechnicians: Bool = true) throws -> MoveResult {
+                     notifies: Bool = true) throws -> MoveResult {
         let uid = try Validate.uid(uid)
         let actor = try Validate.name(actor, what: "actor")
         let preferredName = try undoing.map { try Validate.name($0.oldName, what: "form name") }
@@ -100,7 +99,7 @@ extension FormStore {
                                  expiry_reset_at = \(clockRestart)
                 WHERE id = \(form.id) AND version = \(form.version)
                 """)]
-            if tellsTechnicians {
+            if notifies {
                 statements += [
                     Notices.adding(uid: form.owner,
                                    text: undoing == nil
@@ -118,7 +117,7 @@ extension FormStore {
                                    source: undoing == nil ? Notice.sourceMoveReceived : Notice.sourceUndo, formId: form.id,
                                    at: now)]
             }
-            if let naming = crewNaming {
+            if notifies, let naming = crewNaming {
                 // The foremen of the crews the form leaves or comes into hear of it, each once.
                 for told in try naming.foremenToTell(movedFrom: form.owner, to: uid, actor: actor) {
                     statements.append(Notices.adding(uid: told.foreman,
@@ -145,8 +144,8 @@ extension FormStore {
                 throw StoreError(.conflict, "\(uid) got a form named '\(newName)' at the same moment; try the move again.",
                                  sqlState: error.sqlState)
             }
-            let noticeId = tellsTechnicians ? try results[1].insertedId() : nil
-            let receiverNoticeId = tellsTechnicians ? try results[2].insertedId() : nil
+            let noticeId = notifies ? try results[1].insertedId() : nil
+            let receiverNoticeId = notifies ? try results[2].insertedId() : nil
             return MoveResult(formId: form.id, fromOwner: form.owner, toOwner: uid, oldName: form.name, newName: newName,
                               version: form.version + 1, moved: true, noticeId: noticeId,
                               receiverNoticeId: receiverNoticeId, expires: expires,

@@ -1,12 +1,13 @@
 import Foundation
 
 extension FormStore {
-    /// Tells each technician once of a change of many forms: a bulk move (`move 'jdoe/*'
-    /// zangstrom,u00010`) or its undo, whose moves were made with `tellsTechnicians: false`.
-    /// Each technician who lost forms gets one notice naming them and where each went, each who
-    /// got forms one naming them and where each came from; for an undo both say "undone". A
-    /// technician with one form of the change reads what a single move says. In one transaction
-    /// (the caller's, when it runs in one: an undo's).
+    /// Tells each technician, and each crew's foreman, once of a change of many forms: a bulk
+    /// move (`move 'jdoe/*' zangstrom,u00010`) or its undo, whose moves were made with
+    /// `notifies: false`. Each technician who lost forms gets one notice naming them and where
+    /// each went, each who got forms one naming them and where each came from; for an undo both
+    /// say "undone". Each foreman of a crew the forms left or came into gets one notice naming
+    /// them. Whoever has one form of the change reads what a single move says. In one
+    /// transaction (the caller's, when it runs in one: an undo's).
     public func tellOfMoves(_ moves: [MoveResult], actor: String, actorRole: String, note: String?, undone: Bool) throws {
         let moves = moves.filter(\.moved)
         guard !moves.isEmpty else { return }
@@ -26,6 +27,21 @@ extension FormStore {
             let text = undone ? Notices.undoneBack(got, by: actor, role: actorRole, reason: note)
                               : Notices.received(got, by: actor, role: actorRole, reason: note)
             tell(uid, got, text, source: undone ? Notice.sourceUndo : Notice.sourceMoveReceived)
+        }
+        if let naming = crewNaming {
+            var foremen: [String] = []
+            var told: [String: [(move: MoveResult, crews: CrewForemanToTell)]] = [:]
+            for move in moves {
+                for crews in try naming.foremenToTell(movedFrom: move.fromOwner, to: move.toOwner, actor: actor) {
+                    if told[crews.foreman] == nil { foremen.append(crews.foreman) }
+                    told[crews.foreman, default: []].append((move, crews))
+                }
+            }
+            for foreman in foremen {
+                let items = told[foreman]!
+                tell(foreman, items.map(\.move), Notices.movedForCrew(items, by: actor, role: actorRole, reason: note),
+                     source: Notice.sourceMoveIntoCrew)
+            }
         }
         try write { db in _ = try db.batch(statements) }
     }
@@ -52,6 +68,20 @@ extension Notices {
         }
         let forms = moves.map { "'\($0.oldName)' to \($0.toOwner)" + ($0.renamed ? " as '\($0.newName)'" : "") }
         return "\(moves.count) forms were reassigned by \(role) \(actor) (\(forms.joined(separator: ", ")))" + because(reason)
+    }
+
+    /// What a crew's foreman reads of several forms of his crews that changed hands at once:
+    /// each form, from whom to whom.
+    static func movedForCrew(_ items: [(move: MoveResult, crews: CrewForemanToTell)], by actor: String, role: String,
+                             reason: String?) -> String {
+        if items.count == 1, let (move, crews) = items.first {
+            return movedForCrew(formName: move.newName, crews, to: move.toOwner, from: move.fromOwner, by: actor, role: role,
+                                reason: reason)
+        }
+        let crews = Set(items.flatMap { $0.crews.from + $0.crews.into }).sorted()
+        let forms = items.map { "'\($0.move.newName)' from \($0.move.fromOwner) to \($0.move.toOwner)" }
+        return "\(items.count) forms of your crew (\(crews.joined(separator: ", "))) changed hands by \(role) \(actor) "
+            + "(\(forms.joined(separator: ", ")))" + because(reason)
     }
 
     /// What the technician reads who got several forms at once: each form, and from whom.
