@@ -84,9 +84,13 @@ import Testing
         try terminals.enter("demo", "mkhan-Pa55!")
         try terminals.waitFor("demo", "mkhan@foreman> ")
         defer {
-            // The demo's servers stop when its last console ends.
+            // The demo's servers stop when its last console ends: its watcher removes its pid
+            // file once they have. Waited for, so the test's folders are not removed under them
+            // (the receiver's pid file with them).
             _ = try? terminals.press("demo", "C-d")
             _ = try? terminals.waitFor("demo", "[exited ")
+            let end = Date().addingTimeInterval(30)
+            while FileManager.default.fileExists(atPath: demo + "/watcher.pid") && Date() < end { usleep(100_000) }
         }
 
         // The demo's store as its first console found it, and its users.
