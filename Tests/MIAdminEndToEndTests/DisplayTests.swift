@@ -98,7 +98,8 @@ import Testing
     }
 
     /// `audit --since today` (lines of about 370 columns) wraps to 52 rows on a 40-row screen
-    /// though it has only 12 newlines: the pager counts wrapped rows, not newlines.
+    /// though it has only 12 newlines: the pager counts wrapped rows, not newlines. (`--wide`
+    /// and `expanded off`: the whole grid, as the pipe has it; fitted, it would not wrap.)
     @Test func wideOutputThatWrapsPastTheScreenIsPaged() throws {
         let config = try storeWithMoves(8)
         let width = try MIAdmin.as_("mkhan", config: config, ["audit --command move"])
@@ -108,21 +109,24 @@ import Testing
         #expect(lines.map { ($0.count + 119) / 120 }.reduce(0, +) >= 40, "but more rows than the screen once wrapped")
         let term = try TerminalSession(uid: "mkhan", config: config, environment: ["PAGER": "echo PAGED; cat > /dev/null"])
         try term.waitFor(prompt)
-        try term.enter("audit --command move")
+        try term.enter("set expanded off")
+        try term.waitFor("note: expanded is off")
+        try term.enter("audit --command move --wide")
         try term.waitFor("PAGED")
         try term.press("C-d")
         try term.waitFor("[exited 0]")
     }
 
-    /// `set expanded auto` and psql's `\x`: blocks for a listing wider than the terminal, grids
-    /// for the rest; `\x` toggles, `\x on|off|auto` sets.
+    /// `set expanded auto` and psql's `\x`: blocks for a listing wider than the terminal (with
+    /// `--wide`, which keeps every column whole), grids for the rest; `\x` toggles, `\x
+    /// on|off|auto` sets.
     @Test func expandedAutoAndBackslashX() throws {
         let config = try storeWithMoves(1)
         let term = try TerminalSession(uid: "mkhan", config: config)
         try term.waitFor(prompt)
         try term.enter("set expanded auto")
         try term.waitFor("note: expanded is auto")
-        try term.enter("audit --command move --no-pager")
+        try term.enter("audit --command move --wide --no-pager")
         var screen = try term.waitFor("-[ RECORD 1 ]")
         #expect(screen.contains("note    | jdoe is off sick this week"), "\(screen)")
         try term.enter("users nbody")

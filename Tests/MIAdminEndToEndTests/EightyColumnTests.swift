@@ -82,6 +82,36 @@ import Testing
         #expect(piped.stdout.contains("expanded  off"), "\(piped.stdout)")
     }
 
+    /// `users` and `audit` at 80 columns: a grid, one line a row, the columns that do not fit
+    /// left out (users' mail; audit's before, after and note) and long cells cut, rather than
+    /// thousands of blocks; blocks and `--wide` still carry every column.
+    @Test func usersAndAuditFitEightyColumns() throws {
+        let config = try Fixture.shared.store(importing: Paths.copyOfSampleTree())
+        let term = try TerminalSession(uid: "mkhan", config: config, size: (80, 24))
+        try term.waitFor(prompt)
+        try term.enter("users --role technician --no-pager")
+        let users = try term.waitFor("(left out to fit the screen: mail; --wide shows every column)", deadline: 60)
+        #expect(!users.contains("-[ RECORD"), "\(users)")
+        // The screen shows the last rows: every line above the note is one.
+        let lines = users.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let note = try #require(lines.firstIndex { $0.hasPrefix("(left out") })
+        let userRows = lines[..<note].suffix(15)
+        #expect(userRows.allSatisfy { $0.count <= 80 && $0.hasSuffix(" | technician") }, "\(users)")
+        try term.press("C-l")
+        try term.enter("audit --no-pager")
+        let audit = try term.waitFor("(left out to fit the screen: before, after, note; --wide shows every column)")
+        #expect(!audit.contains("-[ RECORD"), "\(audit)")
+        let auditRows = try gridLines(audit, header: "id ", until: "(left out")
+        #expect(auditRows.count >= 3 && auditRows.allSatisfy { $0.count <= 80 }, "\(audit)")
+        #expect(auditRows.contains { $0.contains("| import.insert ") }, "\(audit)")
+        // Blocks carry every column.
+        try term.enter("audit --last 1 -x --no-pager")
+        let block = try term.waitFor("(1 row)")
+        #expect(block.contains("before  | ") && block.contains("note    | "), "\(block)")
+        try term.press("C-d")
+        try term.waitFor("[exited 0]")
+    }
+
     /// The screen line (with its escapes) of an error at the prompt, in a terminal with `environment`.
     func errorLine(environment: [String: String] = [:]) throws -> String {
         let term = try TerminalSession(uid: "mkhan", environment: environment, size: (80, 24))

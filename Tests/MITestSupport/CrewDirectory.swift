@@ -6,7 +6,7 @@ import Foundation
 ///
 /// | crew | leads | works in it |
 /// |---|---|---|
-/// | Kolonne Nord | mkhan | jdoe, zangstrom (`cn=Zoë Ångström`) |
+/// | Kolonne Nord | mkhan | jdoe, zangstrom (`cn=Zoë Ångström`), u00010 |
 /// | Kolonne Süd | tpatel (also a technician) | asmith, sobrien (`cn=O'Brien\, Seán …`) |
 /// | Kolonne Ost | obauer | u00001 … u00005, jdoe |
 ///

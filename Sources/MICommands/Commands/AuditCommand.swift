@@ -53,8 +53,11 @@ public struct AuditCommand: ConsoleCommand {
         filter.since = since?.date(now: now, zone: zone)
         filter.until = until?.date(now: now, zone: zone)
         filter.form = form
+        // At a narrow terminal, who did what to which form stays; the images and the note go
+        // (blocks and --wide show them) and the object is cut: one line a row.
         output.beginRows([Column("id"), Column("at"), Column("user"), Column("command"), Column("form"),
-                          Column("object"), Column("before"), Column("after"), Column("note")])
+                          Column("object", fit: .cut), Column("before", fit: .leftOut), Column("after", fit: .leftOut),
+                          Column("note", fit: .leftOut)])
         var found = 0
         try session.store().listing.forEachAuditEntry(filter) { entry in
             try session.checkpointRow()

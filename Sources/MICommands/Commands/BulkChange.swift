@@ -27,6 +27,10 @@ struct BulkChange<Outcome> {
     let question: (_ count: Int) -> String
     /// All changes in one transaction (`undo`): every form or none.
     var atomic = false
+    /// Runs once after the changes with what they gave (also when a run stopped part-way, with
+    /// those made), in their transaction when `atomic`; not for a preview or dry run. A bulk
+    /// move tells each technician once here.
+    var afterChanges: ([Outcome]) throws -> Void = { _ in }
 
     /// Runs the flow; returns what the changes that were made (and saved) gave, in order.
     /// `made` hears of each change as soon as it is made (not in a preview or dry run), so a
@@ -82,7 +86,9 @@ struct BulkChange<Outcome> {
         if atomic {
             // Run again whole after a lost race: its rows are listed once it committed.
             let done = try store.administration.withRetriedTransaction {
-                try perform(chosen, in: session, output: nil, made: { _, _ in })
+                let done = try perform(chosen, in: session, output: nil, made: { _, _ in })
+                try afterChanges(done.map(\.outcome))
+                return done
             }
             output.beginRows(columns)
             for (form, outcome) in done {
@@ -92,7 +98,19 @@ struct BulkChange<Outcome> {
             output.endRows()
             outcomes = done.map(\.outcome)
         } else {
-            outcomes = try perform(chosen, in: session, output: output, made: made).map(\.outcome)
+            var madeSoFar: [Outcome] = []
+            do {
+                outcomes = try perform(chosen, in: session, output: output, made: { form, outcome in
+                    made(form, outcome)
+                    madeSoFar.append(outcome)
+                }).map(\.outcome)
+            } catch {
+                // The changes made stay made and are told of; the error that stopped the run is
+                // the one to report.
+                if !madeSoFar.isEmpty { try? afterChanges(madeSoFar) }
+                throw error
+            }
+            try afterChanges(outcomes)
         }
         // After a preview the result looks like it: a line says it was done this time.
         if previewed { output.message("\(verb): done for \(outcomes.count) form(s)") }

@@ -16,7 +16,7 @@ public struct CommentCommand: ConsoleCommand {
             --yes. --dry-run shows what would change and changes nothing.
 
             Examples:
-              comment 12 'Bearing temperatures high, check next month'
+              comment 6 'Bearing temperatures high, check next month'
               comment 'jdoe/*' 'Checked on site with jdoe'
               comment --owner jdoe 'Checked on site with jdoe' --dry-run
             """)

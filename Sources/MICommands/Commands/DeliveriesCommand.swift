@@ -14,10 +14,10 @@ public struct DeliveriesCommand: ConsoleCommand {
         discussion: """
             Examples:
               deliveries --state held
-              deliveries --form 12 --format json
-              deliveries retry 7
+              deliveries --form 8 --format json
+              deliveries retry 1
               deliveries retry --held
-              deliveries dismiss 7 --note 'reopened; resubmitted as a new version'
+              deliveries dismiss 1 --note 'reopened; resubmitted as a new version'
             """,
         subcommands: [DeliveriesListCommand.self, DeliveriesRetryCommand.self, DeliveriesDismissCommand.self],
         defaultSubcommand: DeliveriesListCommand.self)
@@ -86,7 +86,7 @@ public struct DeliveriesRetryCommand: ConsoleCommand {
             sends it with the same Idempotency-Key. Audited (deliveries.retry).
 
             Examples:
-              deliveries retry 7 --note 'office fixed the template mapping'
+              deliveries retry 1 --note 'office fixed the template mapping'
               deliveries retry --held
             """)
     /// Support fixes stuck forms anywhere: a delivery the office held once its cause is fixed too.

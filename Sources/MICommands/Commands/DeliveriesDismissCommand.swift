@@ -19,8 +19,8 @@ public struct DeliveriesDismissCommand: ConsoleCommand {
             crew) may dismiss.
 
             Examples:
-              deliveries dismiss 7 --note 'reopened for the missing photo; resubmitted as version 3'
-              deliveries dismiss 7 --note 'office retired this template' --dry-run
+              deliveries dismiss 1 --note 'reopened for the missing photo; resubmitted as version 3'
+              deliveries dismiss 1 --note 'office retired this template' --dry-run
             """)
     public static let roles: Set<Role> = [.foreman, .support]
 

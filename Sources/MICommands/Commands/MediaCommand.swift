@@ -20,7 +20,7 @@ public struct MediaCommand: ConsoleCommand {
 
             Examples:
               media 12 --out /tmp/review
-              media 'jdoe/Pump station 4' 'Qid0(1).jpg' --out .
+              media 'jdoe/Pump station 12' 'Qid0(1).jpg' --out .
             """)
     public static let roles: Set<Role> = Set(Role.allCases)
 

@@ -21,15 +21,15 @@ public struct MoveCommand: ConsoleCommand {
             after renames) and asks once; a script needs --yes. --dry-run lists it and changes \
             nothing. Several technicians, comma-separated ('move jdoe/* zangstrom,u00010'), share \
             a pattern's forms: in turn, or with --balance each form to the one with the fewest \
-            incomplete forms at that point; one preview, one question, and one 'undo' takes the \
-            whole handover back. 'undo' takes the last move back. When the form was moved by somebody else \
+            incomplete forms at that point; one preview, one question, one notice per technician, \
+            and one 'undo' takes the whole handover back. 'undo' takes the last move back. When the form was moved by somebody else \
             since this session last showed it ('forms', 'show'), the move says so.
 
             Examples:
-              move 12 asmith
-              move 'jdoe/Pump station 4' asmith --note 'jdoe on leave'
-              move 'jdoe/*' asmith --note 'jdoe on sick leave'
-              move 'jdoe/Pump*' asmith --dry-run
+              move 12 zangstrom
+              move 'jdoe/Pump station 4' zangstrom --note 'jdoe on leave'
+              move 'jdoe/*' zangstrom --note 'jdoe on sick leave'
+              move 'jdoe/Pump*' u00010 --dry-run
               move 'jdoe/*' zangstrom,u00010 --balance --note 'jdoe on sick leave'
             """)
     public static let roles: Set<Role> = [.foreman, .support]
@@ -103,13 +103,18 @@ public struct MoveCommand: ConsoleCommand {
             verb: "move", columns: Self.bulkColumns,
             change: { form in
                 try store.changes.move(.id(form.id), to: receiver[form.id] ?? technician.uid, actor: session.user.uid, actorRole: role,
-                               note: note.note, expectedVersion: form.version, policyDefaults: policy)
+                               note: note.note, expectedVersion: form.version, policyDefaults: policy, undoing: nil,
+                               notifies: false)
             },
             row: { _, result in
                 [.int(result.formId), .string(result.fromOwner), .string(result.toOwner), .string(result.oldName),
                  .string(result.newName), .bool(result.renamed), Value.time(result.expires)]
             },
-            question: { "move \($0) form(s) matching '\(form)' to \(receivers)?" }
+            question: { "move \($0) form(s) matching '\(form)' to \(receivers)?" },
+            // Each technician hears of the handover once, with every form of it.
+            afterChanges: { results in
+                try store.changes.tellOfMoves(results, actor: session.user.uid, actorRole: role, note: note.note, undone: false)
+            }
         ).run(forms, in: session, output: output, dryRun: batch.dryRun, yes: batch.yes) { _, result in moved.append(result) }
     }
 

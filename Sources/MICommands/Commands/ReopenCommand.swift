@@ -14,7 +14,7 @@ public struct ReopenCommand: ConsoleCommand {
             back a form submitted by mistake; support staff reopen completed forms only.
 
             Examples:
-              reopen 12 --note 'Bearing temperatures missing for the pump'
+              reopen 6 --note 'Bearing temperatures missing for the pump'
               reopen 'jdoe/Generator monthly' --note 'submitted before the photos were checked'
             """)
     public static let roles: Set<Role> = [.foreman, .support]

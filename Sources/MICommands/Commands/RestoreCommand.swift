@@ -13,8 +13,8 @@ public struct RestoreCommand: ConsoleCommand {
             move. FORM is the id shown by 'trash', or owner/name as it was trashed.
 
             Examples:
-              restore 12
-              restore 'jdoe/Pump station 4' --note 'expired during leave'
+              restore 11
+              restore 'jdoe/Hydrant 3 annual' --note 'expired during leave'
             """)
     public static let roles: Set<Role> = [.foreman, .support]
 

@@ -19,9 +19,9 @@ public struct SubmitCommand: ConsoleCommand {
             changes nothing.
 
             Examples:
-              submit 12
+              submit 6
               submit 'jdoe/Generator monthly' --yes
-              submit 12 13 14
+              submit 6 7 9
               submit --owner jdoe
               submit 'jdoe/Generator*' --dry-run
             """)

@@ -12,7 +12,7 @@ public struct UndoCommand: ConsoleCommand {
             Every form the last 'move' of this session moved goes back to the technician it came \
             from, under the name it had (renamed 'Name (2)' if that technician has one of that name \
             now) and with the expiry it had before the move: the move restarted its clock, the undo \
-            gives the old one back. Each technician gets one notice per form that the move was \
+            gives the old one back. Each technician gets one notice, naming his forms, that the moves were \
             undone; the audit rows record the expiry before and after. Refused, changing nothing, \
             when any of those forms changed since (another move, a comment, an import: its version \
             is not the one the move left). All forms or none. At the prompt it lists what will \
@@ -47,14 +47,18 @@ public struct UndoCommand: ConsoleCommand {
                 let move = moves[form.id]
                 return try store.changes.move(.id(form.id), to: move?.fromOwner ?? form.owner, actor: session.user.uid,
                                       actorRole: role, note: reason, expectedVersion: form.version,
-                                      policyDefaults: policy, undoing: move)
+                                      policyDefaults: policy, undoing: move, notifies: false)
             },
             row: { _, result in
                 [.int(result.formId), .string(result.fromOwner), .string(result.toOwner), .string(result.oldName),
                  .string(result.newName), .bool(result.renamed), Value.time(result.expires)]
             },
             question: { "give \($0) form(s) back to where the last move took them from?" },
-            atomic: true
+            atomic: true,
+            // Each technician hears once that the moves were undone, in the undo's transaction.
+            afterChanges: { results in
+                try store.changes.tellOfMoves(results, actor: session.user.uid, actorRole: role, note: reason, undone: true)
+            }
         ).run(forms, in: session, output: output, dryRun: batch.dryRun, yes: batch.yes) { _, result in moved.append(result) }
         if !moved.isEmpty {
             for result in moved { _ = session.recall.moved(result) }

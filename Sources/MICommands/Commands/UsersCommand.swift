@@ -39,7 +39,9 @@ public struct UsersCommand: ConsoleCommand {
     public init() {}
 
     public func run(in session: Session, output: OutputSink) throws {
-        output.beginRows([Column("uid"), Column("name"), Column("mail"), Column("roles")] + (state ? [Column("state")] : []))
+        // At a narrow terminal the mail goes first, then long names are cut: one line a user.
+        output.beginRows([Column("uid"), Column("name", fit: .cut), Column("mail", fit: .leftOut), Column("roles")]
+                         + (state ? [Column("state")] : []))
         func show(_ user: DirectoryUser) throws {
             try session.checkpointRow()
             var row: [Value] = [.string(user.uid), .string(user.name), user.mail.map(Value.string) ?? .null,

@@ -49,12 +49,15 @@ extension FormStore {
     ///   - undoing: the move this one takes back (`undo`): the form gets the name it had before it
     ///     (renamed `Base (k)` like any other when `uid` holds it) and the expiry clock it had before
     ///     it, whatever the policy, and both technicians' notices say the move was undone.
+    ///   - notifies: false when the caller tells the technicians and the crews' foremen itself,
+    ///     once for many forms (a bulk move or an undo: ``tellOfMoves(_:actor:actorRole:note:undone:)``).
     /// - Throws: `.notFound`; `.invalidState` unless the form is incomplete; `.conflict`;
     ///   `.invalidInput` for a malformed uid or actor; `.busy`.
     @discardableResult
     public func move(_ ref: FormReference, to uid: String, actor: String, actorRole: String = "foreman",
                      note: String? = nil, expectedVersion: Int? = nil,
-                     policyDefaults: ExpiryPolicy = .defaults, undoing: MoveResult? = nil) throws -> MoveResult {
+                     policyDefaults: ExpiryPolicy = .defaults, undoing: MoveResult? = nil,
+                     notifies: Bool = true) throws -> MoveResult {
         let uid = try Validate.uid(uid)
         let actor = try Validate.name(actor, what: "actor")
         let preferredName = try undoing.map { try Validate.name($0.oldName, what: "form name") }
@@ -95,23 +98,26 @@ extension FormStore {
                 UPDATE forms SET owner = \(uid), name = \(newName), version = version + 1, \(FormRecord.touching(now)),
                                  expiry_reset_at = \(clockRestart)
                 WHERE id = \(form.id) AND version = \(form.version)
-                """),
-                Notices.adding(uid: form.owner,
-                               text: undoing == nil
-                                   ? Notices.reassigned(formName: form.name, newName: newName, to: uid, by: actor,
-                                                        role: actorRole, reason: note)
-                                   : Notices.undoneAway(formName: form.name, newName: newName, to: uid, by: actor,
-                                                        role: actorRole, reason: note),
-                               source: undoing == nil ? Notice.sourceMove : Notice.sourceUndo, formId: form.id, at: now),
-                Notices.adding(uid: uid,
-                               text: undoing == nil
-                                   ? Notices.received(formName: newName, oldName: form.name, from: form.owner,
-                                                      by: actor, role: actorRole, reason: note)
-                                   : Notices.undoneBack(formName: newName, oldName: form.name, from: form.owner,
-                                                        by: actor, role: actorRole, reason: note),
-                               source: undoing == nil ? Notice.sourceMoveReceived : Notice.sourceUndo, formId: form.id,
-                               at: now)]
-            if let naming = crewNaming {
+                """)]
+            if notifies {
+                statements += [
+                    Notices.adding(uid: form.owner,
+                                   text: undoing == nil
+                                       ? Notices.reassigned(formName: form.name, newName: newName, to: uid, by: actor,
+                                                            role: actorRole, reason: note)
+                                       : Notices.undoneAway(formName: form.name, newName: newName, to: uid, by: actor,
+                                                            role: actorRole, reason: note),
+                                   source: undoing == nil ? Notice.sourceMove : Notice.sourceUndo, formId: form.id, at: now),
+                    Notices.adding(uid: uid,
+                                   text: undoing == nil
+                                       ? Notices.received(formName: newName, oldName: form.name, from: form.owner,
+                                                          by: actor, role: actorRole, reason: note)
+                                       : Notices.undoneBack(formName: newName, oldName: form.name, from: form.owner,
+                                                            by: actor, role: actorRole, reason: note),
+                                   source: undoing == nil ? Notice.sourceMoveReceived : Notice.sourceUndo, formId: form.id,
+                                   at: now)]
+            }
+            if notifies, let naming = crewNaming {
                 // The foremen of the crews the form leaves or comes into hear of it, each once.
                 for told in try naming.foremenToTell(movedFrom: form.owner, to: uid, actor: actor) {
                     statements.append(Notices.adding(uid: told.foreman,
@@ -138,8 +144,8 @@ extension FormStore {
                 throw StoreError(.conflict, "\(uid) got a form named '\(newName)' at the same moment; try the move again.",
                                  sqlState: error.sqlState)
             }
-            let noticeId = try results[1].insertedId()
-            let receiverNoticeId = try results[2].insertedId()
+            let noticeId = notifies ? try results[1].insertedId() : nil
+            let receiverNoticeId = notifies ? try results[2].insertedId() : nil
             return MoveResult(formId: form.id, fromOwner: form.owner, toOwner: uid, oldName: form.name, newName: newName,
                               version: form.version + 1, moved: true, noticeId: noticeId,
                               receiverNoticeId: receiverNoticeId, expires: expires,

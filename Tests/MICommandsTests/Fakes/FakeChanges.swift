@@ -8,7 +8,7 @@ final class FakeChanges: StoreChanges {
     init(_ store: FakeStore) { self.store = store }
 
     func move(_ ref: FormReference, to uid: String, actor: String, actorRole: String, note: String?,
-              expectedVersion: Int?, policyDefaults: ExpiryPolicy, undoing: MoveResult?) throws -> MoveResult {
+              expectedVersion: Int?, policyDefaults: ExpiryPolicy, undoing: MoveResult?, notifies: Bool) throws -> MoveResult {
         store.calls.append("move \(ref) \(uid) \(actorRole)")
         store.lastMovePolicy = policyDefaults
         guard case .id(let id) = ref, let form = store.forms.first(where: { $0.id == id }) else {
@@ -18,6 +18,10 @@ final class FakeChanges: StoreChanges {
         return MoveResult(formId: id, fromOwner: form.owner, toOwner: uid, oldName: form.name, newName: form.name + " (2)",
                           version: form.version + 1, moved: true, noticeId: 1, receiverNoticeId: 2,
                           expires: store.movedFormExpires)
+    }
+
+    func tellOfMoves(_ moves: [MoveResult], actor: String, actorRole: String, note: String?, undone: Bool) throws {
+        store.calls.append("tellOfMoves \(moves.count) undone: \(undone)")
     }
 
     func comment(_ ref: FormReference, text: String, author: String, note: String?, expectedVersion: Int?) throws -> ForemanComment {
