@@ -21,18 +21,20 @@ struct SnapshotLimitTests {
             && error.message.contains("longer than the 1 s allowed")
     }
 
+    /// Steps through `numbers` on `db`, waiting past the limit after the first row; the rows
+    /// seen are counted in `seen`.
+    static func stepSlowly(_ db: any StoreDatabase, seen: inout Int) throws {
+        try db.forEachRow(literal: numbers) { _ in
+            seen += 1
+            if seen == 1 { Thread.sleep(forTimeInterval: 1.2) }
+        }
+    }
+
     @Test func aReadSteppedPastTheLimitEndsAtItsNextRow() throws {
         let dir = try TempDir()
         let store = try store(dir)
         var seen = 0
-        #expect(performing: {
-            try store.read { db in
-                try db.forEachRow(literal: Self.numbers) { _ in
-                    seen += 1
-                    if seen == 1 { Thread.sleep(forTimeInterval: 1.2) }
-                }
-            }
-        }, throws: Self.tooOld)
+        #expect(performing: { try store.read { db in try Self.stepSlowly(db, seen: &seen) } }, throws: Self.tooOld)
         #expect(seen == 1, "the read went on after its snapshot was too old")
         // A read within the limit is untouched.
         var count = 0
@@ -59,21 +61,10 @@ struct SnapshotLimitTests {
         let dir = try TempDir()
         let store = try store(dir)
         var seen = 0
-        try store.readWholeStore { db in
-            try db.forEachRow(literal: Self.numbers) { _ in
-                seen += 1
-                if seen == 1 { Thread.sleep(forTimeInterval: 1.2) }
-            }
-        }
+        try store.readWholeStore { db in try Self.stepSlowly(db, seen: &seen) }
         #expect(seen == 50)
         seen = 0
-        #expect(performing: {
-            try store.read { db in
-                try db.forEachRow(literal: Self.numbers) { _ in
-                    seen += 1
-                    if seen == 1 { Thread.sleep(forTimeInterval: 1.2) }
-                }
-            }
-        }, throws: Self.tooOld)
+        #expect(performing: { try store.read { db in try Self.stepSlowly(db, seen: &seen) } }, throws: Self.tooOld)
+        #expect(seen == 1)
     }
 }
