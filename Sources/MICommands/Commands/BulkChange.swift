@@ -29,7 +29,8 @@ struct BulkChange<Outcome> {
     var atomic = false
     /// Runs once after the changes with what they gave (also when a run stopped part-way, with
     /// those made), in their transaction when `atomic`; not for a preview or dry run. A bulk
-    /// move tells each technician once here.
+    /// move makes one notice per technician of its moves' own here; when that fails the
+    /// changes and their own notices stand, and a warning says so.
     var afterChanges: ([Outcome]) throws -> Void = { _ in }
 
     /// Runs the flow; returns what the changes that were made (and saved) gave, in order.
@@ -110,7 +111,12 @@ struct BulkChange<Outcome> {
                 if !madeSoFar.isEmpty { try? afterChanges(madeSoFar) }
                 throw error
             }
-            try afterChanges(outcomes)
+            do {
+                try afterChanges(outcomes)
+            } catch {
+                output.warning("\(verb): done for \(outcomes.count) form(s), each told of on its own: one notice for all "
+                               + "could not be made (\((error as? StoreError)?.message ?? "\(error)"))")
+            }
         }
         // After a preview the result looks like it: a line says it was done this time.
         if previewed { output.message("\(verb): done for \(outcomes.count) form(s)") }

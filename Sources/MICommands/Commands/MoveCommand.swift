@@ -103,8 +103,7 @@ public struct MoveCommand: ConsoleCommand {
             verb: "move", columns: Self.bulkColumns,
             change: { form in
                 try store.changes.move(.id(form.id), to: receiver[form.id] ?? technician.uid, actor: session.user.uid, actorRole: role,
-                               note: note.note, expectedVersion: form.version, policyDefaults: policy, undoing: nil,
-                               notifies: false)
+                               note: note.note, expectedVersion: form.version, policyDefaults: policy, undoing: nil)
             },
             row: { _, result in
                 [.int(result.formId), .string(result.fromOwner), .string(result.toOwner), .string(result.oldName),

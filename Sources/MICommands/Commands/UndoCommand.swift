@@ -47,7 +47,7 @@ public struct UndoCommand: ConsoleCommand {
                 let move = moves[form.id]
                 return try store.changes.move(.id(form.id), to: move?.fromOwner ?? form.owner, actor: session.user.uid,
                                       actorRole: role, note: reason, expectedVersion: form.version,
-                                      policyDefaults: policy, undoing: move, notifies: false)
+                                      policyDefaults: policy, undoing: move)
             },
             row: { _, result in
                 [.int(result.formId), .string(result.fromOwner), .string(result.toOwner), .string(result.oldName),

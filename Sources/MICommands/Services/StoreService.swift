@@ -102,10 +102,10 @@ public protocol StoreListing: AnyObject {
 public protocol StoreChanges: AnyObject {
     // Forms: changes
     func move(_ ref: FormReference, to uid: String, actor: String, actorRole: String, note: String?,
-              expectedVersion: Int?, policyDefaults: ExpiryPolicy, undoing: MoveResult?, notifies: Bool) throws
+              expectedVersion: Int?, policyDefaults: ExpiryPolicy, undoing: MoveResult?) throws
         -> MoveResult
-    /// One notice per technician for the moves of a bulk move or an undo (made with
-    /// `notifies: false`).
+    /// The moves of a bulk move or an undo told once per technician and foreman: their own
+    /// unread notices replaced by one for all.
     func tellOfMoves(_ moves: [MoveResult], actor: String, actorRole: String, note: String?, undone: Bool) throws
     func comment(_ ref: FormReference, text: String, author: String, note: String?, expectedVersion: Int?) throws
         -> ForemanComment
@@ -185,12 +185,12 @@ extension StoreChanges {
     public func move(_ ref: FormReference, to uid: String, actor: String, actorRole: String = "foreman",
                      note: String? = nil, policyDefaults: ExpiryPolicy) throws -> MoveResult {
         try move(ref, to: uid, actor: actor, actorRole: actorRole, note: note, expectedVersion: nil,
-                 policyDefaults: policyDefaults, undoing: nil, notifies: true)
+                 policyDefaults: policyDefaults, undoing: nil)
     }
     public func move(_ ref: FormReference, to uid: String, actor: String, actorRole: String, note: String?,
                      expectedVersion: Int?, policyDefaults: ExpiryPolicy) throws -> MoveResult {
         try move(ref, to: uid, actor: actor, actorRole: actorRole, note: note, expectedVersion: expectedVersion,
-                 policyDefaults: policyDefaults, undoing: nil, notifies: true)
+                 policyDefaults: policyDefaults, undoing: nil)
     }
     public func comment(_ ref: FormReference, text: String, author: String, note: String? = nil) throws -> ForemanComment {
         try comment(ref, text: text, author: author, note: note, expectedVersion: nil)

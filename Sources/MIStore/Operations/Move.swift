@@ -17,6 +17,8 @@ public struct MoveResult: Sendable, Hashable {
     public let noticeId: Int64?
     /// The notice left for the new owner (nil for a no-op).
     public let receiverNoticeId: Int64?
+    /// The notices left for the foremen of the crews the form left or came into, by foreman.
+    public var crewNoticeIds: [String: Int64] = [:]
     /// When the form expires now, under its new owner's policy (``OwnerPolicies``): a move
     /// restarts its clock unless that policy counts from `created` (``ExpiryStart``).
     public let expires: Date
@@ -49,15 +51,15 @@ extension FormStore {
     ///   - undoing: the move this one takes back (`undo`): the form gets the name it had before it
     ///     (renamed `Base (k)` like any other when `uid` holds it) and the expiry clock it had before
     ///     it, whatever the policy, and both technicians' notices say the move was undone.
-    ///   - notifies: false when the caller tells the technicians and the crews' foremen itself,
-    ///     once for many forms (a bulk move or an undo: ``tellOfMoves(_:actor:actorRole:note:undone:)``).
+    ///   The notices of a move that is one of many (a bulk move, an undo) are made one for all
+    ///   afterwards by ``tellOfMoves(_:actor:actorRole:note:undone:)``; until then each move's own
+    ///   are in the store with it, so a run that stops or dies part-way leaves none untold.
     /// - Throws: `.notFound`; `.invalidState` unless the form is incomplete; `.conflict`;
     ///   `.invalidInput` for a malformed uid or actor; `.busy`.
     @discardableResult
     public func move(_ ref: FormReference, to uid: String, actor: String, actorRole: String = "foreman",
                      note: String? = nil, expectedVersion: Int? = nil,
-                     policyDefaults: ExpiryPolicy = .defaults, undoing: MoveResult? = nil,
-                     notifies: Bool = true) throws -> MoveResult {
+                     policyDefaults: ExpiryPolicy = .defaults, undoing: MoveResult? = nil) throws -> MoveResult {
         let uid = try Validate.uid(uid)
         let actor = try Validate.name(actor, what: "actor")
         let preferredName = try undoing.map { try Validate.name($0.oldName, what: "form name") }
@@ -99,27 +101,27 @@ extension FormStore {
                                  expiry_reset_at = \(clockRestart)
                 WHERE id = \(form.id) AND version = \(form.version)
                 """)]
-            if notifies {
-                statements += [
-                    Notices.adding(uid: form.owner,
-                                   text: undoing == nil
-                                       ? Notices.reassigned(formName: form.name, newName: newName, to: uid, by: actor,
-                                                            role: actorRole, reason: note)
-                                       : Notices.undoneAway(formName: form.name, newName: newName, to: uid, by: actor,
-                                                            role: actorRole, reason: note),
-                                   source: undoing == nil ? Notice.sourceMove : Notice.sourceUndo, formId: form.id, at: now),
-                    Notices.adding(uid: uid,
-                                   text: undoing == nil
-                                       ? Notices.received(formName: newName, oldName: form.name, from: form.owner,
-                                                          by: actor, role: actorRole, reason: note)
-                                       : Notices.undoneBack(formName: newName, oldName: form.name, from: form.owner,
-                                                            by: actor, role: actorRole, reason: note),
-                                   source: undoing == nil ? Notice.sourceMoveReceived : Notice.sourceUndo, formId: form.id,
-                                   at: now)]
-            }
-            if notifies, let naming = crewNaming {
+            statements += [
+                Notices.adding(uid: form.owner,
+                               text: undoing == nil
+                                   ? Notices.reassigned(formName: form.name, newName: newName, to: uid, by: actor,
+                                                        role: actorRole, reason: note)
+                                   : Notices.undoneAway(formName: form.name, newName: newName, to: uid, by: actor,
+                                                        role: actorRole, reason: note),
+                               source: undoing == nil ? Notice.sourceMove : Notice.sourceUndo, formId: form.id, at: now),
+                Notices.adding(uid: uid,
+                               text: undoing == nil
+                                   ? Notices.received(formName: newName, oldName: form.name, from: form.owner,
+                                                      by: actor, role: actorRole, reason: note)
+                                   : Notices.undoneBack(formName: newName, oldName: form.name, from: form.owner,
+                                                        by: actor, role: actorRole, reason: note),
+                               source: undoing == nil ? Notice.sourceMoveReceived : Notice.sourceUndo, formId: form.id,
+                               at: now)]
+            var foremenTold: [String] = []
+            if let naming = crewNaming {
                 // The foremen of the crews the form leaves or comes into hear of it, each once.
                 for told in try naming.foremenToTell(movedFrom: form.owner, to: uid, actor: actor) {
+                    foremenTold.append(told.foreman)
                     statements.append(Notices.adding(uid: told.foreman,
                                                      text: Notices.movedForCrew(formName: newName, told, to: uid,
                                                                                 from: form.owner, by: actor, role: actorRole,
@@ -144,11 +146,11 @@ extension FormStore {
                 throw StoreError(.conflict, "\(uid) got a form named '\(newName)' at the same moment; try the move again.",
                                  sqlState: error.sqlState)
             }
-            let noticeId = notifies ? try results[1].insertedId() : nil
-            let receiverNoticeId = notifies ? try results[2].insertedId() : nil
+            var crewNoticeIds: [String: Int64] = [:]
+            for (index, foreman) in foremenTold.enumerated() { crewNoticeIds[foreman] = try results[3 + index].insertedId() }
             return MoveResult(formId: form.id, fromOwner: form.owner, toOwner: uid, oldName: form.name, newName: newName,
-                              version: form.version + 1, moved: true, noticeId: noticeId,
-                              receiverNoticeId: receiverNoticeId, expires: expires,
+                              version: form.version + 1, moved: true, noticeId: try results[1].insertedId(),
+                              receiverNoticeId: try results[2].insertedId(), crewNoticeIds: crewNoticeIds, expires: expires,
                               clockRestartBefore: form.expiryResetAt.map(Date.init(timeIntervalSince1970:)))
         }
         if result.moved {

@@ -2,57 +2,92 @@ import Foundation
 
 extension FormStore {
     /// Tells each technician, and each crew's foreman, once of a change of many forms: a bulk
-    /// move (`move 'jdoe/*' zangstrom,u00010`) or its undo, whose moves were made with
-    /// `notifies: false`. Each technician who lost forms gets one notice naming them and where
-    /// each went, each who got forms one naming them and where each came from; for an undo both
-    /// say "undone". Each foreman of a crew the forms left or came into gets one notice naming
-    /// them. Whoever has one form of the change reads what a single move says. In one
-    /// transaction (the caller's, when it runs in one: an undo's).
+    /// move (`move 'jdoe/*' zangstrom,u00010`) or its undo. Each move left its own notices with
+    /// it (so a run that stopped or died part-way told everyone of what it did); here, in one
+    /// transaction (the caller's, when it runs in one: an undo's), the unread ones of whoever
+    /// has several are replaced by one naming them all. Each technician who lost forms then
+    /// has one notice naming them and where each went, each who got forms one naming them and
+    /// where each came from; for an undo both say "undone". Each foreman of a crew the forms
+    /// left or came into has one naming them. A notice already read stays as it is, and its form
+    /// is left out of the one that replaces the others.
     public func tellOfMoves(_ moves: [MoveResult], actor: String, actorRole: String, note: String?, undone: Bool) throws {
         let moves = moves.filter(\.moved)
-        guard !moves.isEmpty else { return }
+        guard moves.count > 1 else { return }
         let actor = try Validate.name(actor, what: "actor")
-        var statements: [StoreStatement] = []
-        let now = nowSeconds()
-        func tell(_ uid: String, _ forms: [MoveResult], _ text: String, source: String) {
-            statements.append(Notices.adding(uid: uid, text: text, source: source,
-                                             formId: forms.count == 1 ? forms[0].formId : nil, at: now))
-        }
-        for (uid, lost) in Self.grouped(moves, by: \.fromOwner) {
-            let text = undone ? Notices.undoneAway(lost, by: actor, role: actorRole, reason: note)
-                              : Notices.reassigned(lost, by: actor, role: actorRole, reason: note)
-            tell(uid, lost, text, source: undone ? Notice.sourceUndo : Notice.sourceMove)
-        }
-        for (uid, got) in Self.grouped(moves, by: \.toOwner) {
-            let text = undone ? Notices.undoneBack(got, by: actor, role: actorRole, reason: note)
-                              : Notices.received(got, by: actor, role: actorRole, reason: note)
-            tell(uid, got, text, source: undone ? Notice.sourceUndo : Notice.sourceMoveReceived)
-        }
-        if let naming = crewNaming {
-            var foremen: [String] = []
-            var told: [String: [(move: MoveResult, crews: CrewForemanToTell)]] = [:]
-            for move in moves {
-                for crews in try naming.foremenToTell(movedFrom: move.fromOwner, to: move.toOwner, actor: actor) {
-                    if told[crews.foreman] == nil { foremen.append(crews.foreman) }
-                    told[crews.foreman, default: []].append((move, crews))
+        try write { db in
+            let unread = try Self.unread(moves.flatMap { [$0.noticeId, $0.receiverNoticeId].compactMap { $0 } + $0.crewNoticeIds.values },
+                                         in: db)
+            var replaced: [Int64] = []
+            var statements: [StoreStatement] = []
+            let now = nowSeconds()
+            /// One notice for `uid` of `forms`, whose own unread notices are `ids`, when there are several.
+            func tell(_ uid: String, _ forms: [(move: MoveResult, id: Int64)], _ text: ([MoveResult]) -> String, source: String) {
+                guard forms.count > 1 else { return }
+                replaced += forms.map(\.id)
+                statements.append(Notices.adding(uid: uid, text: text(forms.map(\.move)), source: source, formId: nil, at: now))
+            }
+            for (uid, lost) in Self.grouped(moves, by: \.fromOwner, notice: { $0.noticeId }, among: unread) {
+                tell(uid, lost, { undone ? Notices.undoneAway($0, by: actor, role: actorRole, reason: note)
+                                         : Notices.reassigned($0, by: actor, role: actorRole, reason: note) },
+                     source: undone ? Notice.sourceUndo : Notice.sourceMove)
+            }
+            for (uid, got) in Self.grouped(moves, by: \.toOwner, notice: { $0.receiverNoticeId }, among: unread) {
+                tell(uid, got, { undone ? Notices.undoneBack($0, by: actor, role: actorRole, reason: note)
+                                        : Notices.received($0, by: actor, role: actorRole, reason: note) },
+                     source: undone ? Notice.sourceUndo : Notice.sourceMoveReceived)
+            }
+            if let naming = crewNaming {
+                var foremen: [String] = []
+                var told: [String: [(move: MoveResult, crews: CrewForemanToTell, id: Int64)]] = [:]
+                for move in moves {
+                    for crews in try naming.foremenToTell(movedFrom: move.fromOwner, to: move.toOwner, actor: actor) {
+                        guard let id = move.crewNoticeIds[crews.foreman], unread.contains(id) else { continue }
+                        if told[crews.foreman] == nil { foremen.append(crews.foreman) }
+                        told[crews.foreman, default: []].append((move, crews, id))
+                    }
+                }
+                for foreman in foremen {
+                    let items = told[foreman]!
+                    guard items.count > 1 else { continue }
+                    replaced += items.map(\.id)
+                    statements.append(Notices.adding(uid: foreman, text: Notices.movedForCrew(items.map { ($0.move, $0.crews) },
+                                                                                             by: actor, role: actorRole, reason: note),
+                                                     source: Notice.sourceMoveIntoCrew, formId: nil, at: now))
                 }
             }
-            for foreman in foremen {
-                let items = told[foreman]!
-                tell(foreman, items.map(\.move), Notices.movedForCrew(items, by: actor, role: actorRole, reason: note),
-                     source: Notice.sourceMoveIntoCrew)
+            for chunk in Self.chunks(replaced) {
+                try db.execute(literal: "DELETE FROM notices WHERE id IN (\(chunk.map { "\($0)" as StoreSQL }.joined(separator: ", ")))")
             }
+            if !statements.isEmpty { _ = try db.batch(statements) }
         }
-        try write { db in _ = try db.batch(statements) }
     }
 
-    /// The moves per technician, in the order each technician first appears.
-    private static func grouped(_ moves: [MoveResult], by owner: KeyPath<MoveResult, String>) -> [(String, [MoveResult])] {
+    /// Which of the notices `ids` nobody has read yet.
+    private static func unread(_ ids: [Int64], in db: any StoreDatabase) throws -> Set<Int64> {
+        var unread = Set<Int64>()
+        for chunk in chunks(ids) {
+            let list = chunk.map { "\($0)" as StoreSQL }.joined(separator: ", ")
+            unread.formUnion(try db.values(Int64.self, literal: "SELECT id FROM notices WHERE id IN (\(list)) AND read_at IS NULL"))
+        }
+        return unread
+    }
+
+    /// `ids` in lists short enough for one statement's arguments on either engine.
+    private static func chunks(_ ids: [Int64]) -> [ArraySlice<Int64>] {
+        stride(from: 0, to: ids.count, by: 500).map { ids[$0..<min($0 + 500, ids.count)] }
+    }
+
+    /// The moves per technician whose own notice (`notice`) is still unread, in the order each
+    /// technician first appears.
+    private static func grouped(_ moves: [MoveResult], by owner: KeyPath<MoveResult, String>,
+                                notice: (MoveResult) -> Int64?, among unread: Set<Int64>)
+        -> [(String, [(move: MoveResult, id: Int64)])] {
         var order: [String] = []
-        var groups: [String: [MoveResult]] = [:]
+        var groups: [String: [(move: MoveResult, id: Int64)]] = [:]
         for move in moves {
+            guard let id = notice(move), unread.contains(id) else { continue }
             if groups[move[keyPath: owner]] == nil { order.append(move[keyPath: owner]) }
-            groups[move[keyPath: owner], default: []].append(move)
+            groups[move[keyPath: owner], default: []].append((move, id))
         }
         return order.map { ($0, groups[$0]!) }
     }

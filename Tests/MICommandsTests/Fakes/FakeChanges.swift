@@ -8,7 +8,7 @@ final class FakeChanges: StoreChanges {
     init(_ store: FakeStore) { self.store = store }
 
     func move(_ ref: FormReference, to uid: String, actor: String, actorRole: String, note: String?,
-              expectedVersion: Int?, policyDefaults: ExpiryPolicy, undoing: MoveResult?, notifies: Bool) throws -> MoveResult {
+              expectedVersion: Int?, policyDefaults: ExpiryPolicy, undoing: MoveResult?) throws -> MoveResult {
         store.calls.append("move \(ref) \(uid) \(actorRole)")
         store.lastMovePolicy = policyDefaults
         guard case .id(let id) = ref, let form = store.forms.first(where: { $0.id == id }) else {
