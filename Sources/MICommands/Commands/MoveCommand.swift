@@ -48,14 +48,25 @@ public struct MoveCommand: ConsoleCommand {
     public init() {}
 
     /// The technicians named, in the order given (`zangstrom,u00010`).
-    var targets: [String] { uid.split(separator: ",").map(\.trimmingBlanks) }
+    var targets: [String] {
+        // One technician with nothing to trim, as every line of a move script names: the name
+        // as given, without splitting and copying it (what the split and trim would give).
+        let scalars = uid.unicodeScalars
+        if let first = scalars.first, let last = scalars.last, !Substring.isBlank(first), !Substring.isBlank(last),
+           !uid.utf8.contains(UInt8(ascii: ",")) {
+            return [uid]
+        }
+        return uid.split(separator: ",").map(\.trimmingBlanks)
+    }
 
     public func validate() throws {
         let targets = self.targets
         guard !targets.isEmpty, !targets.contains(where: \.isEmpty) else {
             throw ValidationError("give a technician, or several separated by commas ('zangstrom,u00010')")
         }
-        guard Set(targets.map { $0.lowercased() }).count == targets.count else { throw ValidationError("a technician is named twice") }
+        guard targets.count < 2 || Set(targets.map { $0.lowercased() }).count == targets.count else {
+            throw ValidationError("a technician is named twice")
+        }
         if targets.count > 1, case .form = form {
             throw ValidationError("one form goes to one technician; several share the forms of a pattern ('jdoe/*')")
         }
@@ -70,6 +81,7 @@ public struct MoveCommand: ConsoleCommand {
     public func run(in session: Session, output: OutputSink) throws {
         // Both ends inside the foreman's crews: the target is refused before the store
         // is asked; the store checks the form's owner, and the target again, in the move's transaction.
+        let targets = self.targets
         for target in targets { try session.requireInCrews(target) }
         let technicians = try targets.map { try session.technician($0) }
         let technician = technicians[0]
@@ -157,10 +169,15 @@ extension Substring {
     /// category Zs, and tab), without Foundation's bridging, which showed in a move script's
     /// profile (every `move` line asks twice: its check and its run).
     fileprivate var trimmingBlanks: String {
-        func isBlank(_ scalar: Unicode.Scalar) -> Bool { scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator }
+        let isBlank = Substring.isBlank
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !isBlank($0) }) else { return "" }
         let last = scalars.lastIndex(where: { !isBlank($0) })!
         return String(scalars[first...last])
+    }
+
+    /// A blank at either end of a technician's name: tab, or general category Zs.
+    fileprivate static func isBlank(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
     }
 }

@@ -33,17 +33,31 @@ final class TableRenderer: RenderingSink {
     private var rowCount = 0
 
     func record(_ columns: [Column], _ values: [Value]) {
-        let width = columns.map { DisplayWidth.of($0.title) }.max() ?? 0
+        let titleWidths = columns.map { DisplayWidth.of($0.title) }
+        let width = titleWidths.max() ?? 0
         var nested: [(Column, [[Value.Field]])] = []
-        for (column, value) in zip(columns, values) {
+        for (index, (column, value)) in zip(columns, values).enumerated() {
             // A list of objects (a form's questions) is drawn as its own table below.
             if let objects = value.objectList {
                 nested.append((column, objects))
                 continue
             }
+            // Each line's bytes straight into the output, the title padded to `width`: a move
+            // script prints one such record per line, and joined Strings were most of its cost.
             let lines = cellLines(value)
-            out.write(pad(column.title, width) + "  " + (lines.first ?? "") + "\n")
-            for line in lines.dropFirst() { out.write(String(repeating: " ", count: width + 2) + line + "\n") }
+            out.append { bytes in
+                bytes += column.title.utf8
+                bytes += repeatElement(UInt8(ascii: " "), count: width - titleWidths[index] + 2)
+                bytes += (lines.first ?? "").utf8
+                bytes.append(UInt8(ascii: "\n"))
+            }
+            for line in lines.dropFirst() {
+                out.append { bytes in
+                    bytes += repeatElement(UInt8(ascii: " "), count: width + 2)
+                    bytes += line.utf8
+                    bytes.append(UInt8(ascii: "\n"))
+                }
+            }
         }
         for (column, objects) in nested {
             out.write("\n" + column.title + ":\n")

@@ -31,6 +31,9 @@ struct StoreSQL: ExpressibleByStringInterpolation, Sendable {
     /// About how many bytes the rendered text takes (its text, a few per argument), so that it
     /// is written into one buffer of that size.
     fileprivate private(set) var sizeHint: Int
+    /// How many arguments it binds (the larger count where the engines' texts differ), so that
+    /// they go into one array of that size.
+    fileprivate private(set) var argumentHint: Int
 
     /// Room for an argument's placeholder in ``sizeHint`` (`?`, `$12`).
     fileprivate static let placeholderBytes = 4
@@ -40,6 +43,7 @@ struct StoreSQL: ExpressibleByStringInterpolation, Sendable {
     init(unsafeRaw text: String) {
         pieces = text.isEmpty ? [] : [.text(text)]
         sizeHint = text.utf8.count
+        argumentHint = 0
     }
 
     init(stringLiteral text: String) { self.init(unsafeRaw: text) }
@@ -47,17 +51,20 @@ struct StoreSQL: ExpressibleByStringInterpolation, Sendable {
     init(stringInterpolation: Interpolation) {
         pieces = stringInterpolation.pieces
         sizeHint = stringInterpolation.sizeHint
+        argumentHint = stringInterpolation.argumentHint
     }
 
     /// `sqlite` where SQLite runs the statement, `postgres` where PostgreSQL does.
     init(sqlite: StoreSQL, postgres: StoreSQL) {
         pieces = [.byEngine(sqlite: sqlite, postgres: postgres)]
         sizeHint = max(sqlite.sizeHint, postgres.sizeHint)
+        argumentHint = max(sqlite.argumentHint, postgres.argumentHint)
     }
 
     struct Interpolation: StringInterpolationProtocol {
         fileprivate var pieces: [Piece] = []
         fileprivate var sizeHint = 0
+        fileprivate var argumentHint = 0
 
         init(literalCapacity: Int, interpolationCount: Int) {
             // A literal piece before, between and after the values: no growing as they come.
@@ -73,18 +80,21 @@ struct StoreSQL: ExpressibleByStringInterpolation, Sendable {
         mutating func appendInterpolation(_ value: some StoreValueConvertible) {
             pieces.append(.argument(value))
             sizeHint += StoreSQL.placeholderBytes
+            argumentHint += 1
         }
 
         /// An optional value: one argument, NULL when nil.
         mutating func appendInterpolation(_ value: (some StoreValueConvertible)?) {
             pieces.append(.argument(value.map { $0.storeValue } ?? StoreValue.null))
             sizeHint += StoreSQL.placeholderBytes
+            argumentHint += 1
         }
 
         /// Another fragment, with its arguments.
         mutating func appendInterpolation(_ fragment: StoreSQL) {
             pieces += fragment.pieces
             sizeHint += fragment.sizeHint
+            argumentHint += fragment.argumentHint
         }
 
         /// A name (a table, a column), quoted: `"name"`, a `"` in it doubled, so it is one
@@ -121,6 +131,7 @@ struct StoreSQL: ExpressibleByStringInterpolation, Sendable {
     static func += (lhs: inout StoreSQL, rhs: StoreSQL) {
         lhs.pieces += rhs.pieces
         lhs.sizeHint += rhs.sizeHint
+        lhs.argumentHint += rhs.argumentHint
     }
 
     /// The text and arguments for `dialect`'s engine, each placeholder spelled by the dialect
@@ -132,6 +143,7 @@ struct StoreSQL: ExpressibleByStringInterpolation, Sendable {
         var sql: [UInt8] = []
         sql.reserveCapacity(sizeHint)
         var arguments: StoreArguments = []
+        arguments.reserveCapacity(argumentHint)
         render(for: dialect, into: &sql, &arguments)
         return (String(decoding: sql, as: UTF8.self), arguments)
     }
