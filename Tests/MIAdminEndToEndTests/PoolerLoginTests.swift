@@ -39,7 +39,9 @@ import Testing
         while try !String(contentsOfFile: log, encoding: .utf8).dropFirst(seen).contains("closing because: connect failed") {
             Thread.sleep(forTimeInterval: 0.1)
         }
-        trigger.terminate()
+        // SIGKILL: psql started from the test process inherits a mask that blocks SIGTERM, and
+        // would otherwise wait out PgBouncer's query_wait_timeout.
+        kill(trigger.processIdentifier, SIGKILL)
         trigger.waitUntilExit()
         let refused = try Shell.run("/usr/bin/psql", [site.bouncerURL, "-XAtqc", "SELECT 1"],
                                     environment: ["PGPASSWORD": site.fixture.password], deadline: 60)
@@ -78,6 +80,10 @@ import Testing
         run.send(["move \(ids[0]) asmith"])
         try scripts.waitForMoves(1, site, run)
         try poolerRefusingLogins(site)
+        if run.finished {
+            Issue.record("the console ended before its next line: \(try run.finish().stderr)")
+            return
+        }
         run.send(["move \(ids[2]) asmith"])
         let result = try run.finish()
         #expect(result.status == 2, "\(result.stderr)")
