@@ -39,7 +39,9 @@ import Testing
         while try !String(contentsOfFile: log, encoding: .utf8).dropFirst(seen).contains("closing because: connect failed") {
             Thread.sleep(forTimeInterval: 0.1)
         }
-        trigger.terminate()
+        // SIGKILL: psql started from the test process inherits a mask that blocks SIGTERM, and
+        // would otherwise wait out PgBouncer's query_wait_timeout.
+        kill(trigger.processIdentifier, SIGKILL)
         trigger.waitUntilExit()
         let refused = try Shell.run("/usr/bin/psql", [site.bouncerURL, "-XAtqc", "SELECT 1"],
                                     environment: ["PGPASSWORD": site.fixture.password], deadline: 60)
@@ -63,5 +65,31 @@ import Testing
         // until then it refuses, and the console keeps trying.
         let waiting = try MIAdmin.as_("mkhan", config: try config(site, reconnectSeconds: 60), ["forms --owner jdoe"])
         #expect(waiting.status == 0, "\(waiting.stderr)")
+    }
+
+    /// A console connected through PgBouncer before its server went away: PgBouncer ends each
+    /// try to go on at its first query, and when store.reconnectSeconds runs out the line fails
+    /// naming PgBouncer's reason, not only that the store was lost.
+    @Test func aConsoleThatLosesItsStoreMidScriptNamesThePoolersReason() throws {
+        let site = try PostgresSiteFixture(bouncerMode: "transaction")
+        defer { site.stop() }
+        let config = try config(site, reconnectSeconds: 2)
+        let scripts = FailoverScriptTests()
+        let ids = try scripts.seed(site, config: config)
+        let run = try FailoverScriptTests.ScriptRun(config: config, fixture: fixture)
+        run.send(["move \(ids[0]) asmith"])
+        try scripts.waitForMoves(1, site, run)
+        try poolerRefusingLogins(site)
+        if run.finished {
+            Issue.record("the console ended before its next line: \(try run.finish().stderr)")
+            return
+        }
+        run.send(["move \(ids[2]) asmith"])
+        let result = try run.finish()
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("could not connect again within 2 s; this change was not applied."),
+                "\(result.stderr)")
+        #expect(result.stderr.contains("server login has been failing, try again later (server_login_retry)"),
+                "\(result.stderr)")
     }
 }

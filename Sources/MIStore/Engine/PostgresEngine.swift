@@ -252,7 +252,7 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
                 continue
             } catch where connection.lost {
                 // Lost before COMMIT was sent: the server rolled the transaction back.
-                try reconnect(orFail: kind.notApplied)
+                try reconnect(after: error, orFail: kind.notApplied)
                 if kind.runsAgain || (kind == .read && database.rowsHandedOut == 0) { continue }
                 throw StoreError(.unreachable, "Lost the PostgreSQL store at \(target) in the middle of "
                                  + (kind == .read ? "a listing; its output above is incomplete."
@@ -268,7 +268,7 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
             } catch where connection.lost {
                 // In doubt: COMMIT was sent, its answer lost. Without a write id nothing was written.
                 guard let id = committingId, kind.commits else { return result }
-                try reconnect(orFail: "whether this change was applied is not known: it would be recorded "
+                try reconnect(after: error, orFail: "whether this change was applied is not known: it would be recorded "
                               + "under write id \(id) in the store's write_ids table")
                 if try wasApplied(id) { return result }
                 if !kind.runsAgain {
@@ -346,7 +346,7 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
     /// one that fails fails that statement. A connection found closed (a restart, a failover, an
     /// idle timeout) is opened again first.
     private func begin(_ kind: Kind, writeId: String?) throws {
-        if !connection.isConnected || connection.lost { try reconnect(orFail: kind.notApplied) }
+        if !connection.isConnected || connection.lost { try reconnect(after: nil, orFail: kind.notApplied) }
         var statements = ["BEGIN ISOLATION LEVEL \(kind.isolation)"]
         if let settings = settingsStatement(kind) { statements.append(settings) }
         if let writeId { statements.append(Self.insertWriteId(writeId)) }
@@ -386,7 +386,7 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
                 _ = try? connection.execute("ROLLBACK")
                 return true
             } catch where connection.lost {
-                try reconnect(orFail: "whether this change was applied is not known: it would be recorded "
+                try reconnect(after: error, orFail: "whether this change was applied is not known: it would be recorded "
                               + "under write id \(id) in the store's write_ids table")
             } catch let error as StoreError where error.kind == .busy {
                 _ = try? connection.execute("ROLLBACK")
@@ -405,14 +405,21 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
 
     /// Connects again through the URL's hosts, waiting 50 ms, 100 ms, ... up to 1 s between
     /// tries, within the loss window; then throws `.unreachable` ending with `outcome` (what
-    /// became of the change in progress).
-    private func reconnect(orFail outcome: String) throws {
+    /// became of the change in progress) and the last reason the server, or a pooler in front
+    /// of it, gave for ending a session (`lost`, the failure that found the connection lost,
+    /// or a later one): a pooler that takes every login and ends the session at its first
+    /// query says there why (its own server logins failing).
+    private func reconnect(after lost: (any Error)?, orFail outcome: String) throws {
         let continuing = lossWindow != nil
         var backoff = lossWindow ?? Backoff(seconds: options.reconnectSeconds)
         defer { lossWindow = backoff }
-        let failure = StoreError(.unreachable, "Lost the PostgreSQL store at \(target) and could not connect again "
-                                 + "within \(Self.seconds(options.reconnectSeconds)) s; \(outcome).")
-        if continuing && backoff.elapsed >= backoff.seconds { throw failure }
+        var reason = lost.map(endingReason)
+        func failure() -> StoreError {
+            StoreError(.unreachable, "Lost the PostgreSQL store at \(target) and could not connect again "
+                       + "within \(Self.seconds(options.reconnectSeconds)) s; \(outcome)."
+                       + (reason.map { " The server's last word: \($0)." } ?? ""))
+        }
+        if continuing && backoff.elapsed >= backoff.seconds { throw failure() }
         while true {
             if connection.reset(deadline: backoff.deadline) {
                 do {
@@ -420,10 +427,21 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
                     let reconnection = StoreReconnection(host: connection.connectedHost, seconds: backoff.elapsed)
                     reconnections.withLock { $0.append(reconnection) }
                     return
-                } catch where connection.lost {}
+                } catch where connection.lost {
+                    reason = endingReason(error)
+                }
             }
-            guard backoff.pause() else { throw failure }
+            guard backoff.pause() else { throw failure() }
         }
+    }
+
+    /// What a failure that lost the connection says of why, without the store's name that the
+    /// message around it names already.
+    private func endingReason(_ error: any Error) -> String {
+        let message = (error as? StoreError)?.message ?? (error as? PostgresError)?.message ?? "\(error)"
+        let prefix = "Lost the PostgreSQL store at \(target): "
+        let reason = message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message
+        return reason.hasSuffix(".") ? String(reason.dropLast()) : reason
     }
 
     /// The id is a lower-case UUID made here: only hex digits and dashes go into the SQL text.
