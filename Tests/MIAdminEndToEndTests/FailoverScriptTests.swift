@@ -48,12 +48,7 @@ import Testing
 
     /// A config on the site's primary and standby (store.url naming both hosts).
     func config(_ site: PostgresSiteFixture, reconnectSeconds: Int) throws -> String {
-        try fixture.config { object in
-            setKey(&object, "store.path", nil)
-            setKey(&object, "store.url", site.failoverURL)
-            setKey(&object, "store.passwordFile", site.fixture["PG_PASSWORD_FILE"])
-            setKey(&object, "store.reconnectSeconds", reconnectSeconds)
-        }
+        try site.config(fixture, url: site.failoverURL, reconnectSeconds: reconnectSeconds)
     }
 
     /// Imports the sample tree; returns the ids of two of jdoe's incomplete forms and one of asmith's.

@@ -12,12 +12,7 @@ import Testing
 
     /// A config on the site's PgBouncer alone.
     func config(_ site: PostgresSiteFixture, reconnectSeconds: Int) throws -> String {
-        try fixture.config { object in
-            setKey(&object, "store.path", nil)
-            setKey(&object, "store.url", site.bouncerURL)
-            setKey(&object, "store.passwordFile", site.fixture["PG_PASSWORD_FILE"])
-            setKey(&object, "store.reconnectSeconds", reconnectSeconds)
-        }
+        try site.config(fixture, url: site.bouncerURL, reconnectSeconds: reconnectSeconds)
     }
 
     /// The server stopped, and a session through PgBouncer made it try its server, which

@@ -32,6 +32,17 @@ public final class PostgresSiteFixture: @unchecked Sendable {
     public var failoverURL: String { fixture["PG_FAILOVER_URL"] }
     /// Through PgBouncer (empty without one).
     public var bouncerURL: String { fixture["PG_BOUNCER_URL"] }
+
+    /// `directory`'s console config with the store at `url` (one of this site's), its password
+    /// file and `store.reconnectSeconds`.
+    public func config(_ directory: Fixture, url: String, reconnectSeconds: Int) throws -> String {
+        try directory.config { object in
+            setKey(&object, "store.path", nil)
+            setKey(&object, "store.url", url)
+            setKey(&object, "store.passwordFile", fixture["PG_PASSWORD_FILE"])
+            setKey(&object, "store.reconnectSeconds", reconnectSeconds)
+        }
+    }
     public var standbyPort: String { fixture["PG_STANDBY_PORT"] }
 
     /// Stops the primary with `-m immediate` (a crash) and, unless `promote` is false, promotes
