@@ -20,39 +20,45 @@ extension FormStore {
             var replaced: [Int64] = []
             var statements: [StoreStatement] = []
             let now = nowSeconds()
-            /// One notice for `uid` of `forms`, whose own unread notices are `ids`, when there are several.
-            func tell(_ uid: String, _ forms: [(move: MoveResult, id: Int64)], _ text: ([MoveResult]) -> String, source: String) {
-                guard forms.count > 1 else { return }
-                replaced += forms.map(\.id)
-                statements.append(Notices.adding(uid: uid, text: text(forms.map(\.move)), source: source, formId: nil, at: now))
+            /// One notice for `uid` of `items`, in place of their own unread ones, when there are several.
+            func tell<Item>(_ uid: String, _ items: [(item: Item, id: Int64)], source: String, _ text: ([Item]) -> String) {
+                guard items.count > 1 else { return }
+                replaced += items.map(\.id)
+                statements.append(Notices.adding(uid: uid, text: text(items.map(\.item)), source: source, formId: nil, at: now))
             }
-            for (uid, lost) in Self.grouped(moves, by: \.fromOwner, notice: { $0.noticeId }, among: unread) {
-                tell(uid, lost, { undone ? Notices.undoneAway($0, by: actor, role: actorRole, reason: note)
-                                         : Notices.reassigned($0, by: actor, role: actorRole, reason: note) },
-                     source: undone ? Notice.sourceUndo : Notice.sourceMove)
+            /// Each move with its own unread notice for whoever `notice` names, grouped by them.
+            func unreadOnes(_ notice: (MoveResult) -> (uid: String, id: Int64?)) -> [(String, [(item: MoveResult, id: Int64)])] {
+                var items: [(String, (item: MoveResult, id: Int64))] = []
+                for move in moves {
+                    let (uid, id) = notice(move)
+                    if let id, unread.contains(id) { items.append((uid, (move, id))) }
+                }
+                return Self.grouped(items)
             }
-            for (uid, got) in Self.grouped(moves, by: \.toOwner, notice: { $0.receiverNoticeId }, among: unread) {
-                tell(uid, got, { undone ? Notices.undoneBack($0, by: actor, role: actorRole, reason: note)
-                                        : Notices.received($0, by: actor, role: actorRole, reason: note) },
-                     source: undone ? Notice.sourceUndo : Notice.sourceMoveReceived)
+            for (uid, lost) in unreadOnes({ ($0.fromOwner, $0.noticeId) }) {
+                tell(uid, lost, source: undone ? Notice.sourceUndo : Notice.sourceMove) {
+                    undone ? Notices.undoneAway($0, by: actor, role: actorRole, reason: note)
+                           : Notices.reassigned($0, by: actor, role: actorRole, reason: note)
+                }
+            }
+            for (uid, got) in unreadOnes({ ($0.toOwner, $0.receiverNoticeId) }) {
+                tell(uid, got, source: undone ? Notice.sourceUndo : Notice.sourceMoveReceived) {
+                    undone ? Notices.undoneBack($0, by: actor, role: actorRole, reason: note)
+                           : Notices.received($0, by: actor, role: actorRole, reason: note)
+                }
             }
             if let naming = crewNaming {
-                var foremen: [String] = []
-                var told: [String: [(move: MoveResult, crews: CrewForemanToTell, id: Int64)]] = [:]
+                var told: [(String, (item: (move: MoveResult, crews: CrewForemanToTell), id: Int64))] = []
                 for move in moves {
                     for crews in try naming.foremenToTell(movedFrom: move.fromOwner, to: move.toOwner, actor: actor) {
                         guard let id = move.crewNoticeIds[crews.foreman], unread.contains(id) else { continue }
-                        if told[crews.foreman] == nil { foremen.append(crews.foreman) }
-                        told[crews.foreman, default: []].append((move, crews, id))
+                        told.append((crews.foreman, ((move, crews), id)))
                     }
                 }
-                for foreman in foremen {
-                    let items = told[foreman]!
-                    guard items.count > 1 else { continue }
-                    replaced += items.map(\.id)
-                    statements.append(Notices.adding(uid: foreman, text: Notices.movedForCrew(items.map { ($0.move, $0.crews) },
-                                                                                             by: actor, role: actorRole, reason: note),
-                                                     source: Notice.sourceMoveIntoCrew, formId: nil, at: now))
+                for (foreman, items) in Self.grouped(told) {
+                    tell(foreman, items, source: Notice.sourceMoveIntoCrew) {
+                        Notices.movedForCrew($0, by: actor, role: actorRole, reason: note)
+                    }
                 }
             }
             for chunk in Self.chunks(replaced) {
@@ -77,17 +83,13 @@ extension FormStore {
         stride(from: 0, to: ids.count, by: 500).map { ids[$0..<min($0 + 500, ids.count)] }
     }
 
-    /// The moves per technician whose own notice (`notice`) is still unread, in the order each
-    /// technician first appears.
-    private static func grouped(_ moves: [MoveResult], by owner: KeyPath<MoveResult, String>,
-                                notice: (MoveResult) -> Int64?, among unread: Set<Int64>)
-        -> [(String, [(move: MoveResult, id: Int64)])] {
+    /// `items` per recipient, in the order each recipient first appears.
+    private static func grouped<Item>(_ items: [(String, Item)]) -> [(String, [Item])] {
         var order: [String] = []
-        var groups: [String: [(move: MoveResult, id: Int64)]] = [:]
-        for move in moves {
-            guard let id = notice(move), unread.contains(id) else { continue }
-            if groups[move[keyPath: owner]] == nil { order.append(move[keyPath: owner]) }
-            groups[move[keyPath: owner], default: []].append((move, id))
+        var groups: [String: [Item]] = [:]
+        for (uid, item) in items {
+            if groups[uid] == nil { order.append(uid) }
+            groups[uid, default: []].append(item)
         }
         return order.map { ($0, groups[$0]!) }
     }
@@ -97,10 +99,6 @@ extension Notices {
     /// What the technician reads who lost several forms at once: each form, and to whom it went
     /// (under which name).
     static func reassigned(_ moves: [MoveResult], by actor: String, role: String, reason: String?) -> String {
-        if moves.count == 1, let move = moves.first {
-            return reassigned(formName: move.oldName, newName: move.newName, to: move.toOwner, by: actor, role: role,
-                              reason: reason)
-        }
         let forms = moves.map { "'\($0.oldName)' to \($0.toOwner)" + ($0.renamed ? " as '\($0.newName)'" : "") }
         return "\(moves.count) forms were reassigned by \(role) \(actor) (\(forms.joined(separator: ", ")))" + because(reason)
     }
@@ -109,10 +107,6 @@ extension Notices {
     /// each form, from whom to whom.
     static func movedForCrew(_ items: [(move: MoveResult, crews: CrewForemanToTell)], by actor: String, role: String,
                              reason: String?) -> String {
-        if items.count == 1, let (move, crews) = items.first {
-            return movedForCrew(formName: move.newName, crews, to: move.toOwner, from: move.fromOwner, by: actor, role: role,
-                                reason: reason)
-        }
         let crews = Set(items.flatMap { $0.crews.from + $0.crews.into }).sorted()
         let forms = items.map { "'\($0.move.newName)' from \($0.move.fromOwner) to \($0.move.toOwner)" }
         return "\(items.count) forms of your crew (\(crews.joined(separator: ", "))) changed hands by \(role) \(actor) "
@@ -121,20 +115,12 @@ extension Notices {
 
     /// What the technician reads who got several forms at once: each form, and from whom.
     static func received(_ moves: [MoveResult], by actor: String, role: String, reason: String?) -> String {
-        if moves.count == 1, let move = moves.first {
-            return received(formName: move.newName, oldName: move.oldName, from: move.fromOwner, by: actor, role: role,
-                            reason: reason)
-        }
         let forms = moves.map { "'\($0.newName)'" + ($0.renamed ? " (was '\($0.oldName)')" : "") + " from \($0.fromOwner)" }
         return "\(moves.count) forms were given to you by \(role) \(actor) (\(forms.joined(separator: ", ")))" + because(reason)
     }
 
     /// What the technician reads who loses several forms because their moves to him were undone.
     static func undoneAway(_ moves: [MoveResult], by actor: String, role: String, reason: String?) -> String {
-        if moves.count == 1, let move = moves.first {
-            return undoneAway(formName: move.oldName, newName: move.newName, to: move.toOwner, by: actor, role: role,
-                              reason: reason)
-        }
         let forms = moves.map { "'\($0.oldName)' back to \($0.toOwner)" + ($0.renamed ? " as '\($0.newName)'" : "") }
         return "The moves of \(moves.count) forms to you were undone by \(role) \(actor) (\(forms.joined(separator: ", ")))"
             + because(reason)
@@ -142,10 +128,6 @@ extension Notices {
 
     /// What the technician reads who gets several forms back because their moves away were undone.
     static func undoneBack(_ moves: [MoveResult], by actor: String, role: String, reason: String?) -> String {
-        if moves.count == 1, let move = moves.first {
-            return undoneBack(formName: move.newName, oldName: move.oldName, from: move.fromOwner, by: actor, role: role,
-                              reason: reason)
-        }
         let forms = moves.map { "'\($0.newName)' from \($0.fromOwner)" + ($0.renamed ? " (named '\($0.oldName)' there)" : "") }
         return "The moves of \(moves.count) forms away from you were undone: they are yours again, by \(role) \(actor) "
             + "(\(forms.joined(separator: ", ")))" + because(reason)
