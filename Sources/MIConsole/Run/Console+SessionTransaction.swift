@@ -9,6 +9,14 @@ extension Console {
     /// run had left a trace no rollback takes back, so it is not run again.
     private struct CannotRunAgain: Error {}
 
+    /// Whether the store may run `options`' run again when it loses its transaction: an
+    /// `--atomic` run on PostgreSQL. SQLite has one writer at a time: the run's transaction holds
+    /// the write lock from its first change, nothing can take it at COMMIT, and the run's output
+    /// goes out as it comes.
+    static func mayRunAgain(_ options: Run, session: Session) -> Bool {
+        options.atomic && session.config.store.path == nil
+    }
+
     /// `--atomic` (commit only if every command succeeded) and `--dry-run` (always roll back):
     /// the whole run inside one store transaction. Nil (and the loop of the attempt that ran
     /// last) when the store could not be opened, locked or could not commit (the error is
@@ -28,14 +36,6 @@ extension Console {
     /// When nothing was saved, the output itself says so at its end (a closing line; in JSON an
     /// object with `"saved": false`), so `moved true` above it is never read as done; stderr
     /// says it too.
-    /// Whether the store may run `options`' run again when it loses its transaction: an
-    /// `--atomic` run on PostgreSQL. SQLite has one writer at a time: the run's transaction holds
-    /// the write lock from its first change, nothing can take it at COMMIT, and the run's output
-    /// goes out as it comes.
-    static func mayRunAgain(_ options: Run, session: Session) -> Bool {
-        options.atomic && session.config.store.path == nil
-    }
-
     static func runInSessionTransaction(_ options: Run, session: Session, loop first: RunLoop, source: LineSource,
                                         input: ScriptInput, name: String,
                                         newRunner: () -> CommandRunner) -> (outcome: RunLoop.Outcome?, loop: RunLoop) {
