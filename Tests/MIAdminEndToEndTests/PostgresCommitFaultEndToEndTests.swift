@@ -51,11 +51,16 @@ import Testing
 
     func count(_ sql: String, _ database: String) throws -> String { try pg.query(sql, database: database) }
 
-    @Test func anAtomicScriptFileIsRunAgainAfterALostRaceAtCommitAndShowsOneAttempt() throws {
-        let (config, database) = try faultedStore()
+    /// ``atomicScript`` as a script file, run `--atomic` as mkhan in `format`.
+    func runAtomicScript(config: String, format: String) throws -> ProcessResult {
         let script = try TempDir.make() + "/atomic.mi"
         try Self.atomicScript.write(toFile: script, atomically: true, encoding: .utf8)
-        let result = try MIAdmin.as_("mkhan", config: config, format: "csv", [], extra: ["--atomic", "-f", script])
+        return try MIAdmin.as_("mkhan", config: config, format: format, [], extra: ["--atomic", "-f", script])
+    }
+
+    @Test func anAtomicScriptFileIsRunAgainAfterALostRaceAtCommitAndShowsOneAttempt() throws {
+        let (config, database) = try faultedStore()
+        let result = try runAtomicScript(config: config, format: "csv")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try count("SELECT last_value FROM commit_faults", database) == "2", "the first COMMIT failed, the second held")
         #expect(try owners(database).contains("asmith/Valve check – north"))
@@ -71,9 +76,7 @@ import Testing
 
     @Test func anAtomicScriptFileRunAgainWritesOneJSONDocument() throws {
         let (config, database) = try faultedStore()
-        let script = try TempDir.make() + "/atomic.mi"
-        try Self.atomicScript.write(toFile: script, atomically: true, encoding: .utf8)
-        let result = try MIAdmin.as_("mkhan", config: config, format: "json", [], extra: ["--atomic", "-f", script])
+        let result = try runAtomicScript(config: config, format: "json")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try count("SELECT last_value FROM commit_faults", database) == "2")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [Any], "\(result.stdout)")
@@ -88,9 +91,7 @@ import Testing
         _ = try pg.query("CREATE TRIGGER fail_odd_moves AFTER UPDATE ON forms FOR EACH ROW "
                          + "WHEN (OLD.owner IS DISTINCT FROM NEW.owner) EXECUTE FUNCTION fail_odd_commits()",
                          database: database)
-        let script = try TempDir.make() + "/atomic.mi"
-        try Self.atomicScript.write(toFile: script, atomically: true, encoding: .utf8)
-        let result = try MIAdmin.as_("mkhan", config: config, format: "csv", [], extra: ["--atomic", "-f", script])
+        let result = try runAtomicScript(config: config, format: "csv")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try count("SELECT last_value FROM commit_faults", database) == "2", "the first attempt's move failed")
         #expect(!result.stderr.contains("serialization"), "\(result.stderr)")
