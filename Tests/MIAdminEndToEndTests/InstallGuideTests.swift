@@ -167,7 +167,10 @@ struct InstallGuideTests {
         #expect(try Shell.run("/usr/sbin/useradd", ["-m", "-s", "/bin/sh", monitorAccount]).status == 0)
         let home = "/home/\(monitorAccount)"
         let script = home + "/check-held"
-        try guide.block("monitor", replacing: [("mon-mi", "lchen")]).write(toFile: script, atomically: true, encoding: .utf8)
+        // A child process writes the script: a file this process held open for writing could be
+        // inherited by a child another test forks meanwhile, and running it would fail with
+        // "Text file busy".
+        #expect(try bash("umask 077 && cat > \(script)", input: try guide.block("monitor", replacing: [("mon-mi", "lchen")])).status == 0)
         try (fixture.password("lchen") + "\n").write(toFile: home + "/.mi-password", atomically: true, encoding: .utf8)
         #expect(try bash("chown \(monitorAccount): \(script) \(home)/.mi-password && chmod 700 \(script) && chmod 600 \(home)/.mi-password").status == 0)
         let quiet = try runAs(monitorAccount, [script], home: home)
