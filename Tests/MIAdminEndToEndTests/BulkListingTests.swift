@@ -10,14 +10,8 @@ import Testing
 @Suite(.tags(.endToEnd, .ldap), .serialized) struct BulkListingTests {
     /// Started for the test process unless `$MIADMIN_TEST_FIXTURE_BULK` names a running one
     /// (`Scripts/ldap-fixture start DIR --users 100000 --memberof`; about 15 s to start).
-    static let fixture: Fixture = {
-        do {
-            return try Fixture.dedicated(variable: "MIADMIN_TEST_FIXTURE_BULK", name: "bulk",
-                                         options: ["--users", "100000", "--memberof"])
-        } catch {
-            fatalError("cannot start the directory of 100,000 users: \(error)")
-        }
-    }()
+    static let fixture: Fixture = Fixture.dedicated(variable: "MIADMIN_TEST_FIXTURE_BULK", name: "bulk",
+        options: ["--users", "100000", "--memberof"], what: "the directory of 100,000 users")
 
     /// Read calls of the whole listing: slapd sends each entry as a TLS record of its own, which
     /// GnuTLS read in two calls (200,531 for the listing); read ahead in blocks, a few thousand.

@@ -212,14 +212,8 @@ import Testing
 /// may read): the login reads roles as the session's role plan says, from memberOf for groups
 /// the overlay follows, not by asking the groups (which a user may not be allowed to read).
 @Suite(.tags(.ldap), .needsLDAP) struct MemberOfWithoutServiceAccountTests {
-    static let fixture: Fixture = {
-        do {
-            return try Fixture.dedicated(variable: "MIADMIN_TEST_FIXTURE_MEMBEROF", name: "memberof",
-                                         options: ["--memberof", "--users", "20"])
-        } catch {
-            fatalError("cannot start the memberof LDAP fixture: \(error)")
-        }
-    }()
+    static let fixture: Fixture = Fixture.dedicated(variable: "MIADMIN_TEST_FIXTURE_MEMBEROF", name: "memberof",
+        options: ["--memberof", "--users", "20"], what: "the memberof LDAP fixture")
 
     @Test func theLoginFollowsTheRolePlan() throws {
         let fixture = Self.fixture

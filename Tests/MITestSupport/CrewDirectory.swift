@@ -13,13 +13,8 @@ import Foundation
 /// as groups under `ou=Kolonnen` and as `manager` attributes; `sitelead` (a foreman) is in
 /// `cn=site-leads`, the all-teams group.
 public enum CrewDirectory {
-    public static let fixture: Fixture = {
-        do {
-            return try Fixture.dedicated(variable: "MIADMIN_TEST_FIXTURE_CREWS", name: "crews", options: ["--crews"])
-        } catch {
-            fatalError("cannot start the crews' directory: \(error)")
-        }
-    }()
+    public static let fixture: Fixture = Fixture.dedicated(variable: "MIADMIN_TEST_FIXTURE_CREWS", name: "crews",
+        options: ["--crews"], what: "the crews' directory")
 
     public static func base(_ fixture: Fixture) -> String { fixture["CREWS_BASE"] }
     public static func siteLeadsGroup(_ fixture: Fixture) -> String { fixture["SITE_LEADS_DN"] }

@@ -117,9 +117,15 @@ public struct Fixture: Sendable {
     }
 
     /// A fixture of one suite's own (``CrewDirectory``): `$variable`'s when a script started
-    /// one, else one started with `options` for this test process.
-    public static func dedicated(variable: String, name: String, options: [String]) throws -> Fixture {
-        try start(variable: variable, name: name, options: options)
+    /// one, else one started with `options` for this test process. A suite's static fixture has
+    /// nowhere to throw to, so a fixture that cannot start stops the test process, naming
+    /// `what` and why.
+    public static func dedicated(variable: String, name: String, options: [String], what: String) -> Fixture {
+        do {
+            return try start(variable: variable, name: name, options: options)
+        } catch {
+            fatalError("cannot start \(what): \(error)")
+        }
     }
 
     /// Uses the fixture in `$variable` when a script started one; otherwise starts one under a
