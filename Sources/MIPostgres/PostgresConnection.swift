@@ -265,7 +265,7 @@ public final class PostgresConnection {
     func check(_ result: OpaquePointer?) throws -> PostgresResult {
         guard let result else {
             lost = true
-            throw PostgresError(.unreachable, "Lost the PostgreSQL store at \(target): " + Self.endingReason(handle))
+            throw Self.loss(at: target, reason: Self.endingReason(handle))
         }
         let wrapped = PostgresResult(result)
         switch PQresultStatus(result) {
@@ -276,8 +276,7 @@ public final class PostgresConnection {
             if error.kind == .unreachable { lost = true }
             // libpq's own result says only that the connection closed: say why the server did.
             if !isConnected, PQresultErrorField(result, Int32(UInt8(ascii: "M"))) == nil {
-                throw PostgresError(.unreachable, "Lost the PostgreSQL store at \(target): " + Self.endingReason(handle),
-                                    sqlState: error.sqlState)
+                throw Self.loss(at: target, reason: Self.endingReason(handle), sqlState: error.sqlState)
             }
             throw error
         }
@@ -340,6 +339,11 @@ public final class PostgresConnection {
         }
         if lower.contains("ssl") || lower.contains("certificate") || lower.contains("tls") { return .tls }
         return .unreachable
+    }
+
+    /// The error for a connection lost while in use, and why.
+    static func loss(at target: PostgresTarget, reason: String, sqlState: SQLState? = nil) -> PostgresError {
+        PostgresError(.unreachable, "Lost the PostgreSQL store at \(target): \(reason)", sqlState: sqlState, lossReason: reason)
     }
 
     /// Why the server, or a pooler in front of it, ended the session on `connection`: the line it
@@ -430,7 +434,7 @@ public final class PostgresResult {
         let primary = PQresultErrorField(handle, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
             ?? PostgresConnection.firstLine(String(cString: PQresultErrorMessage(handle)))
         if !connectionOK || state?.isConnectionLoss == true {
-            return PostgresError(.unreachable, "Lost the PostgreSQL store at \(target): \(primary)", sqlState: state)
+            return PostgresConnection.loss(at: target, reason: primary, sqlState: state)
         }
         let kind: PostgresError.Kind = state == .insufficientPrivilege ? .permissionDenied : .statement
         return PostgresError(kind, "PostgreSQL error \(state?.rawValue ?? "?") at \(target): \(primary)", sqlState: state)

@@ -37,11 +37,15 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
     public let message: String
     /// The five-character SQLSTATE the server reported, when it sent one.
     public let sqlState: SQLState?
+    /// For a connection lost while in use: why, in the words of the server, a pooler in front of
+    /// it, or libpq, without the store's name that ``message`` carries around it.
+    public let lossReason: String?
 
-    public init(_ kind: Kind, _ message: String, sqlState: SQLState? = nil) {
+    public init(_ kind: Kind, _ message: String, sqlState: SQLState? = nil, lossReason: String? = nil) {
         self.kind = kind
         self.message = message
         self.sqlState = sqlState
+        self.lossReason = lossReason
     }
 
     public var description: String { message }

@@ -60,13 +60,22 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     public private(set) var holder: StoreHolder?
     /// For `.busy`: whether the holder was looked for (the engine does it once, outermost).
     var holderSought = false
+    /// For a PostgreSQL connection lost while in use: why, as the server or a pooler said it
+    /// (``MIPostgres/PostgresError/lossReason``).
+    let lossReason: String?
 
     public init(_ kind: Kind, _ message: String, path: String? = nil, sqliteCode: Int32? = nil, sqlState: String? = nil) {
+        self.init(kind, message, path: path, sqliteCode: sqliteCode, sqlState: sqlState, lossReason: nil)
+    }
+
+    init(_ kind: Kind, _ message: String, path: String? = nil, sqliteCode: Int32? = nil, sqlState: String? = nil,
+         lossReason: String?) {
         self.kind = kind
         self.message = message
         self.path = path
         self.sqliteCode = sqliteCode
         self.sqlState = sqlState
+        self.lossReason = lossReason
     }
 
     /// Whether the transaction lost a race on PostgreSQL (serialization failure, deadlock,
@@ -122,7 +131,8 @@ extension StoreError {
     static func mapping(_ error: PostgresError) -> StoreError {
         let state = error.sqlState?.rawValue
         switch error.kind {
-        case .unreachable, .noPrimary, .endedAfterLogin, .tls, .databaseMissing: return StoreError(.unreachable, error.message, sqlState: state)
+        case .unreachable, .noPrimary, .endedAfterLogin, .tls, .databaseMissing:
+            return StoreError(.unreachable, error.message, sqlState: state, lossReason: error.lossReason)
         case .authentication, .permissionDenied: return StoreError(.authentication, error.message, sqlState: state)
         case .configuration: return StoreError(.configuration, error.message, sqlState: state)
         default: break

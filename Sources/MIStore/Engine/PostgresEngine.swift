@@ -438,9 +438,8 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
     /// What a failure that lost the connection says of why, without the store's name that the
     /// message around it names already.
     private func endingReason(_ error: any Error) -> String {
-        let message = (error as? StoreError)?.message ?? (error as? PostgresError)?.message ?? "\(error)"
-        let prefix = "Lost the PostgreSQL store at \(target): "
-        let reason = message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message
+        let reason = (error as? StoreError).map { $0.lossReason ?? $0.message }
+            ?? (error as? PostgresError).map { $0.lossReason ?? $0.message } ?? "\(error)"
         return reason.hasSuffix(".") ? String(reason.dropLast()) : reason
     }
 
