@@ -190,7 +190,8 @@ extension FormQuery {
         let noticesOf = scope.condition("substr(object, 12)") ?? "1 = 0"
         let crewPolicies = scope.crews.map { crew -> StoreSQL in
             let prefix = "policy team \(crew) "
-            return "substr(object, 1, \(prefix.unicodeScalars.count)) = \(prefix)"
+            // An integer parameter reaches PostgreSQL as bigint, and its substr takes integer.
+            return "substr(object, 1, CAST(\(prefix.unicodeScalars.count) AS integer)) = \(prefix)"
         }
         let ownCrewPolicy = crewPolicies.isEmpty ? "1 = 0" : crewPolicies.joined(separator: " OR ")
         let siteRow: StoreSQL = """

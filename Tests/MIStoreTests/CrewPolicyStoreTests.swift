@@ -45,6 +45,21 @@ import Testing
                     "policy team Kolonne Nord expiry-days"])
     }
 
+    /// A crew's foreman reads the audit rows of his crews' policies, not another crew's: on
+    /// PostgreSQL too, where the prefix's length is a typed parameter of `substr`.
+    @Test(arguments: TestEngine.allCases) func aCrewsAuditShowsItsOwnPolicyRowsOnly(engine: TestEngine) throws {
+        let dir = try TempDir()
+        let store = try makeStore(dir, engine: engine)
+        try store.setCrewPolicy(crew: "Kolonne Nord", .expiryDays, to: "14", defaults: defaults, actor: "mkhan")
+        try store.setCrewPolicy(crew: "Kolonne Süd", .notifyDays, to: "1,3", defaults: defaults, actor: "tpatel")
+        store.reach = Reach(scope: OwnerScope(owners: ["jdoe", "zangstrom"], crews: ["Kolonne Nord"]))
+        #expect(try store.auditEntries().filter { $0.command == "policy.set" }.map(\.object)
+                == ["policy team Kolonne Nord expiry-days"])
+        store.reach = Reach(scope: OwnerScope(owners: ["asmith"], crews: ["Kolonne Süd"]))
+        #expect(try store.auditEntries().filter { $0.command == "policy.set" }.map(\.object)
+                == ["policy team Kolonne Süd notify-days"])
+    }
+
     /// Every setting may be a crew's; the store decides each owner's policy from its rows and
     /// the crews' members (``CrewNaming``), and groups the owners per retention-days for purge.
     @Test(arguments: TestEngine.allCases) func theStoreDecidesEachOwnersPolicy(engine: TestEngine) throws {
