@@ -88,11 +88,39 @@ import Testing
         #expect(technician.contains("Logging in as jdoe. Try: help, forms, notices"), "\(technician)")
         #expect(!technician.contains("today") && !technician.contains("teams,") && !technician.contains("find '"), "\(technician)")
         #expect(try inode(demo + "/store.sqlite") != store)
-        try terminals.press("e", "C-c")
-        try terminals.waitFor("e", "[exited ")
+        // Read while the console runs: slapd removes its pid file when the watcher stops it.
         let slapdLast = try #require(Int32(String(contentsOfFile: demo + "/slapd.pid", encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)))
+        try terminals.press("e", "C-c")
+        try terminals.waitFor("e", "[exited ")
         try waitUntil("slapd has stopped after the last console") { kill(slapdLast, 0) != 0 }
+    }
+
+    /// `--postgres`: the same demo site on a PostgreSQL store, seeded as fully as the SQLite one
+    /// (the forms the examples name, the held delivery, the form in the trash), and its server
+    /// stopped with the others when the console ends.
+    @Test(.tags(.postgres), .enabled(if: PostgresFixture.unavailable == nil, "\(PostgresFixture.unavailable ?? "")"))
+    func thePostgresDemoIsSeededLikeTheSQLiteOne() throws {
+        let demo = try TempDir.make() + "/demo"
+        let terminals = try DemoTerminals(demoDir: demo)
+        try terminals.start("a", "mkhan", options: ["--postgres"])
+        try terminals.waitFor("a", "Password for mkhan: ", deadline: 120)
+        let banner = try terminals.screen("a")
+        #expect(banner.contains("demo store: postgresql://") && banner.contains("(new; sample forms imported)"), "\(banner)")
+        #expect(!FileManager.default.fileExists(atPath: demo + "/store.sqlite"))
+        try terminals.enter("a", "mkhan-Pa55!")
+        try terminals.waitFor("a", "mkhan@foreman> ")
+        try terminals.enter("a", "find 'jdoe/Pump station 12'")
+        try terminals.waitFor("a", "event | import.insert")
+        try terminals.enter("a", "deliveries")
+        try terminals.waitFor("a", "Pump station 9")
+        try terminals.enter("a", "trash")
+        try terminals.waitFor("a", "11 | Hydrant 3 annual")
+        let postmaster = demo + "/pg/data/postmaster.pid"
+        #expect(FileManager.default.fileExists(atPath: postmaster))
+        try terminals.press("a", "C-d")
+        try terminals.waitFor("a", "[exited 0]")
+        try waitUntil("PostgreSQL has stopped") { !FileManager.default.fileExists(atPath: postmaster) }
     }
 
     private func inode(_ path: String) throws -> UInt64 {
@@ -126,10 +154,10 @@ final class DemoTerminals {
         // Servers of a failed test: the watcher stops them once the killed consoles are gone.
     }
 
-    func start(_ name: String, _ user: String, fresh: Bool = false) throws {
+    func start(_ name: String, _ user: String, fresh: Bool = false, options: [String] = []) throws {
         let command = ["env", "-i", "PATH=/usr/bin:/bin:/usr/sbin:/sbin", "HOME=\(demoDir)-home", "TERM=xterm",
                        "LANG=C.UTF-8", "MIADMIN_DEMO_DIR=\(demoDir)", "MIADMIN_DEMO_BIN=\(Paths.binary)",
-                       Paths.repoRoot + "/Scripts/demo"] + (fresh ? ["--fresh"] : []) + [user]
+                       Paths.repoRoot + "/Scripts/demo"] + (fresh ? ["--fresh"] : []) + options + [user]
         let line = command.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
         try tmux(["new-session", "-d", "-s", name, "-x", "150", "-y", "50",
                   "trap : INT; " + line + "; echo '[exited '$?']'; sleep 60"])
