@@ -7,8 +7,8 @@ import Testing
 /// runs through the built binary against the demo's data, as a demo user whose role may run
 /// it, and succeeds (exit 0). The demo is `Scripts/demo --fresh` itself (its directory with
 /// crews, its outbound receivers, its store with the sample and demo forms), started in a
-/// terminal; each example gets a fresh copy of that store, so one that moves, expires or purges
-/// forms leaves the next its data. A few examples fail on purpose (a refusal the docs show)
+/// terminal, on either engine (`--postgres`); each example gets a fresh copy of that store, so
+/// one that moves, expires or purges forms leaves the next its data. A few examples fail on purpose (a refusal the docs show)
 /// or need what no demo has; each is listed below with why, and must fail as it says.
 @Suite(.tags(.endToEnd, .ldap, .outbound), .serialized) struct ExamplesTests {
     /// The demo user who runs an example of a command its roles allow: a foreman of one crew
@@ -52,6 +52,12 @@ import Testing
         "show 'asmith/Pump station 4'": ("asmith is not in your crews (Kolonne Nord)", "docs/commands.md shows a foreman refused outside his crews"),
     ]
 
+    /// Examples that are refused on a PostgreSQL store, with what they must say.
+    static let postgresRefusals: [String: (says: String, why: String)] = [
+        "store backup /var/backups/miadmin/store-2026-11-24.sqlite":
+            ("a PostgreSQL store is backed up with pg_dump", "store backup copies a SQLite file; a PostgreSQL site uses pg_dump"),
+    ]
+
     /// Examples that need what the demo does not have, with what they must say.
     static let outsideTheDemo: [String: (says: String, why: String)] = [
         "store copy --to 'postgresql://miadmin@db.example:5432/mi?sslrootcert=/etc/miadmin/db-ca.pem' --password-file ~/db.pw":
@@ -74,10 +80,16 @@ import Testing
                                                 withTemplate: NSRegularExpression.escapedTemplate(for: root) + "$1")
     }
 
-    @Test func everyExampleSucceedsAgainstTheDemoData() throws {
+    /// The demo's store on either engine: `Scripts/demo --postgres` seeds the same data into a
+    /// PostgreSQL database, and each example gets a database copied from it.
+    @Test(arguments: ["sqlite", "postgres"]) func everyExampleSucceedsAgainstTheDemoData(engine: String) throws {
+        if engine == "postgres", let why = PostgresFixture.unavailable {
+            Issue.record("no PostgreSQL server: \(why)")
+            return
+        }
         let demo = try TempDir.make() + "/demo"
         let terminals = try DemoTerminals(demoDir: demo)
-        try terminals.start("demo", "mkhan", fresh: true)
+        try terminals.start("demo", "mkhan", fresh: true, options: engine == "postgres" ? ["--postgres"] : [])
         try terminals.waitFor("demo", "Password for mkhan: ", deadline: 180)
         let banner = try terminals.screen("demo")
         #expect(banner.contains("(new; sample forms imported)"), "\(banner)")
@@ -94,10 +106,7 @@ import Testing
         }
 
         // The demo's store as its first console found it, and its users.
-        let work = try TempDir.make()
-        let snapshot = work + "/demo-store.sqlite"
-        let backup = try Shell.run("/usr/bin/sqlite3", [demo + "/store.sqlite", ".backup '\(snapshot)'"])
-        #expect(backup.status == 0, "\(backup.stderr)")
+        let snapshot = try DemoStoreSnapshot(engine: engine, demo: demo)
         let passwords = try String(contentsOfFile: demo + "/users.tsv", encoding: .utf8).split(separator: "\n").dropFirst()
             .reduce(into: [String: String]()) { found, line in
                 let cols = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
@@ -116,19 +125,19 @@ import Testing
             for tree in ["/mnt/tablet/Documents", "/Documents"] {
                 try FileManager.default.copyItem(atPath: Paths.sampleTree, toPath: root + tree)
             }
-            try FileManager.default.copyItem(atPath: snapshot, toPath: root + "/store.sqlite")
             // The site's password file for its PostgreSQL server (`--password-file ~/db.pw`).
             try "not the demo's\n".write(toFile: root + "/db.pw", atomically: true, encoding: .utf8)
-            var object = config
-            var store = object["store"] as! [String: Any]
-            store["path"] = root + "/store.sqlite"
-            object["store"] = store
-            try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: root + "/miadmin.json"))
-            let rooted = lines.map { Self.rooted($0, under: root) }
-            return try Shell.run("/bin/sh", ["-c", "cd \"$1\" && shift && exec \"$@\"", "sh", root, Paths.binary,
-                                             "--config", root + "/miadmin.json", "--user", uid, "--yes"]
-                                     + rooted.flatMap { ["-c", $0] },
-                                 environment: ["MIADMIN_PASSWORD": passwords[uid] ?? "", "HOME": root], deadline: 120)
+            var store = config["store"] as! [String: Any]
+            return try snapshot.withCopy(in: &store, root: root) { store in
+                var object = config
+                object["store"] = store
+                try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: root + "/miadmin.json"))
+                let rooted = lines.map { Self.rooted($0, under: root) }
+                return try Shell.run("/bin/sh", ["-c", "cd \"$1\" && shift && exec \"$@\"", "sh", root, Paths.binary,
+                                                 "--config", root + "/miadmin.json", "--user", uid, "--yes"]
+                                         + rooted.flatMap { ["-c", $0] },
+                                     environment: ["MIADMIN_PASSWORD": passwords[uid] ?? "", "HOME": root], deadline: 120)
+            }
         }
 
         // The commands and who may run them, from `help`'s own list.
@@ -166,7 +175,8 @@ import Testing
             let result = try run(uid, (Self.prelude[example.line] ?? []) + [example.line])
             let why = Self.runAs[example.line].map { " (\($0.why))" } ?? ""
             let where_ = "\(example.origin) as \(uid)\(why): \(example.line)"
-            if let expected = Self.refusals[example.line] ?? Self.outsideTheDemo[example.line] {
+            let refusedHere = engine == "postgres" ? Self.postgresRefusals[example.line] : nil
+            if let expected = Self.refusals[example.line] ?? Self.outsideTheDemo[example.line] ?? refusedHere {
                 if result.status == 0 || !result.stderr.contains(expected.says) {
                     failures.append("\(where_) should fail saying '\(expected.says)' (\(expected.why)); exit \(result.status): \(result.stderr)")
                 }
@@ -177,7 +187,8 @@ import Testing
         let report = failures.joined(separator: "\n")
         #expect(failures.isEmpty, "\(failures.count) of \(examples.count) examples failed:\n\(report)")
         // Every exception names an example that is still written somewhere.
-        for listed in Array(Self.runAs.keys) + Array(Self.prelude.keys) + Array(Self.refusals.keys) + Array(Self.outsideTheDemo.keys) {
+        for listed in Array(Self.runAs.keys) + Array(Self.prelude.keys) + Array(Self.refusals.keys) + Array(Self.outsideTheDemo.keys)
+            + Array(Self.postgresRefusals.keys) {
             #expect(lines.contains(listed), "listed, but no longer an example: \(listed)")
         }
     }

@@ -110,7 +110,8 @@ public struct PostgresFixture: Sendable {
         return fixture
     }
 
-    private static func load(_ dir: String) throws -> PostgresFixture {
+    /// A server that `Scripts/pg-fixture start dir` started for someone else (the demo's).
+    public static func load(_ dir: String) throws -> PostgresFixture {
         PostgresFixture(directory: dir, values: try EnvFile.read(dir + "/fixture.env"))
     }
 }
