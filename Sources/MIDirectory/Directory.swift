@@ -217,16 +217,18 @@ public final class Directory {
         return user
     }
 
-    /// The attributes read with every user entry.
-    func userAttributes(on ldap: LDAPConnection) throws -> [String] {
-        userAttributes(for: try directoryFlavor(on: ldap))
+    /// The attributes read with a user entry; the account state's only with `accountStates`.
+    func userAttributes(on ldap: LDAPConnection, accountStates: Bool = true) throws -> [String] {
+        userAttributes(for: try directoryFlavor(on: ldap), accountStates: accountStates)
     }
 
-    private func userAttributes(for flavor: DirectoryFlavor) -> [String] {
+    private func userAttributes(for flavor: DirectoryFlavor, accountStates: Bool = true) -> [String] {
         var attributes = [settings.userAttribute, "cn", "mail"]
         if settings.roleSource != .groups { attributes.append("memberOf") }
-        attributes += flavor == .activeDirectory
-            ? AccountState.entryAttributes.activeDirectory + ["displayName"] : AccountState.entryAttributes.other
+        if flavor == .activeDirectory { attributes.append("displayName") }
+        if accountStates {
+            attributes += flavor == .activeDirectory ? AccountState.entryAttributes.activeDirectory : AccountState.entryAttributes.other
+        }
         return attributes
     }
 

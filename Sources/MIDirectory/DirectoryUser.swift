@@ -8,7 +8,9 @@ public struct DirectoryUser: Sendable, Equatable {
     /// Sorted, each role once. Empty for a user in no role group.
     public let roles: [Role]
     /// Why the account cannot log in, as its entry says (``AccountState/init(entry:)``: disabled,
-    /// locked); nil for a usable account. Such an account must not receive forms.
+    /// locked); nil for a usable account, and for every user of a listing that did not ask for
+    /// the states (``Directory/forEachUser(matching:role:accountStates:_:)``). Such an account must
+    /// not receive forms.
     public let accountState: AccountState?
 
     public init(uid: String, dn: String, name: String, mail: String?, roles: [Role], accountState: AccountState? = nil) {

@@ -106,4 +106,24 @@ import Testing
         let plain = try MIAdmin.as_("mkhan", format: "csv", ["users plocked"], fixture: fixture)
         #expect(plain.lines == ["uid,name,mail,roles", "plocked,Paul Locked,plocked@example.com,technician"])
     }
+
+    /// A script asking about many targets reads the technicians in one listing (TechnicianRoster);
+    /// listings that show no state leave the states out of the search, this one must not.
+    @Test func aLockedTechnicianIsNoMoveTargetOnceTheScriptReadsTheRoster() throws {
+        let tree = try DocumentsTree()
+        try tree.form("jdoe", "Roster target")
+        let config = try fixture.store(importing: tree.root)
+        let unknown = (1...32).map { "move 'jdoe/Roster target' nobody\($0)" }
+        let dir = try TempDir.make()
+        let script = dir + "/moves.mi"
+        try (unknown + ["move 'jdoe/Roster target' plocked"]).joined(separator: "\n")
+            .write(toFile: script, atomically: true, encoding: .utf8)
+        let result = try MIAdmin.run(["--config", config, "--user", "mkhan", "--on-error", "continue", "-f", script],
+                                     password: fixture.password("mkhan"), environment: ["MIADMIN_LOG_LEVEL": "debug"])
+        #expect(result.status == 3, "\(result.stderr)")
+        #expect(result.stderr.contains("technician roster: read"), "the roster answered for plocked: \(result.stderr)")
+        #expect(result.stderr.contains("\(script):33: 'plocked' is locked in the directory (pwdAccountLockedTime) and cannot receive forms"),
+                "\(result.stderr)")
+        #expect(try sqlite(try fixture.storePath(config), "SELECT owner FROM forms") == "jdoe")
+    }
 }

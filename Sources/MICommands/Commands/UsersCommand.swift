@@ -59,7 +59,7 @@ public struct UsersCommand: ConsoleCommand {
                 try show(user)
             }
         } else {
-            try session.directory.forEachUser(matching: pattern.map(Glob.init), role: role, show)
+            try session.directory.forEachUser(matching: pattern.map(Glob.init), role: role, accountStates: state, show)
         }
         output.endRows()
     }

@@ -9,8 +9,10 @@ public protocol DirectoryService: AnyObject {
     /// The user `uid` with their roles, or nil when the directory has none.
     func user(uid: String) throws -> DirectoryUser?
 
-    /// Streams users whose id or name matches `pattern` and who hold `role` (nil: any).
-    func forEachUser(matching pattern: Glob?, role: Role?, _ body: (DirectoryUser) throws -> Void) throws
+    /// Streams users whose id or name matches `pattern` and who hold `role` (nil: any); their
+    /// ``DirectoryUser/accountState`` only with `accountStates` (nil otherwise).
+    func forEachUser(matching pattern: Glob?, role: Role?, accountStates: Bool,
+                     _ body: (DirectoryUser) throws -> Void) throws
 
     /// At most `limit` user ids starting with `prefix`, sorted (Tab completion).
     func userIDs(prefix: String, role: Role?, limit: Int) throws -> [String]
@@ -33,6 +35,11 @@ public protocol DirectoryService: AnyObject {
 }
 
 extension DirectoryService {
+    /// Users without their account states, as listings that do not show them read them.
+    public func forEachUser(matching pattern: Glob?, role: Role?, _ body: (DirectoryUser) throws -> Void) throws {
+        try forEachUser(matching: pattern, role: role, accountStates: false, body)
+    }
+
     public func userIDs(prefix: String, role: Role? = nil) throws -> [String] {
         try userIDs(prefix: prefix, role: role, limit: 200)
     }

@@ -49,7 +49,8 @@ public final class TechnicianRoster {
     private func load() throws {
         var found: [String: DirectoryUser] = [:]
         do {
-            try directory.forEachUser(matching: nil, role: .technician) { user in
+            // With their states: a locked technician listed here must still be refused as a target.
+            try directory.forEachUser(matching: nil, role: .technician, accountStates: true) { user in
                 found[user.uid.lowercased()] = user
                 if found.count > Self.maximumSize { throw TooLarge() }
             }

@@ -77,11 +77,14 @@ final class FakeDirectory: DirectoryService {
         return everyone.first { $0.uid.lowercased() == uid.lowercased() }
     }
 
-    func forEachUser(matching pattern: Glob?, role: Role?, _ body: (DirectoryUser) throws -> Void) throws {
+    func forEachUser(matching pattern: Glob?, role: Role?, accountStates: Bool,
+                     _ body: (DirectoryUser) throws -> Void) throws {
         questions.append("users")
         for user in everyone where role.map(user.roles.contains) ?? true {
             if let pattern, !pattern.matches(user.uid), !pattern.matches(user.name) { continue }
-            try body(user)
+            // As the directory: a listing that does not ask for account states has none.
+            try body(accountStates ? user : DirectoryUser(uid: user.uid, dn: user.dn, name: user.name, mail: user.mail,
+                                                          roles: user.roles))
         }
     }
 
