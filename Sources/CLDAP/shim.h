@@ -6,6 +6,7 @@
 #include <lber.h>
 #include <ldap.h>
 #include <sasl/sasl.h>
+#include "tls_deadline.h"
 
 /// Where Cyrus SASL looks for its plug-ins: a folder that does not exist.
 static int miadmin_sasl_no_plugin_path(void *context, const char **path) {

@@ -30,6 +30,12 @@ public struct ConnectionSettings: Sendable, Equatable {
         self.timeoutSeconds = timeoutSeconds
     }
 
+    /// The timeout in whole milliseconds, rounded up (CLDAP's TLS deadline).
+    var timeoutMilliseconds: Int {
+        let time = timeval
+        return time.tv_sec * 1000 + (time.tv_usec + 999) / 1000
+    }
+
     /// The timeout as libldap takes it, to the microsecond.
     var timeval: timeval {
         let seconds = min(max(timeoutSeconds, Self.timeoutRange.lowerBound), Self.timeoutRange.upperBound)

@@ -141,6 +141,7 @@ public final class Directory {
                 "log in with your account name alone: '\(name)', not '\(uid)' (DOMAIN\\name is a Windows logon form)"
                 + (settings.userPrincipalSuffix.map { ", or as '\(name)@\($0)'" } ?? ""))
         }
+        let lookup = userLookup(loginName: uid)
         let ldap = try connect()
         // With a service account the roles are read before the password is checked (below);
         // their queries go out with the user look-up when the user's DN can be expected.
@@ -148,7 +149,7 @@ public final class Directory {
         defer { if let expectedRoles { ldap.abandon(expectedRoles.sent) } }
         let candidates: [LDAPEntry]
         do {
-            candidates = try findEntries(loginName: uid, on: ldap, limit: 2)
+            candidates = try findEntries(lookup, on: ldap, limit: 2)
         } catch let error as DirectoryError where !settings.hasServiceAccount
                     && (error.code == .noSuchObject || error.code == .insufficientAccess) {
             // Directories that let users read only their own entry hide the user base from
@@ -207,7 +208,7 @@ public final class Directory {
     public func user(uid: String) throws -> DirectoryUser? {
         if let cached = userCache[uid.lowercased()] { return cached }
         let ldap = try connect()
-        let entries = try findEntries(uid: uid, on: ldap, limit: 2)
+        let entries = try findEntries(UserLookup(attribute: settings.userAttribute, value: uid), on: ldap, limit: 2)
         // A move target that looks like another account (`jdоe` beside `jdoe`) is refused by name.
         if let lookAlikes = LookAlikeIds.find(in: entries.compactMap { $0.first(settings.userAttribute) }) {
             throw DirectoryError(.configuration, lookAlikes.message)
@@ -271,31 +272,41 @@ public final class Directory {
         return found
     }
 
-    private func findEntries(uid: String, on ldap: LDAPConnection, limit: Int) throws -> [LDAPEntry] {
-        try findEntries(attribute: settings.userAttribute, value: uid, on: ldap, limit: limit)
+    /// What a look-up of a user asks the directory for: `attribute` equal to any of the
+    /// spellings of a name that look like it (``LookAlikeIds/spellings(of:)``).
+    struct UserLookup {
+        let attribute: String
+        let spellings: [String]
+
+        init(attribute: String, value: String) {
+            self.attribute = attribute
+            spellings = LookAlikeIds.spellings(of: value)
+        }
     }
 
     /// A login name: a user id, or `name@suffix` looked up by `userPrincipalName` when
-    /// `ldap.userPrincipalSuffix` is set and the name ends in it.
-    private func findEntries(loginName: String, on ldap: LDAPConnection, limit: Int) throws -> [LDAPEntry] {
+    /// `ldap.userPrincipalSuffix` is set and the name ends in it. Needs no connection, so the
+    /// login works it out while the connection is still being opened: the first spellings of
+    /// a process build the look-alike tables.
+    private func userLookup(loginName: String) -> UserLookup {
         if let suffix = settings.userPrincipalSuffix, !suffix.isEmpty,
            loginName.lowercased().hasSuffix("@" + suffix.lowercased()) {
-            return try findEntries(attribute: "userPrincipalName", value: loginName, on: ldap, limit: limit)
+            return UserLookup(attribute: "userPrincipalName", value: loginName)
         }
-        return try findEntries(uid: loginName, on: ldap, limit: limit)
+        return UserLookup(attribute: settings.userAttribute, value: loginName)
     }
 
-    /// The entries whose `attribute` is `value` (at most `limit`). The session's first look-up
+    /// The entries `lookup` matches (at most `limit`). The session's first look-up
     /// (the login's) does not wait for the root DSE first: it is sent together with the root DSE
     /// read, as for a directory other than Active Directory, and used if the root DSE agrees; one
     /// round trip instead of two. For Active Directory it is abandoned and sent again.
-    private func findEntries(attribute: String, value: String, on ldap: LDAPConnection, limit: Int) throws -> [LDAPEntry] {
+    private func findEntries(_ lookup: UserLookup, on ldap: LDAPConnection, limit: Int) throws -> [LDAPEntry] {
         let known: DirectoryFlavor
         if let flavor {
             known = flavor
         } else {
             let rootDSE = Result { try sendRootDSERead(ldap) }
-            let guess = try sendUserSearch(attribute: attribute, value: value, flavor: .other, on: ldap)
+            let guess = try sendUserSearch(lookup, flavor: .other, on: ldap)
             do {
                 known = try flavor(answering: rootDSE, on: ldap)
             } catch {
@@ -305,19 +316,18 @@ public final class Directory {
             if known == .other { return try receiveEntries(guess, limit: limit, on: ldap) }
             ldap.abandon(guess)
         }
-        return try receiveEntries(sendUserSearch(attribute: attribute, value: value, flavor: known, on: ldap),
-                                  limit: limit, on: ldap)
+        return try receiveEntries(sendUserSearch(lookup, flavor: known, on: ldap), limit: limit, on: ldap)
     }
 
-    private func sendUserSearch(attribute: String, value: String, flavor: DirectoryFlavor,
+    private func sendUserSearch(_ lookup: UserLookup, flavor: DirectoryFlavor,
                                 on ldap: LDAPConnection) throws -> LDAPConnection.SentSearch {
         // Every spelling of the value that looks like it (as given, composed, decomposed, with a
         // letter of another script): a directory that compares ids byte for byte (Active
         // Directory), and any directory for another script's letters, then returns look-alike
         // entries too, so that two accounts whose ids look alike are refused rather than merged.
-        let spellings = LookAlikeIds.spellings(of: value)
-        let match = spellings.count == 1 ? "(\(attribute)=\(FilterEscaping.escape(value)))"
-            : "(|" + spellings.map { "(\(attribute)=\(FilterEscaping.escape($0)))" }.joined() + ")"
+        let attribute = lookup.attribute
+        let match = lookup.spellings.count == 1 ? "(\(attribute)=\(FilterEscaping.escape(lookup.spellings[0])))"
+            : "(|" + lookup.spellings.map { "(\(attribute)=\(FilterEscaping.escape($0)))" }.joined() + ")"
         return try ldap.send(base: settings.userBase, scope: .subtree,
                              filter: "(&\(userFilter(for: flavor))\(match))",
                              attributes: userAttributes(for: flavor))

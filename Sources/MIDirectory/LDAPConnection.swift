@@ -13,7 +13,8 @@ public final class LDAPConnection {
     let settings: ConnectionSettings
     private let logger: Logger
 
-    /// Opens (lazily: libldap connects on the first operation) and, with StartTLS, negotiates TLS.
+    /// Opens and connects the handle, with TLS in place (`ldaps://` or StartTLS) unless the
+    /// settings allow cleartext.
     public init(settings: ConnectionSettings, logger: Logger) throws {
         self.settings = settings
         self.logger = logger
@@ -37,14 +38,17 @@ public final class LDAPConnection {
         handle = ld
         // From here on `deinit` frees the handle, also when a step below throws.
         try configure()
-        if settings.startTLS && list.needsStartTLS {
-            try startTLS()
-        }
+        try connect(startTLS: settings.startTLS && list.needsStartTLS)
     }
 
     deinit {
         ldap_unbind_ext_s(handle, nil, nil)
+        if let tlsDeadline { miadmin_tls_deadline_free(tlsDeadline) }
     }
+
+    /// The deadline on the connection's first exchanges (CLDAP's `tls_deadline.h`); it must
+    /// outlive the handle, which holds it as a connection callback.
+    private var tlsDeadline: UnsafeMutablePointer<miadmin_tls_deadline>?
 
     private func setOption(_ option: Int32, _ value: UnsafeRawPointer?, _ what: String) throws {
         let rc = ldap_set_option(handle, option, value)
@@ -78,24 +82,32 @@ public final class LDAPConnection {
         try setOption(LDAP_OPT_X_TLS_NEWCTX, &isServer, "TLS context")
     }
 
-    /// StartTLS, unless the URI libldap connected to was an `ldaps://` one of a mixed list
-    /// (TLS already in place: a second handshake would fail).
-    private func startTLS() throws {
-        let connected = ldap_connect(handle)
-        if connected == LDAP_SUCCESS, ldap_tls_inplace(handle) != 0 {
-            readAhead()
-            return
+    /// Connects now: TCP (bounded by the network timeout), TLS for an `ldaps://` URI, then
+    /// StartTLS when `startTLS` asks for it, unless the URI libldap connected to was an
+    /// `ldaps://` one of a mixed list (TLS already in place: a second handshake would fail).
+    /// Until TLS is in place every read and write of the connection has the timeout as its
+    /// deadline, which libldap's own network timeout does not give the handshake; nor does it
+    /// spin through it (`tls_deadline.h`). A connection left to libldap's first operation would
+    /// keep that deadline past its handshake.
+    private func connect(startTLS: Bool) throws {
+        guard let deadline = miadmin_tls_deadline_start(handle, settings.timeoutMilliseconds) else {
+            throw DirectoryError(.configuration, "cannot set the LDAP connection callback for the TLS deadline")
         }
-        let rc = connected == LDAP_SUCCESS ? ldap_start_tls_s(handle, nil, nil) : connected
+        tlsDeadline = deadline
+        let connected = ldap_connect(handle)
+        let rc = connected == LDAP_SUCCESS && startTLS && ldap_tls_inplace(handle) == 0
+            ? ldap_start_tls_s(handle, nil, nil) : connected
+        let expired = miadmin_tls_deadline_end(handle, deadline) != 0
         guard rc == LDAP_SUCCESS else {
             let code = LDAPResultCode(rawValue: rc)
-            if code == .serverDown || code == .timeout {
+            if expired || code == .timeout { throw timedOut() }
+            if connected != LDAP_SUCCESS || code == .serverDown {
                 throw unreachable(code)
             }
             throw DirectoryError(.tls, code: code,
                 "StartTLS with \(settings.uri) failed\(diagnosticSuffix()) — check ldap.caFile and the server certificate")
         }
-        readAhead()
+        if ldap_tls_inplace(handle) != 0 { readAhead() }
     }
 
     /// The encrypted stream read in blocks rather than record by record (CLDAP's
@@ -119,6 +131,10 @@ public final class LDAPConnection {
         defer { ldap_memfree(message) }
         let text = String(cString: message)
         return text.isEmpty ? nil : text
+    }
+
+    private func timedOut() -> DirectoryError {
+        DirectoryError(.unreachable, code: .timeout, "directory \(settings.uri) did not answer within \(settings.timeoutSeconds) s")
     }
 
     private func unreachable(_ code: LDAPResultCode) -> DirectoryError {
@@ -311,10 +327,7 @@ public final class LDAPConnection {
         var timeout = settings.timeval
         var message: OpaquePointer?
         let type = ldap_result(handle, msgid, mode, &timeout, &message)
-        if type == 0 {
-            throw DirectoryError(.unreachable, code: .timeout,
-                                 "directory \(settings.uri) did not answer within \(settings.timeoutSeconds) s")
-        }
+        if type == 0 { throw timedOut() }
         guard type > 0, let message else {
             var code: Int32 = 0
             ldap_get_option(handle, LDAP_OPT_RESULT_CODE, &code)

@@ -90,6 +90,38 @@ import Testing
         #expect(result.stderr.contains("unreachable"))
     }
 
+    /// A server that takes the connection and then says nothing: before StartTLS is answered,
+    /// in the TLS handshake after it, and in an `ldaps://` handshake. Each is the timeout's
+    /// error (exit 2); the run's deadline only stops a client that would wait, or spin, for
+    /// ever, as libldap's handshake did with a network timeout set.
+    @Test(arguments: [(SilentDirectory.Silence.silent, false), (.afterStartTLS, false), (.silent, true)])
+    func aServerThatGoesSilentGivesTheTimeoutError(_ silence: SilentDirectory.Silence, ldaps: Bool) throws {
+        let server = try SilentDirectory(silence)
+        defer { server.stop() }
+        let uri = ldaps ? server.ldapsURI : server.uri
+        let config = try fixture.config {
+            setKey(&$0, "ldap.uri", uri)
+            setKey(&$0, "ldap.startTLS", !ldaps)
+            setKey(&$0, "ldap.timeoutSeconds", 1)
+        }
+        let result = try MIAdmin.run(["--config", config, "--user", "mkhan", "-c", "whoami"],
+                                     password: fixture.password("mkhan"), deadline: 30)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("directory \(uri) did not answer within 1.0 s"), "\(result.stderr)")
+    }
+
+    /// That deadline covers the connection's first exchanges only: a session that reads the
+    /// directory longer after its login than the timeout still gets its answers. The pause
+    /// only outlasts the timeout; nothing is timed.
+    @Test func theHandshakeDeadlineEndsWithTheHandshake() throws {
+        let config = try fixture.config { setKey(&$0, "ldap.timeoutSeconds", 1) }
+        let script = "(sleep 2.5; echo 'users --role foreman --format csv') | \"$0\" --config \"$1\" --user mkhan"
+        let result = try Shell.run("/bin/sh", ["-c", script, Paths.binary, config],
+                                   environment: ["MIADMIN_PASSWORD": fixture.password("mkhan")], deadline: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("mkhan,Mariam Khan"), "\(result.stdout)")
+    }
+
     @Test func wrongServiceAccountPasswordExits2() throws {
         let dir = try TempDir.make()
         try "not-the-password".write(toFile: dir + "/bind.pw", atomically: true, encoding: .utf8)
