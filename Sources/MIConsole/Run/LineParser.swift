@@ -35,16 +35,15 @@ enum LineParser {
 
 /// `C`'s arguments under `C`'s configuration plus a super-command name: parsed as `C` is, but
 /// without argument-parser's check for `--generate-completion-script` (see ``LineParser``).
-/// Used for console lines that might ask for a completion script and, unless it asks for one, the
-/// command line.
-public struct WithoutCompletionScriptCheck<C: ParsableCommand>: ParsableCommand {
-    public static var configuration: CommandConfiguration {
+/// Used for console lines that might ask for a completion script.
+struct WithoutCompletionScriptCheck<C: ParsableCommand>: ParsableCommand {
+    static var configuration: CommandConfiguration {
         var configuration = C.configuration
         configuration._superCommandName = ""
         return configuration
     }
 
-    @OptionGroup public var command: C
+    @OptionGroup var command: C
 
-    public init() {}
+    init() {}
 }
