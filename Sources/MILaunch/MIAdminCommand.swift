@@ -123,20 +123,11 @@ public struct MIAdminCommand: ParsableCommand {
         }
     }
 
-    /// `parseAsRoot`, without its check for `--generate-completion-script` when the arguments
-    /// cannot be asking for a completion script: that check parses the command line twice more as
-    /// argument-parser's own completion commands (by reflection), a quarter of the parse's time
-    /// at every start. The `WithoutCompletionScriptCheck` parse (MIConsole, as for console lines)
-    /// gives the same command and values; anything it does not accept (help, version, a usage
-    /// error) is parsed again by `parseAsRoot`, so every message and exit code is
-    /// argument-parser's own.
+    /// argument-parser's `parseAsRoot`. (The vendored parser does not parse the command line
+    /// twice more for `--generate-completion-script` when no argument is that option:
+    /// Vendor/swift-argument-parser/PATCHES.md.)
     public static func parseCommandLine(_ arguments: [String]) throws -> ParsableCommand {
-        if !arguments.contains(where: { $0.hasPrefix("--generate-completion-script") }),
-           let parsed = try? WithoutCompletionScriptCheck<Self>.parseAsRoot(arguments)
-            as? WithoutCompletionScriptCheck<Self> {
-            return parsed.command
-        }
-        return try parseAsRoot(arguments)
+        try parseAsRoot(arguments)
     }
 
     public func validate() throws {

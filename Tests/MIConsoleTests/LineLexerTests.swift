@@ -48,6 +48,14 @@ struct LineLexerTests {
         return commands[0]
     }
 
+    /// Words and the command's text as written keep every scalar, whatever its UTF-8 length.
+    @Test func textBeyondASCIIKeepsItsScalars() throws {
+        let line = "move 'Zoë/Straße 4' Ångström\\ 🛠 x\u{301}"
+        let lexed = command(line)
+        #expect(lexed.written == line)
+        #expect(try lexed.words { _ in nil } == ["move", "Zoë/Straße 4", "Ångström 🛠", "x\u{301}"])
+    }
+
     @Test func aBackslashWordStartsACommandAndKeepsItsBackslash() throws {
         let echo = command("  \\echo -n 'a b' c")
         #expect(echo.meta == "\\echo")

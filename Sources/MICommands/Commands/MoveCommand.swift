@@ -176,8 +176,11 @@ extension Substring {
         return String(scalars[first...last])
     }
 
-    /// A blank at either end of a technician's name: tab, or general category Zs.
+    /// A blank at either end of a technician's name: tab, or general category Zs. Of ASCII, Zs
+    /// holds only the space, so a name's ASCII ends need no look-up in the Unicode tables (which
+    /// cost more than the rest of a move line's check).
     fileprivate static func isBlank(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
+        if scalar.isASCII { return scalar == " " || scalar == "\t" }
+        return scalar.properties.generalCategory == .spaceSeparator
     }
 }

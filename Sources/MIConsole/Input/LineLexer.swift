@@ -62,6 +62,23 @@ public enum LineLexer {
         scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r"
     }
 
+    /// `scalars` as a String, made from their UTF-8 bytes. (`String.UnicodeScalarView`'s append
+    /// of a collection of scalars maps them through an unspecialised generic path, several
+    /// hundred instructions a scalar: lexing a `move ID TECHNICIAN` line cost more than
+    /// argument-parser's parse of it.)
+    static func string(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(scalars.count)
+        for scalar in scalars {
+            if scalar.isASCII {
+                bytes.append(UInt8(truncatingIfNeeded: scalar.value))
+            } else {
+                UTF8.encode(scalar) { bytes.append($0) }
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// The one pass. `script`: the line is a console line (variables, a leading backslash word,
     /// `\\`, `\gset`); otherwise plain words.
     private struct Scanner {
@@ -74,7 +91,8 @@ public enum LineLexer {
         var commandStart = 0
         var pieceStart = 0
         var parts: [LexedWord.Part] = []
-        var text = String.UnicodeScalarView()
+        /// The text of the word part being read.
+        var text: [Unicode.Scalar] = []
         var inWord = false
         /// The word being read holds a quote or a backslash.
         var quotedWord = false
@@ -153,7 +171,7 @@ public enum LineLexer {
                 if command.meta == nil && command.words.isEmpty && !inGset {
                     let start = index
                     while index < scalars.count, scalars[index] != " ", scalars[index] != "\t" { index += 1 }
-                    command.meta = String(String.UnicodeScalarView(scalars[start..<index]))
+                    command.meta = LineLexer.string(scalars[start..<index])
                     pieceStart = index
                     inMeta = index == scalars.count
                     return
@@ -187,7 +205,7 @@ public enum LineLexer {
             inWord = true
             // A quoted reference is a value, never an option word.
             if reference.kind == .quoted || reference.kind == .identifier { quotedWord = true }
-            addPiece(.text(String(String.UnicodeScalarView(scalars[pieceStart..<index]))))
+            addPiece(.text(LineLexer.string(scalars[pieceStart..<index])))
             command.pieces.append(.reference(reference))
             index = end
             pieceStart = end
@@ -200,7 +218,7 @@ public enum LineLexer {
                 guard first < scalars.count, VariableReference.isNameStart(scalars[first]) else { return nil }
                 var end = first
                 while end < scalars.count, VariableReference.isNameScalar(scalars[end]) { end += 1 }
-                return (String(String.UnicodeScalarView(scalars[first..<end])), end)
+                return (LineLexer.string(scalars[first..<end]), end)
             }
             switch scalars[index] {
             case "'", "\"":
@@ -227,7 +245,7 @@ public enum LineLexer {
         }
 
         private mutating func flushText() {
-            if !text.isEmpty { parts.append(.text(String(text))); text = String.UnicodeScalarView() }
+            if !text.isEmpty { parts.append(.text(LineLexer.string(text[...]))); text.removeAll(keepingCapacity: true) }
         }
 
         private mutating func endWord() {
@@ -248,8 +266,8 @@ public enum LineLexer {
 
         private mutating func endCommand(at end: Int) {
             endWord()
-            addPiece(.text(String(String.UnicodeScalarView(scalars[min(pieceStart, end)..<end]))))
-            command.written = String(String.UnicodeScalarView(scalars[commandStart..<end]))
+            addPiece(.text(LineLexer.string(scalars[min(pieceStart, end)..<end])))
+            command.written = LineLexer.string(scalars[commandStart..<end])
             commands.append(command)
             command = LexedCommand()
             inGset = false

@@ -48,11 +48,13 @@ public struct OptionGroup<Value: ParsableArguments>: Decodable, ParsedWrapper {
   }
 
   public init(from _decoder: Decoder) throws {
-    if let d = _decoder as? SingleValueDecoder,
+    // miadmin's patch (PATCHES.md): the decoder cast once, not for each use.
+    let singleValueDecoder = _decoder as? SingleValueDecoder
+    if let d = singleValueDecoder,
       let value = try? d.previousValue(Value.self)
     {
       self.init(_parsedValue: .value(value))
-    } else if let d = _decoder as? SingleValueDecoder,
+    } else if let d = singleValueDecoder,
       let value = d.untouchedGroupValue(Value.self)
     {
       // miadmin's patch (PATCHES.md): no argument of the group was given.
@@ -60,7 +62,7 @@ public struct OptionGroup<Value: ParsableArguments>: Decodable, ParsedWrapper {
       d.saveValue(value)
     } else {
       try self.init(_decoder: _decoder)
-      if let d = _decoder as? SingleValueDecoder {
+      if let d = singleValueDecoder {
         d.saveValue(wrappedValue)
         d.rememberIfUntouched(wrappedValue)
       }
@@ -166,38 +168,37 @@ extension OptionGroup {
 /// wrapper, a fifth of a short line's parse. Valid under the condition of the cache of argument
 /// sets (constant defaults); the group's `validate()` still runs at every parse. A command
 /// (the group a parse wraps the command in) is always decoded: it may hold more than arguments.
+/// The group's argument keys (nested groups' included) are kept with its value, so telling
+/// whether the input gave one of them needs no argument set and no lookup per argument.
 extension SingleValueDecoder {
   /// The group's value from an earlier parse, if no argument of the group came from the input.
   func untouchedGroupValue<V: ParsableArguments>(_ type: V.Type) -> V? {
-    guard !(type is ParsableCommand.Type) else { return nil }
     let cacheKey = UntouchedGroupKey(type: ObjectIdentifier(type), key: key)
     guard let cached = untouchedGroupCache.withLockUnchecked({ $0[cacheKey] }),
-      groupIsUntouched(type)
+      !underlying.givesAny(of: cached.argumentKeys)
     else { return nil }
-    return cached as? V
+    return cached.value as? V
   }
 
   /// Keeps `value` for ``untouchedGroupValue(_:)`` if no argument of the group came from the input.
   func rememberIfUntouched<V: ParsableArguments>(_ value: V) {
-    guard !(V.self is ParsableCommand.Type), groupIsUntouched(V.self) else { return }
+    guard !(V.self is ParsableCommand.Type) else { return }
+    let argumentKeys = ArgumentSet(V.self, visibility: .private, parent: key)
+      .flatMap { $0.help.keys }
+    guard !underlying.givesAny(of: argumentKeys) else { return }
     let cacheKey = UntouchedGroupKey(type: ObjectIdentifier(V.self), key: key)
-    untouchedGroupCache.withLockUnchecked { $0[cacheKey] = value }
-  }
-
-  /// Whether every value parsed for the group's arguments (nested groups included) is an
-  /// initial one: none has a position in the input.
-  private func groupIsUntouched<V: ParsableArguments>(_ type: V.Type) -> Bool {
-    for definition in ArgumentSet(type, visibility: .private, parent: key) {
-      for argumentKey in definition.help.keys {
-        guard let element = underlying.values.element(forKey: argumentKey) else { continue }
-        var fromInput = false
-        element.inputOrigin.forEach {
-          if case .argumentIndex = $0 { fromInput = true }
-        }
-        if fromInput { return false }
-      }
+    untouchedGroupCache.withLockUnchecked {
+      $0[cacheKey] = UntouchedGroup(value: value, argumentKeys: argumentKeys)
     }
-    return true
+  }
+}
+
+extension ArgumentDecoder {
+  /// Whether a value parsed for one of `argumentKeys` has a position in the input (is not only
+  /// an initial value).
+  fileprivate func givesAny(of argumentKeys: [InputKey]) -> Bool {
+    let given = keysGivenByInput
+    return !given.isEmpty && argumentKeys.contains(where: given.contains)
   }
 }
 
@@ -206,4 +207,10 @@ private struct UntouchedGroupKey: Hashable {
   var key: InputKey
 }
 
-nonisolated(unsafe) private let untouchedGroupCache = Mutex<[UntouchedGroupKey: Any]>([:])
+/// A group's untouched value and the keys of its arguments.
+private struct UntouchedGroup {
+  var value: Any
+  var argumentKeys: [InputKey]
+}
+
+nonisolated(unsafe) private let untouchedGroupCache = Mutex<[UntouchedGroupKey: UntouchedGroup]>([:])

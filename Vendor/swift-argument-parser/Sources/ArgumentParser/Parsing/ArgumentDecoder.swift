@@ -44,6 +44,16 @@ final class ArgumentDecoder: Decoder {
 
   var userInfo: [CodingUserInfoKey: Any] = [:]
 
+  /// miadmin's patch (PATCHES.md): the keys whose parsed values have a position in the input,
+  /// worked out once per decode for the untouched-group check (OptionGroup.swift).
+  lazy var keysGivenByInput: [InputKey] = values.elements.values.compactMap { element in
+    var fromInput = false
+    element.inputOrigin.forEach {
+      if case .argumentIndex = $0 { fromInput = true }
+    }
+    return fromInput ? element.key : nil
+  }
+
   func container<K>(keyedBy type: K.Type) throws -> KeyedDecodingContainer<K>
   where K: CodingKey {
     let container = ParsedArgumentsContainer(

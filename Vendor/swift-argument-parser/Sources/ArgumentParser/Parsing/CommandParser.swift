@@ -460,6 +460,14 @@ extension CommandParser {
       return
     }
 
+    // miadmin's patch (PATCHES.md): both commands below need the option
+    // `--generate-completion-script` (one as a required option, the other as
+    // a flag that must be set), so arguments without it cannot ask for a
+    // completion script; skip parsing them twice more.
+    guard split.contains(Name.long("generate-completion-script")) else {
+      return
+    }
+
     // We don't have the ability to check for `--name [value]`-style args yet,
     // so we need to try parsing two different commands.
 
