@@ -51,6 +51,16 @@ extension PostgresConnection {
         return ahead
     }
 
+    /// Queues `statements` just ahead of the waiting statement whose answer is `next`, so they
+    /// go in the same round trip before it; nil (nothing queued) when that statement is no
+    /// longer waiting (sent, or dropped). For what must run before a queued `BEGIN`.
+    public func sendWithNext(_ statements: [PipelinedStatement], before next: Ahead) -> [Ahead]? {
+        guard let position = waiting.firstIndex(where: { $0.ahead === next }) else { return nil }
+        let queued = statements.map { ($0, Ahead(self)) }
+        waiting.insert(contentsOf: queued, at: position)
+        return queued.map(\.1)
+    }
+
     /// Sends `statement` at once and returns while the server works on it; its answer is read
     /// when asked for (``Ahead/result()``) or before anything else is sent on the connection,
     /// whichever comes first. For a listing's next `FETCH`: the server reads the next rows while

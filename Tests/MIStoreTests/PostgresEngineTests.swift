@@ -29,8 +29,9 @@ import Testing
     }
 
     /// A move's round trips to the server (each also a hop through a pooler): BEGIN with the
-    /// form's read and the policy's, the free name, the update with its notices and audit row,
-    /// COMMIT. A rename costs none more. Counted once the statements are prepared.
+    /// lookup of the form and the target's names ahead of it and the policy's read, the form at
+    /// its place, the update with its notices and audit row, COMMIT. A rename costs none more.
+    /// Counted once the statements are prepared.
     @Test func aMoveTakesFourRoundTrips() throws {
         let dir = try TempDir()
         let store = try MoveTests.store(dir, engine: .postgres, ["jdoe/Pump", "jdoe/Valve", "asmith/Valve", "jdoe/Pipe"])

@@ -84,6 +84,36 @@ import Testing
         try expectMovedOnceAfterOneRetry(try move.result(), engine, store, id)
     }
 
+    /// Two moves onto one technician at once, of forms whose index entries share pages (in a
+    /// small store every entry of an index is on one page): the other transaction moves jdoe's
+    /// `Gauge` to asmith as a move does (reads it by id and asmith's names, then updates owner
+    /// and name), and holds the moved form's row lock until the move waits for it. Predicate
+    /// locks on a B-tree are per page: a move that read its form and the target's names through
+    /// the indexes inside its transaction read the pages the other writes into, and lost the race.
+    /// The move reads them before its transaction and the form at its place: no race, no retry.
+    @Test func movesOfFormsSharingIndexPagesDoNotRace() throws {
+        let dir = try TempDir()
+        let store = try MoveTests.store(dir, engine: .postgres, ["jdoe/Pump", "asmith/Valve", "jdoe/Gauge"])
+        let engine = try #require(store.engine as? PostgresEngine)
+        let schema = try #require(try store.read { try $0.value(String.self, literal: "SELECT current_schema()") })
+        let backend = try #require(try store.read { try $0.value(Int64.self, literal: "SELECT pg_backend_pid()") })
+        let other = try PostgresConnection(target: try PostgresTarget(uri: fixture.url), password: fixture.password)
+        try other.execute("SET search_path = \(schema)")
+        let (id, gauge) = (try store.form(ref("jdoe/Pump")).id, try store.form(ref("jdoe/Gauge")).id)
+        try other.execute("BEGIN ISOLATION LEVEL SERIALIZABLE")
+        try other.execute("SELECT version FROM forms WHERE id = $1", [.int(gauge)])
+        try other.execute("SELECT name FROM forms WHERE owner = 'asmith' AND name = 'Gauge' AND trashed_at IS NULL")
+        try other.execute("SELECT id FROM forms WHERE id = $1 FOR UPDATE", [.int(id)])
+        let move = MoveInBackground(store, id)
+        try waitUntilBlocked(backend, on: "transactionid")
+        try other.execute("UPDATE forms SET owner = 'asmith', version = version + 1 WHERE id = $1", [.int(gauge)])
+        try other.execute("COMMIT")
+        let result = try move.result()
+        #expect(result.moved && result.newName == "Pump" && result.version == 2)
+        #expect(engine.racesRetried == 0)
+        #expect(try store.form(ref("asmith/Pump")).id == id && store.form(ref("asmith/Gauge")).id == gauge)
+    }
+
     /// A move that lost its race once and went through on the second attempt: moved, saved
     /// once (one audit row), the form asmith's.
     private func expectMovedOnceAfterOneRetry(_ result: MoveResult, _ engine: PostgresEngine, _ store: FormStore,

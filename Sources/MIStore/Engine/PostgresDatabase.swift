@@ -13,6 +13,7 @@ import Foundation
 ///   next `FETCH` is sent before the rows of the one before are handed out (at most two
 ///   batches in memory).
 /// - ``readAhead(_:)`` queues a query to go with the next statement (one round trip for both);
+///   ``readBeforeBegin(_:)`` one to go ahead of a write's `BEGIN`, in a transaction of its own;
 ///   ``sendLater(_:)`` queues writes whose results are not needed, at the latest for the COMMIT.
 /// - ``PostgresError``s become ``StoreError``s (``StoreError/mapping(_:target:)``).
 final class PostgresDatabase: StoreDatabase {
@@ -55,6 +56,23 @@ final class PostgresDatabase: StoreDatabase {
         let spelled: PostgresConnection.PipelinedStatement
         do { spelled = try spelledChecked(statement) } catch { return StoreRowsAhead { throw error } }
         let ahead = connection.sendWithNext(spelled)
+        return StoreRowsAhead { [self] in try mapped { Self.rows(of: try ahead.result()) } }
+    }
+
+    /// The open write's `BEGIN` while it waits to be sent, and how a transaction run before it
+    /// begins (``readBeforeBegin(_:)``): set by the engine with each `BEGIN`.
+    var waitingBegin: (begin: PostgresConnection.Ahead, preamble: [String])?
+
+    func readBeforeBegin(_ statement: StoreStatement) -> StoreRowsAhead {
+        let spelled: PostgresConnection.PipelinedStatement
+        do { spelled = try spelledChecked(statement) } catch { return StoreRowsAhead { throw error } }
+        let around = (waitingBegin?.preamble ?? []).map { PostgresConnection.PipelinedStatement($0, named: false) }
+        // Sent already (a savepoint of a session's transaction): read in the transaction.
+        guard let begin = waitingBegin?.begin,
+              let aheads = connection.sendWithNext(around + [spelled, .init("COMMIT", named: false)], before: begin) else {
+            return readAhead(statement)
+        }
+        let ahead = aheads[around.count]
         return StoreRowsAhead { [self] in try mapped { Self.rows(of: try ahead.result()) } }
     }
 

@@ -350,7 +350,11 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
         var statements = ["BEGIN ISOLATION LEVEL \(kind.isolation)"]
         if let settings = settingsStatement(kind) { statements.append(settings) }
         if let writeId { statements.append(Self.insertWriteId(writeId)) }
-        for statement in statements { connection.sendWithNext(.init(statement, named: false)) }
+        let sent = statements.map { connection.sendWithNext(.init($0, named: false)) }
+        // A read before a write begins (``PostgresDatabase/readBeforeBegin(_:)``) is a
+        // transaction of its own, READ COMMITTED: it takes no predicate locks.
+        database.waitingBegin = kind == .read ? nil
+            : (sent[0], ["BEGIN ISOLATION LEVEL READ COMMITTED READ ONLY"] + [settingsStatement(.read)].compactMap { $0 })
     }
 
     /// After a failure inside the transaction: ROLLBACK, unless the connection is lost (the

@@ -46,6 +46,16 @@ protocol StoreDatabase: AnyObject {
     /// move's form read).
     func readAhead(_ statement: StoreStatement) -> StoreRowsAhead
 
+    /// A query run just before this transaction, outside it, as its first statement: PostgreSQL
+    /// sends it in the round trip of the transaction's `BEGIN`, ahead of it, in a READ COMMITTED
+    /// READ ONLY transaction of its own, so what it reads takes no part in the serializable
+    /// transaction's conflicts (no predicate locks: other consoles writing near those rows, in the
+    /// same index pages, cannot make this one lose a race over them). Its rows are what was
+    /// committed a moment before the transaction's snapshot: hints for the transaction to check
+    /// (a row's version), or what a unique index guards anyway. Later in a transaction (a
+    /// savepoint of one already open), and on SQLite, it is ``readAhead(_:)``.
+    func readBeforeBegin(_ statement: StoreStatement) -> StoreRowsAhead
+
     /// Runs `body` in a savepoint: released when `body` returns (rolled back instead when
     /// `rollback` is true), rolled back when it throws.
     func inSavepoint<T>(rollback: Bool, _ body: () throws -> T) throws -> T
@@ -149,6 +159,8 @@ extension StoreDatabase {
     func readAhead(_ statement: StoreStatement) -> StoreRowsAhead {
         StoreRowsAhead { try self.rows(statement) }
     }
+
+    func readBeforeBegin(_ statement: StoreStatement) -> StoreRowsAhead { readAhead(statement) }
 
     func sendLater(_ statements: [StoreStatement]) throws {
         for statement in statements { try execute(statement) }

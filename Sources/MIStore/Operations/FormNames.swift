@@ -24,13 +24,28 @@ enum FormNames {
     /// PostgreSQL a serializable move then overlaps no other move's reads for names it did not need.
     static func freeName(for name: String, owner: String, in db: any StoreDatabase) throws -> String {
         let base = split(name).base
-        let candidates = try db.values(String.self, literal: """
-            SELECT name FROM forms WHERE owner = \(owner) AND name = \(name) AND trashed_at IS NULL
-            UNION ALL
-            SELECT name FROM forms
-            WHERE owner = \(owner) AND name >= \(base + " (") AND name < \(base + " )") AND trashed_at IS NULL
-              AND EXISTS (SELECT 1 FROM forms WHERE owner = \(owner) AND name = \(name) AND trashed_at IS NULL)
-            """)
+        let taken = try db.values(String.self, literal: takenQuery(owner: owner, name: "\(name)",
+                                                                   from: "\(base + " (")", to: "\(base + " )")"))
+        return freeName(for: name, taken: taken)
+    }
+
+    /// The query of ``freeName(for:owner:in:)``: `owner`'s live names equal to `name` and, when
+    /// that one is taken, those from `from` up to, not including, `to` (a range that holds every
+    /// `Base (k)`). The bounds are SQL, so a move can compute them in its lookup (``MoveLookup``).
+    static func takenQuery(owner: String, name: StoreSQL, from: StoreSQL, to: StoreSQL) -> StoreSQL {
+        """
+        SELECT name FROM forms WHERE owner = \(owner) AND name = \(name) AND trashed_at IS NULL
+        UNION ALL
+        SELECT name FROM forms
+        WHERE owner = \(owner) AND name >= \(from) AND name < \(to) AND trashed_at IS NULL
+          AND EXISTS (SELECT 1 FROM forms WHERE owner = \(owner) AND name = \(name) AND trashed_at IS NULL)
+        """
+    }
+
+    /// The name `name` takes when `taken` holds the owner's live names it could clash with
+    /// (those of ``takenQuery(owner:name:from:to:)``, or more).
+    static func freeName(for name: String, taken candidates: [String]) -> String {
+        let base = split(name).base
         // Byte for byte, as the store compares names (Swift's == would also match another
         // normalization of the same text).
         guard candidates.contains(where: { $0.utf8.elementsEqual(name.utf8) }) else { return name }

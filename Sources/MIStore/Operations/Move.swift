@@ -64,10 +64,17 @@ extension FormStore {
         let actor = try Validate.name(actor, what: "actor")
         let preferredName = try undoing.map { try Validate.name($0.oldName, what: "form name") }
         let result: MoveResult = try write { db in
-            // The policy's rows come with the form's (on PostgreSQL one round trip for both).
+            // On PostgreSQL the form's place and the target's names are looked up outside the
+            // transaction, in the round trip of its BEGIN, and the policy's rows come with them.
+            let lookup = moveLookup(ref, to: uid, preferredName: preferredName, in: db)
             let policyRows = db.readAhead(Self.policyQuery)
+            try formQuery().checkOwner(of: ref)
+            let found = try lookup.flatMap { MoveLookup(rows: try $0.rows()) }
+            let formAtPlace = try found.flatMap { try formHead(at: $0, in: db) }
+            // The lookup holds only while the form is the row version it found.
+            let held = formAtPlace == nil ? nil : found
             // Without the form's content: a move changes only who holds it and its name.
-            let form = try formQuery().findHead(ref, in: db)
+            let form = try formAtPlace ?? formQuery().findHead(ref, in: db)
             // The target must be in the crews too: a foreman hands work on inside his crews only.
             try ownerScope.check(uid)
             try form.check(expectedVersion: expectedVersion)
@@ -84,7 +91,8 @@ extension FormStore {
                                   newName: form.name, version: form.version, moved: false, noticeId: nil,
                                   receiverNoticeId: nil, expires: policies.expires(owner: uid, clockStart: form.clockStart()))
             }
-            let newName = try FormNames.freeName(for: preferredName ?? form.name, owner: uid, in: db)
+            let newName = try held.map { FormNames.freeName(for: preferredName ?? form.name, taken: $0.taken) }
+                ?? FormNames.freeName(for: preferredName ?? form.name, owner: uid, in: db)
             // An undo gives the clock back as it was; a move restarts it under `expiry-from assigned`.
             let clockRestart: Double?
             if let undoing {
@@ -94,12 +102,14 @@ extension FormStore {
             }
             let expires = policies.expires(owner: uid, clockStart: Expiry.clockStart(
                 created: Date(timeIntervalSince1970: form.createdUTC), restartedAt: clockRestart.map(Date.init(timeIntervalSince1970:))))
+            // The row where it was read: at its place (no index read, see MoveLookup), or by id.
+            let theRow: StoreSQL = held.map { "ctid = CAST(\($0.place) AS tid) AND id = \(form.id)" } ?? "id = \(form.id)"
             // The update, the notices and the audit row need none of each other's results: one
             // batch (on PostgreSQL one round trip instead of four or more).
             var statements = [StoreStatement(literal: """
                 UPDATE forms SET owner = \(uid), name = \(newName), version = version + 1, \(FormRecord.touching(now)),
                                  expiry_reset_at = \(clockRestart)
-                WHERE id = \(form.id) AND version = \(form.version)
+                WHERE \(theRow) AND version = \(form.version)
                 """)]
             statements += [
                 Notices.adding(uid: form.owner,
