@@ -59,7 +59,7 @@ final class CommandRunner {
             do {
                 try redirect(to: nil)
             } catch {
-                err.write("miadmin: " + TerminalText.escape(ErrorReport.message(for: error), keepNewlines: false) + "\n")
+                err.writeFailure(error)
                 err.flush()
             }
         }

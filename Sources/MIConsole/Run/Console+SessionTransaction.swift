@@ -94,7 +94,7 @@ extension Console {
                     + "run had written outside the store (a file, \\o, or more output than is held back), so it is not "
                     + "run again"
                 : ErrorReport.message(for: error)
-            err.write("miadmin: " + TerminalText.escape(message, keepNewlines: false) + "\n")
+            err.writeFailure(message)
             // The commands ran and printed what they did, and then the store could not keep it
             // (a lost race or connection at COMMIT): the output's last line says so, as stderr's.
             if ran && options.atomic {

@@ -95,7 +95,7 @@ public enum Console {
         do {
             variables = try ScriptVariables(run.variables.map { ($0.name, $0.value) })
         } catch {
-            err.write("miadmin: " + TerminalText.escape(ErrorReport.message(for: error), keepNewlines: false) + "\n")
+            err.writeFailure(error)
             return .failure
         }
         variables.setSession(user: session.user.uid, roles: session.user.roles.map(\.rawValue)) {
@@ -115,7 +115,7 @@ public enum Console {
             do {
                 input = try ScriptInput.script(path: scriptFile, readWhole: mayRunAgain(run, session: session))
             } catch {
-                err.write("miadmin: " + TerminalText.escape(ErrorReport.message(for: error), keepNewlines: false) + "\n")
+                err.writeFailure(error)
                 return .failure
             }
             name = scriptFile
@@ -169,7 +169,7 @@ public enum Console {
             guard let lines = try input?.lines() ?? prompted else { return .failure }
             source = lines
         } catch {
-            err.write("miadmin: " + TerminalText.escape(ErrorReport.message(for: error), keepNewlines: false) + "\n")
+            err.writeFailure(error)
             return .failure
         }
         if run.readsStartupFile { loop.runStartupFile(environment: environment) }
@@ -214,8 +214,7 @@ public enum Console {
             session.noticesShownAtLogin = notices.count
             err.write("  (now marked read; 'notices --all' lists them again)\n")
         } catch {
-            err.write("miadmin: could not read your notices: "
-                      + TerminalText.escape(ErrorReport.message(for: error), keepNewlines: false) + "\n")
+            err.writeFailure("could not read your notices: " + ErrorReport.message(for: error))
         }
     }
 

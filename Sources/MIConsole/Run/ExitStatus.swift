@@ -89,3 +89,16 @@ public enum ErrorReport {
         }
     }
 }
+
+extension OutputStream {
+    /// A failure as the console prints it on stderr: `miadmin: ` and the message, with its
+    /// control characters escaped (a message may carry a server's or a file's text).
+    func writeFailure(_ message: String) {
+        write("miadmin: " + TerminalText.escape(message, keepNewlines: false) + "\n")
+    }
+
+    /// ``writeFailure(_:)`` of `error`'s message (``ErrorReport/message(for:)``).
+    func writeFailure(_ error: any Error) {
+        writeFailure(ErrorReport.message(for: error))
+    }
+}
