@@ -107,7 +107,7 @@ public struct MIAdminCommand: ParsableCommand {
         let early = EarlyDirectoryConnection.start()
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {
-            var command = try parseCommandLine(arguments)
+            var command = try parseAsRoot(arguments)
             if let console = command as? MIAdminCommand {
                 try console.launch(earlyConnection: early)
             } else {
@@ -121,13 +121,6 @@ public struct MIAdminCommand: ParsableCommand {
             FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
             Foundation.exit(ExitStatus.failure.rawValue)
         }
-    }
-
-    /// argument-parser's `parseAsRoot`. (The vendored parser does not parse the command line
-    /// twice more for `--generate-completion-script` when no argument is that option:
-    /// Vendor/swift-argument-parser/PATCHES.md.)
-    public static func parseCommandLine(_ arguments: [String]) throws -> ParsableCommand {
-        try parseAsRoot(arguments)
     }
 
     public func validate() throws {

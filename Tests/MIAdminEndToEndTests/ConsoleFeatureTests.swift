@@ -15,9 +15,9 @@ import Testing
         #expect(result.stdout.hasPrefix("miadmin 1."))
     }
 
-    /// The command line is parsed without argument-parser's completion-script check when it cannot
-    /// ask for one (MIAdminCommand.parseCommandLine); help, usage errors and the completion
-    /// scripts must still be argument-parser's own.
+    /// The command line is parsed by argument-parser's `parseAsRoot`, whose completion-script
+    /// check the vendored parser skips when no argument asks for one (PATCHES.md): help, usage
+    /// errors and the completion scripts must still be argument-parser's own.
     @Test func helpUsageErrorsAndCompletionScriptsComeFromArgumentParser() throws {
         let help = try MIAdmin.run(["--help"])
         #expect(help.status == 0)

@@ -11,7 +11,7 @@ struct EarlyConnectionTests {
     @Test func theConfigGuessAgreesWithTheParserOnOrdinaryCommandLines() throws {
         for arguments in [["--user", "mkhan", "--config", "/a.json"], ["--config=/b.json", "-c", "whoami"],
                           ["-c", "whoami"], ["--format", "csv", "--config", "/c.json", "-f", "x.mi"]] {
-            let parsed = try #require(try MIAdminCommand.parseCommandLine(arguments) as? MIAdminCommand)
+            let parsed = try #require(try MIAdminCommand.parseAsRoot(arguments) as? MIAdminCommand)
             #expect(EarlyDirectoryConnection.configArgument(arguments) == parsed.config, "\(arguments)")
         }
         #expect(EarlyDirectoryConnection.configArgument(["--", "--config", "/d.json"]) == nil)
@@ -24,7 +24,7 @@ struct EarlyConnectionTests {
     @Test func aGuessTheParserContradictsIsNeverUsed() throws {
         for arguments in [["-c", "--config", "/c.json"], ["--user", "--config", "/c.json"]] {
             #expect(EarlyDirectoryConnection.configArgument(arguments) == "/c.json")
-            #expect(throws: (any Error).self, "\(arguments)") { try MIAdminCommand.parseCommandLine(arguments) }
+            #expect(throws: (any Error).self, "\(arguments)") { try MIAdminCommand.parseAsRoot(arguments) }
         }
         let dir = try Self.writeConfig()
         defer { try? FileManager.default.removeItem(atPath: dir) }
