@@ -53,10 +53,7 @@ final class PostgresDatabase: StoreDatabase {
     }
 
     func readAhead(_ statement: StoreStatement) -> StoreRowsAhead {
-        let spelled: PostgresConnection.PipelinedStatement
-        do { spelled = try spelledChecked(statement) } catch { return StoreRowsAhead { throw error } }
-        let ahead = connection.sendWithNext(spelled)
-        return StoreRowsAhead { [self] in try mapped { Self.rows(of: try ahead.result()) } }
+        queued(statement) { connection.sendWithNext($0) }
     }
 
     /// The open write's `BEGIN` while it waits to be sent, and how a transaction run before it
@@ -64,15 +61,24 @@ final class PostgresDatabase: StoreDatabase {
     var waitingBegin: (begin: PostgresConnection.Ahead, preamble: [String])?
 
     func readBeforeBegin(_ statement: StoreStatement) -> StoreRowsAhead {
+        queued(statement) { spelled in
+            let around = (waitingBegin?.preamble ?? []).map { PostgresConnection.PipelinedStatement($0, named: false) }
+            // Sent already (a savepoint of a session's transaction): read in the transaction.
+            guard let begin = waitingBegin?.begin,
+                  let aheads = connection.sendWithNext(around + [spelled, .init("COMMIT", named: false)], before: begin) else {
+                return connection.sendWithNext(spelled)
+            }
+            return aheads[around.count]
+        }
+    }
+
+    /// `statement`, spelled and checked, queued by `send` (a refused one is not queued: its
+    /// rows throw why); its rows when they are read.
+    private func queued(_ statement: StoreStatement,
+                        _ send: (PostgresConnection.PipelinedStatement) -> PostgresConnection.Ahead) -> StoreRowsAhead {
         let spelled: PostgresConnection.PipelinedStatement
         do { spelled = try spelledChecked(statement) } catch { return StoreRowsAhead { throw error } }
-        let around = (waitingBegin?.preamble ?? []).map { PostgresConnection.PipelinedStatement($0, named: false) }
-        // Sent already (a savepoint of a session's transaction): read in the transaction.
-        guard let begin = waitingBegin?.begin,
-              let aheads = connection.sendWithNext(around + [spelled, .init("COMMIT", named: false)], before: begin) else {
-            return readAhead(statement)
-        }
-        let ahead = aheads[around.count]
+        let ahead = send(spelled)
         return StoreRowsAhead { [self] in try mapped { Self.rows(of: try ahead.result()) } }
     }
 
