@@ -102,8 +102,7 @@ public protocol StoreListing: AnyObject {
 public protocol StoreChanges: AnyObject {
     // Forms: changes
     func move(_ ref: FormReference, to uid: String, actor: String, actorRole: String, note: String?,
-              expectedVersion: Int?, policyDefaults: ExpiryPolicy, undoing: MoveResult?) throws
-        -> MoveResult
+              expectedVersion: Int?, policyDefaults: ExpiryPolicy, undoing: MoveResult?) throws -> MoveResult
     /// The moves of a bulk move or an undo told once per technician and foreman: their own
     /// unread notices replaced by one for all.
     func tellOfMoves(_ moves: [MoveResult], actor: String, actorRole: String, note: String?, undone: Bool) throws

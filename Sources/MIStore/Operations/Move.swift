@@ -110,8 +110,7 @@ extension FormStore {
                 UPDATE forms SET owner = \(uid), name = \(newName), version = version + 1, \(FormRecord.touching(now)),
                                  expiry_reset_at = \(clockRestart)
                 WHERE \(theRow) AND version = \(form.version)
-                """)]
-            statements += [
+                """),
                 Notices.adding(uid: form.owner,
                                text: undoing == nil
                                    ? Notices.reassigned(formName: form.name, newName: newName, to: uid, by: actor,
