@@ -39,18 +39,18 @@ struct DemoStoreSnapshot {
         throw lastError!
     }
 
-    /// Points the config's `store` at a new copy (a file under `root`, or a new database) for
-    /// the time of `body`; a database is dropped after it.
-    func withCopy<T>(in store: inout [String: Any], root: String, _ body: ([String: Any]) throws -> T) throws -> T {
+    /// Runs `body` with the config's `store` settings pointed at a new copy (a file under
+    /// `root`, or a new database, dropped after `body`).
+    func withCopy<T>(of store: [String: Any], root: String, _ body: ([String: Any]) throws -> T) throws -> T {
+        var store = store
         guard let postgres else {
             try FileManager.default.copyItem(atPath: file, toPath: root + "/store.sqlite")
             store["path"] = root + "/store.sqlite"
             return try body(store)
         }
-        let name = "example_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(12)
-        _ = try postgres.query("CREATE DATABASE \(name) TEMPLATE \(Self.template)", database: "postgres")
-        defer { _ = try? postgres.query("DROP DATABASE \(name) WITH (FORCE)", database: "postgres") }
-        store["url"] = postgres.url(database: String(name))
-        return try body(store)
+        return try postgres.withDatabase(copiedFrom: Self.template) { url in
+            store["url"] = url
+            return try body(store)
+        }
     }
 }

@@ -127,8 +127,7 @@ import Testing
             }
             // The site's password file for its PostgreSQL server (`--password-file ~/db.pw`).
             try "not the demo's\n".write(toFile: root + "/db.pw", atomically: true, encoding: .utf8)
-            var store = config["store"] as! [String: Any]
-            return try snapshot.withCopy(in: &store, root: root) { store in
+            return try snapshot.withCopy(of: config["store"] as! [String: Any], root: root) { store in
                 var object = config
                 object["store"] = store
                 try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: root + "/miadmin.json"))

@@ -23,9 +23,22 @@ public struct PostgresFixture: Sendable {
     /// Creates an empty database owned by the store account (through psql as the superuser) and
     /// returns its URL, for a test that needs a store of its own.
     public func newDatabase() throws -> String {
+        url(database: try createDatabase(template: nil))
+    }
+
+    /// Runs `body` with the URL of a new database copied from `template` (which no session may
+    /// be using), and drops it after.
+    public func withDatabase<T>(copiedFrom template: String, _ body: (String) throws -> T) throws -> T {
+        let name = try createDatabase(template: template)
+        defer { _ = try? query("DROP DATABASE \(name) WITH (FORCE)", database: "postgres") }
+        return try body(url(database: name))
+    }
+
+    /// A new database owned by the store account, under a name of its own: its name.
+    private func createDatabase(template: String?) throws -> String {
         let name = "e2e_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
-        _ = try query("CREATE DATABASE \(name) OWNER miadmin", database: "postgres")
-        return url(database: String(name))
+        _ = try query("CREATE DATABASE \(name) OWNER miadmin" + (template.map { " TEMPLATE \($0)" } ?? ""), database: "postgres")
+        return String(name)
     }
 
     /// Runs one SQL statement as the superuser in `database` and returns psql's unaligned output.
