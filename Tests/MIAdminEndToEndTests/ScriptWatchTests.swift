@@ -87,9 +87,9 @@ import Testing
         try term.enter("users 'u000*'")
         try term.waitFor("PAGED:(99 rows)")
         try term.enter("\\watch 0.5")
-        try term.waitFor("(every 0.5s): users 'u000*'")
-        usleep(1_500_000)  // a few rounds
-        try term.waitFor("(99 rows)")
+        // Each round's heading scrolls off the 40-row screen under its 99 rows.
+        let rounds = try term.waitFor("(every 0.5s): users 'u000*'", times: 3, inScrollback: true)
+        #expect(rounds.components(separatedBy: "(99 rows)").count - 1 >= 3, "\(rounds)")
         try term.press("C-c")
         try term.enter("\\echo back at the prompt")
         let screen = try term.waitFor("\nback at the prompt")

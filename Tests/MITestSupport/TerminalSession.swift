@@ -68,15 +68,22 @@ public final class TerminalSession {
     /// The visible screen with its colours and attributes as escape sequences (`capture-pane -e`).
     public func screenWithEscapes() throws -> String { try tmux(["capture-pane", "-p", "-e", "-N", "-t", "0"]).stdout }
 
+    /// The pane's whole history: what scrolled off the top, then the visible screen.
+    public func scrollback() throws -> String { try tmux(["capture-pane", "-p", "-N", "-S", "-", "-t", "0"]).stdout }
+
     /// Waits until the screen contains `text`; returns the screen. Throws with the screen
     /// after `deadline` seconds.
+    /// `times`, with `inScrollback`: waits until the pane's history holds `text` that many
+    /// times. Output taller than the screen scrolls a line off before a poll can see it, so
+    /// such a line is looked for in the history, never on the visible screen.
     @discardableResult
-    public func waitFor(_ text: String, deadline: TimeInterval = 20) throws -> String {
+    public func waitFor(_ text: String, times: Int = 1, inScrollback: Bool = false,
+                        deadline: TimeInterval = 20) throws -> String {
         let end = Date().addingTimeInterval(deadline)
         var last = ""
         while Date() < end {
-            last = try screen()
-            if last.contains(text) { return last }
+            last = try inScrollback ? scrollback() : screen()
+            if last.components(separatedBy: text).count - 1 >= times { return last }
             usleep(100_000)
         }
         let sessions = (try? Shell.run("/usr/bin/tmux", ["-L", socket, "list-sessions"], environment: ["TERM": "xterm"]))
