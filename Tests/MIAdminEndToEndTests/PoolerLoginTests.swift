@@ -31,8 +31,8 @@ import Testing
         trigger.standardOutput = FileHandle.nullDevice
         trigger.standardError = FileHandle.nullDevice
         try trigger.run()
-        while try !String(contentsOfFile: log, encoding: .utf8).dropFirst(seen).contains("closing because: connect failed") {
-            Thread.sleep(forTimeInterval: 0.1)
+        try waitUntil("PgBouncer logs that it tried a server and closed the waiting session", every: 0.1) {
+            try String(contentsOfFile: log, encoding: .utf8).dropFirst(seen).contains("closing because: connect failed")
         }
         // SIGKILL: psql started from the test process inherits a mask that blocks SIGTERM, and
         // would otherwise wait out PgBouncer's query_wait_timeout.

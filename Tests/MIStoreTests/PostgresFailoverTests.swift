@@ -84,6 +84,11 @@ import Testing
         let store = try store(site)
         _ = try site.fixture.query("ALTER SYSTEM SET synchronous_standby_names = 'nobody'", database: "mi")
         _ = try site.fixture.query("SELECT pg_reload_conf()", database: "mi")
+        // The reload is asynchronous: until the standby's walsender has read it, it still
+        // confirms commits, and the move would not wait.
+        try waitUntil("the standby is no longer synchronous") {
+            try site.fixture.query("SELECT string_agg(sync_state, ',') FROM pg_stat_replication", database: "mi") == "async"
+        }
         let outcome = Mutex<Result<MoveResult, Error>?>(nil)
         let mover = Thread {
             let result = Result { try store.move(ref("jdoe/Pump 1"), to: "asmith", actor: "mkhan") }
@@ -91,17 +96,16 @@ import Testing
         }
         mover.start()
         // The move's COMMIT waits for the standby: end that backend (a crash, a network cut).
-        var ended = ""
-        while ended != "t" {
-            ended = try site.fixture.query("""
+        try waitUntil("the move's COMMIT waits for the standby, and its backend is ended") {
+            try #require(outcome.withLock({ $0 }) == nil, "the move ended without waiting for the standby")
+            return try site.fixture.query("""
                 SELECT coalesce(bool_or(pg_terminate_backend(pid)), false) FROM pg_stat_activity
                 WHERE application_name = 'miadmin' AND wait_event = 'SyncRep'
-                """, database: "mi")
-            if ended != "t" { Thread.sleep(forTimeInterval: 0.05) }
+                """, database: "mi") == "t"
         }
         _ = try site.fixture.query("ALTER SYSTEM SET synchronous_standby_names = '*'", database: "mi")
         _ = try site.fixture.query("SELECT pg_reload_conf()", database: "mi")
-        while outcome.withLock({ $0 }) == nil { Thread.sleep(forTimeInterval: 0.05) }
+        try waitUntil("the move ends") { outcome.withLock({ $0 }) != nil }
         let result = try #require(outcome.withLock { $0 }).get()
         #expect(result.moved && result.toOwner == "asmith")
         #expect(store.takeEvents().count == 1)

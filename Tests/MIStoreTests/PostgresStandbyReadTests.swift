@@ -28,8 +28,8 @@ import Testing
     /// Waits until the standby has replayed everything the primary wrote so far.
     func waitForReplay() throws {
         let target = try site.fixture.query("SELECT pg_current_wal_lsn()", database: "postgres")
-        while try site.queryStandby("SELECT pg_last_wal_replay_lsn() >= '\(target)'::pg_lsn", database: "postgres") != "t" {
-            Thread.sleep(forTimeInterval: 0.05)
+        try waitUntil("the standby replayed the primary's WAL up to \(target)") {
+            try site.queryStandby("SELECT pg_last_wal_replay_lsn() >= '\(target)'::pg_lsn", database: "postgres") == "t"
         }
     }
 
