@@ -52,9 +52,9 @@ struct PostgresMigrationTests {
         try first.execute("BEGIN")
         try first.execute("SELECT pg_advisory_xact_lock($1::bigint)", [.int(PostgresMigrations.lockKey)])
         defer { _ = try? first.execute("ROLLBACK") }
-        let started = Date()
+        // The lock stays held until the test ends: a start that asked for it would end busy after
+        // the busy timeout, so opening at all shows it took no lock.
         let store = try FormStore(postgres: first.target, password: fixture.password, busyTimeout: 2, reconnectSeconds: 0)
-        #expect(Date().timeIntervalSince(started) < 1.5, "the start waited for the lock")
         #expect(try store.engine.schemaVersion() == Migrations.all.last!.id)
     }
 
