@@ -57,8 +57,8 @@ import Testing
         // The last ends: the servers stop.
         try terminals.press("b", "C-d")
         try terminals.waitFor("b", "[exited 0]")
-        try waitUntil("slapd has stopped") { kill(slapd, 0) != 0 }
-        try waitUntil("the receiver has stopped") { kill(receiver, 0) != 0 }
+        try waitUntil("slapd has stopped", deadline: 20, every: 0.1) { kill(slapd, 0) != 0 }
+        try waitUntil("the receiver has stopped", deadline: 20, every: 0.1) { kill(receiver, 0) != 0 }
 
         // Again: the store is the same file, not imported anew.
         try terminals.start("c", "mkhan")
@@ -77,7 +77,7 @@ import Testing
         let slapdAgain = try #require(Int32(String(contentsOfFile: demo + "/slapd.pid", encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(kill(console, SIGKILL) == 0)
-        try waitUntil("slapd has stopped after the console was killed") { kill(slapdAgain, 0) != 0 }
+        try waitUntil("slapd has stopped after the console was killed", deadline: 20, every: 0.1) { kill(slapdAgain, 0) != 0 }
 
         // --fresh with no console running: a new store. A technician's banner names only what
         // a technician may run.
@@ -93,7 +93,7 @@ import Testing
             .trimmingCharacters(in: .whitespacesAndNewlines)))
         try terminals.press("e", "C-c")
         try terminals.waitFor("e", "[exited ")
-        try waitUntil("slapd has stopped after the last console") { kill(slapdLast, 0) != 0 }
+        try waitUntil("slapd has stopped after the last console", deadline: 20, every: 0.1) { kill(slapdLast, 0) != 0 }
     }
 
     /// `--postgres`: the same demo site on a PostgreSQL store, seeded as fully as the SQLite one
@@ -120,23 +120,13 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: postmaster))
         try terminals.press("a", "C-d")
         try terminals.waitFor("a", "[exited 0]")
-        try waitUntil("PostgreSQL has stopped") { !FileManager.default.fileExists(atPath: postmaster) }
+        try waitUntil("PostgreSQL has stopped", deadline: 20, every: 0.1) { !FileManager.default.fileExists(atPath: postmaster) }
     }
 
     private func inode(_ path: String) throws -> UInt64 {
         var info = stat()
         guard stat(path, &info) == 0 else { throw DemoTestError(description: "no \(path)") }
         return UInt64(info.st_ino)
-    }
-
-    /// Polls `condition` for up to 20 seconds: waits for the demo, never asserts how fast it was.
-    private func waitUntil(_ what: String, _ condition: () -> Bool) throws {
-        let end = Date().addingTimeInterval(20)
-        while Date() < end {
-            if condition() { return }
-            usleep(100_000)
-        }
-        throw DemoTestError(description: "timed out waiting until \(what)")
     }
 }
 

@@ -282,15 +282,11 @@ struct PrivilegePostgresTests {
             var status: Int32 = 0
             waitpid(holder, &status, 0)
         }
-        let deadline = Date().addingTimeInterval(20)
-        while try pg.query("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted", database: database) == "0" {
-            try #require(Date() < deadline, "psql did not take the lock")
-            Thread.sleep(forTimeInterval: 0.1)
-        }
+        let lockHeld = { try pg.query("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted", database: database) != "0" }
+        try waitUntil("psql took the lock", deadline: 20, every: 0.1, lockHeld)
         let run = try install.run(.technician, ["-c", "forms"])
         #expect(run.status == 0, "\(run.stderr)")
         // psql holds the lock for 60 s: a console that waited for it could not have ended yet.
-        #expect(try pg.query("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted", database: database) != "0",
-                "the console ended only once the lock was free: it waited for it")
+        #expect(try lockHeld(), "the console ended only once the lock was free: it waited for it")
     }
 }
