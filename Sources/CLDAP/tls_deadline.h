@@ -148,11 +148,6 @@ static inline int miadmin_tls_deadline_end(LDAP *ld, miadmin_tls_deadline *deadl
     return deadline->expired;
 }
 
-/// Whether a read or write of the connection being made waited until the deadline.
-static inline int miadmin_tls_deadline_expired(const miadmin_tls_deadline *deadline) {
-    return deadline->expired;
-}
-
 static inline void miadmin_tls_deadline_free(miadmin_tls_deadline *deadline) {
     free(deadline);
 }
