@@ -20,7 +20,11 @@ struct LazyTrampolineTests {
         let libraries = try Self.lazyLibraries()
         #expect(libraries.contains("libpq.so.5"))
         let copy = try TempDir.make() + "/miadmin"
-        try FileManager.default.copyItem(atPath: Paths.binary, toPath: copy)
+        // A child process copies it: a file this process held open for writing could be inherited
+        // by a child another test forks meanwhile, and starting the copy would fail with "Text
+        // file busy".
+        let copied = try Shell.run("/bin/cp", [Paths.binary, copy])
+        try #require(copied.status == 0, "\(copied.stderr)")
         let patch = try Shell.run("/usr/bin/patchelf", libraries.flatMap { ["--remove-needed", $0] } + [copy])
         try #require(patch.status == 0, "\(patch.stderr)")
 
