@@ -26,11 +26,6 @@ import Testing
         return path
     }
 
-    func waitFor(_ condition: () throws -> Bool) rethrows {
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline, !(try condition()) { usleep(50_000) }
-    }
-
     /// A technician's `--atomic` script that only reads (`whoami`, `forms`) and then waits holds
     /// no write lock: another console's move goes through at once instead of "The store is busy".
     @Test func anAtomicScriptThatOnlyReadsBlocksNobody() throws {
@@ -55,7 +50,7 @@ import Testing
         let store = try fixture.storePath(config)
         let holder = try startHolder(config: config)
         defer { kill(-holder, SIGKILL); var status: Int32 = 0; waitpid(holder, &status, 0) }
-        try waitFor { (try? sqlite(store, "BEGIN IMMEDIATE; ROLLBACK;")) == nil }
+        try waitUntil("the holder has the store's write lock", deadline: 30) { (try? sqlite(store, "BEGIN IMMEDIATE; ROLLBACK;")) == nil }
         let result = try MIAdmin.as_("lchen", config: try impatient(config), ["move 'asmith/Pump station 4' jdoe"])
         #expect(result.status == 2, "\(result.stderr)")
         // The pipe's miadmin (a child of the bash started), with its user and command line.
@@ -71,7 +66,7 @@ import Testing
         let database = String(url.split(separator: "?")[0].split(separator: "/").last!)
         let holder = try startHolder(config: config)
         defer { kill(-holder, SIGKILL); var status: Int32 = 0; waitpid(holder, &status, 0) }
-        try waitFor {
+        try waitUntil("the holder's move holds its row", deadline: 30) {
             try PostgresFixture.shared.query("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'miadmin: mkhan move' "
                          + "AND backend_xid IS NOT NULL", database: database) == "1"
         }

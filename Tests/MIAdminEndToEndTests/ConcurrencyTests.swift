@@ -61,9 +61,8 @@ import Testing
         let pid = try Shell.start(Paths.binary, ["--config", config, "--user", "mkhan", "--on-error", "continue", "-f", script],
                                   environment: ["MIADMIN_PASSWORD": fixture.password("mkhan"), "HOME": try TempDir.make()])
         // Wait until some moves have committed, then kill -9 at whatever instant that is.
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline, (Int(try sqlite(store, "SELECT COUNT(*) FROM audit WHERE command = 'move'")) ?? 0) < 25 {
-            usleep(20_000)
+        try waitUntil("25 moves committed", every: 0.02) {
+            (Int(try sqlite(store, "SELECT COUNT(*) FROM audit WHERE command = 'move'")) ?? 0) >= 25
         }
         kill(pid, SIGKILL)
         var status: Int32 = 0

@@ -112,9 +112,8 @@ struct PrivilegePostgresTests {
     }
 
     /// Waits until the impostor recorded `count` connections (each is recorded when it ends).
-    private func waitFor(_ impostor: PostgresImpostor, connections count: Int) {
-        let deadline = Date().addingTimeInterval(15)
-        while impostor.connections.count < count && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+    private func waitFor(_ impostor: PostgresImpostor, connections count: Int) throws {
+        try waitUntil("the impostor saw \(count) connection(s)", deadline: 15) { impostor.connections.count >= count }
     }
 
     /// A server that proved the configured certificate (here: the real server's certificate and
@@ -133,7 +132,7 @@ struct PrivilegePostgresTests {
             let run = try install.run(.foreman, ["-c", "store info"])
             #expect(run.status == 2, "\(ask): \(run.stderr)")
             #expect(run.stderr.contains(ask == .md5 ? "MD5" : "cleartext") && run.stderr.contains("SCRAM"), "\(ask): \(run.stderr)")
-            waitFor(impostor, connections: 1)
+            try waitFor(impostor, connections: 1)
             let seen = impostor.connections
             #expect(seen.count >= 1 && seen.allSatisfy { $0.tls && $0.received.isEmpty },
                     "\(ask): the console answered: \(seen.map(\.received))")
@@ -141,7 +140,7 @@ struct PrivilegePostgresTests {
             let psql = try Shell.run("/usr/bin/psql", [url(port: impostor.port), "-Xqc", "SELECT 1"],
                                      environment: ["PGPASSWORD": pg.password])
             #expect(psql.status != 0)
-            waitFor(impostor, connections: seen.count + 1)
+            try waitFor(impostor, connections: seen.count + 1)
             let answered = impostor.connections.dropFirst(seen.count).flatMap(\.received)
             #expect(answered.contains { $0.type == "p" && ($0.payload.contains(pg.password) || $0.payload.hasPrefix("md5")) },
                     "\(ask): psql sent \(answered)")
@@ -178,7 +177,7 @@ struct PrivilegePostgresTests {
         let psql = try install.runAs(.foreman, ["/usr/bin/psql", url(port: impostor.port), "-Xqc", "SELECT 1"],
                                      environment: ["PGPASSWORD": "psql-control-secret"])
         #expect(psql.status != 0)
-        waitFor(impostor, connections: 1)
+        try waitFor(impostor, connections: 1)
         #expect(impostor.received("psql-control-secret"), "the control did not reach the impostor: \(psql.stderr)")
         let before = impostor.connections.count
         try writeConfig(url: url(port: impostor.port), passwordFile: passwordFile)

@@ -22,8 +22,7 @@ import Testing
         let pid = try Shell.start("/usr/bin/setsid", ["/bin/bash", "-c", reader],
                                   environment: ["MIADMIN_PASSWORD": fixture.password("jdoe")])
         defer { kill(-pid, SIGKILL); var status: Int32 = 0; waitpid(pid, &status, 0) }
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline, ((try? String(contentsOfFile: listed, encoding: .utf8)) ?? "").isEmpty { usleep(50_000) }
+        try waitUntil("the reader listed its forms") { !((try? String(contentsOfFile: listed, encoding: .utf8)) ?? "").isEmpty }
         #expect(try String(contentsOfFile: listed, encoding: .utf8).contains("Pump station 4"), "the reader listed its forms")
 
         // 1,500 moves of one form back and forth, each its own transaction, by a foreman.

@@ -87,8 +87,9 @@ import Testing
         setKey(&edited, "store.busyTimeoutSeconds", 0.5)
         try JSONSerialization.data(withJSONObject: edited).write(to: URL(fileURLWithPath: config))
         // Wait until the holder has the write lock: our own BEGIN IMMEDIATE then fails at once.
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline, (try? sqlite(store, "BEGIN IMMEDIATE; ROLLBACK;")) != nil { usleep(20_000) }
+        try waitUntil("the holder has the store's write lock", deadline: 20, every: 0.02) {
+            (try? sqlite(store, "BEGIN IMMEDIATE; ROLLBACK;")) == nil
+        }
         let result = try MIAdmin.as_("mkhan", config: config, ["move jdoe/A asmith"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("busy"))

@@ -35,10 +35,8 @@ struct PostgresHostFailoverTests {
         defer { impostors.forEach { $0.stop() } }
         for impostor in impostors {
             let target = try PostgresTarget(uri: url(firstPort: impostor.port, secondPort: fixture["PG_PORT"]))
-            let started = Date()
             let connection = try PostgresConnection(target: target, password: fixture.password, conventions: .ignored)
             #expect(connection.connectedHost == "127.0.0.1:\(fixture["PG_PORT"])")
-            #expect(Date().timeIntervalSince(started) < 5)
             // Connecting again (after a failover) goes round the same way.
             #expect(connection.reset() && connection.connectedHost == "127.0.0.1:\(fixture["PG_PORT"])")
             #expect(try connection.execute("SELECT 1").string(0, 0) == "1")

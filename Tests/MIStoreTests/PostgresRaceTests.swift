@@ -47,13 +47,10 @@ import Testing
     /// Waits until `backend` waits for a lock of `type` (`transactionid`, `advisory`).
     func waitUntilBlocked(_ backend: Int64, on type: String) throws {
         let watcher = try PostgresConnection(target: try PostgresTarget(uri: fixture.url), password: fixture.password)
-        for _ in 0..<3_000 {
-            let waiting = try watcher.execute("SELECT count(*) FROM pg_locks WHERE pid = $1::int AND locktype = $2 AND NOT granted",
-                                              [.int(backend), .text(type)])
-            if waiting.string(0, 0) != "0" { return }
-            Thread.sleep(forTimeInterval: 0.01)
+        try waitUntil("the move waits for a lock of type \(type)", every: 0.01) {
+            try watcher.execute("SELECT count(*) FROM pg_locks WHERE pid = $1::int AND locktype = $2 AND NOT granted",
+                                [.int(backend), .text(type)]).string(0, 0) != "0"
         }
-        Issue.record("the move never waited for a lock of type \(type)")
     }
 
     /// Another transaction updated the form and committed while the move's UPDATE (in the
