@@ -89,6 +89,11 @@ struct DebianPackageTests {
         #expect(!findings.contains { $0.hasPrefix("E: ") }, "\(lint.stdout)")
         #expect(findings.filter { $0.hasPrefix("W: ") }.count <= 2, "\(lint.stdout)")
 
+        // The binary's relocations are DT_RELR, which glibc applies from 2.36 on; dpkg-shlibdeps
+        // alone asks for 2.35.
+        let depends = try Shell.run("/usr/bin/dpkg-deb", ["-f", package.deb, "Depends"])
+        #expect(depends.stdout.contains("libc6 (>= 2.36)"), "\(depends.stdout)")
+
         // The machine as found, put back whatever happens below.
         let aside = try TempDir.make()
         let moved = ["/etc/miadmin", "/var/lib/miadmin"].filter { FileManager.default.fileExists(atPath: $0) }
