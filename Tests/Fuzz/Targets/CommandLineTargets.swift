@@ -47,7 +47,9 @@ enum CommandLineTargets {
     /// the stand-in replaced by the value. Raw references (`:NAME`) are split into words by
     /// design and are left out.
     static func substitution(_ line: String) throws(FuzzFinding) {
-        guard !line.contains(placeholder) else { return }
+        // By scalars too: followed by a combining mark the stand-in is part of another Character,
+        // which String's contains(_:) does not match, but the replacement below would replace.
+        guard !line.unicodeScalars.contains(where: { String($0) == placeholder }) else { return }
         for template in ["show :'v'", "comment 7 :'v' --yes", "move 7 x --note=:'v'", "x :'v':'v' y", "a\":'v'\" b:'v' :'v'#c",
                          "x :\"v\" \\gset :'v' \\\\ \\echo :'v'"] {
             try sameWords(template: template, value: line)
