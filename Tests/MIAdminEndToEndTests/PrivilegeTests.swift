@@ -341,6 +341,25 @@ struct PrivilegeTests {
         #expect(count.stdout.components(separatedBy: "round 15").count - 1 >= 2, "both consoles' last comments are there")
     }
 
+    /// A script of many changes goes on checkpointing after the drop: the checkpointer's
+    /// connection is opened with the readers, before the group is given up. Without
+    /// checkpoints, 1,200 moves would leave a `-wal` file of about 80 MB.
+    @Test func aLongScriptKeepsCheckpointingAfterTheDrop() throws {
+        let imported = try install.run(.foreman, ["--yes", "-c", "import '\(try install.sampleTree(for: .foreman))'"])
+        #expect(imported.status == 0 || imported.stderr.contains("collision") || imported.stderr.contains("already"),
+                "\(imported.stderr)")
+        let path = install.home(.foreman) + "/moves.mi"
+        try String(repeating: "move 'jdoe/Valve check – north' asmith\nmove 'asmith/Valve check – north' jdoe\n", count: 600)
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        try install.chown(path, to: .foreman)
+        let moved = try install.run(.foreman, ["-f", path])
+        #expect(moved.status == 0, "\(moved.stderr)")
+        let wal = try #require(try FileManager.default.attributesOfItem(atPath: install.storePath + "-wal")[.size] as? Int)
+        #expect(wal <= 9 << 20, "the -wal file is \(wal) bytes after 1,200 moves")
+        let shown = try install.run(.foreman, ["--format", "json", "-c", "show 'jdoe/Valve check – north'"])
+        #expect(shown.status == 0, "the form is back with jdoe: \(shown.stderr)")
+    }
+
     // MARK: a second install: missing store, creation by the install, uninstall
 
     @Test func missingStoreIsRefusedUntilTheInstallCreatesItAndUninstallKeepsData() throws {

@@ -10,18 +10,22 @@ final class SQLiteEngine: StoreEngine {
     let path: String
     let busyTimeout: TimeInterval
     let dbPool: DatabasePool
+    /// Checkpoints beside the writer instead of in its commits.
+    let checkpointer: WALCheckpointer
     var dialect: StoreDialect { .sqlite }
     /// `limits.snapshotSeconds` (``SnapshotWatch``), for the reads and sessions begun after it is set.
     private let snapshotLimit = Mutex(SnapshotWatch.defaultSeconds)
-    /// The size (bytes) the `-wal` file is truncated to after a checkpoint: the 1,000 pages
-    /// SQLite checkpoints at (4 MiB of 4 KiB pages) fit, so a store in steady use does not
-    /// truncate and grow it again at every checkpoint.
-    static let walSizeLimit = 4 << 20
+    /// The size (bytes) the `-wal` file is truncated to after a checkpoint: the 2,000 pages at
+    /// which the writer catches up with the checkpoints (``WALCheckpointer``; 8 MiB of 4 KiB
+    /// pages) fit, so a store in steady use does not truncate and grow it again every time.
+    static let walSizeLimit = 8 << 20
 
     init(path: String, busyTimeout: TimeInterval, opening: FormStore.Opening) throws {
         self.path = path
         self.busyTimeout = busyTimeout
         try Self.prepareFile(path, opening: opening)
+        let checkpointer = WALCheckpointer(path: path)
+        self.checkpointer = checkpointer
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
         configuration.foreignKeysEnabled = true
@@ -41,6 +45,7 @@ final class SQLiteEngine: StoreEngine {
             // A -wal file that grew while a reader held back the checkpoints is cut back to this
             // size when it is next reset, instead of keeping its largest size on the disk.
             try db.execute(sql: "PRAGMA journal_size_limit = \(SQLiteEngine.walSizeLimit)")
+            checkpointer.install(on: db.sqliteConnection!)
         }
         do {
             dbPool = try DatabasePool(path: path, configuration: configuration)
@@ -62,8 +67,15 @@ final class SQLiteEngine: StoreEngine {
     /// the installed binary still holds its group (docs/security.md). Without the limit the
     /// checkpointed file keeps its size (the limit cut it back at every checkpoint while the
     /// store was open), and the next open writes nothing.
+    ///
+    /// The checkpointer's hook goes first, then the checkpointer ends (a checkpoint under way
+    /// finishes) and closes its connection: the pool closes after it, and its last connection does that checkpoint.
     deinit {
-        try? dbPool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_size_limit = -1") }
+        try? dbPool.writeWithoutTransaction { db in
+            sqlite3_wal_hook(db.sqliteConnection, nil, nil)
+            try db.execute(sql: "PRAGMA journal_size_limit = -1")
+        }
+        checkpointer.stop()
     }
 
     /// Refuses a missing file for `.existingOnly`; creates it with the mode asked for otherwise
@@ -176,6 +188,7 @@ final class SQLiteEngine: StoreEngine {
             }
             thread.start()
         }
+        checkpointer.openNow()
         allInside.wait()
         for _ in 0..<count { release.signal() }
         finished.wait()
