@@ -69,7 +69,8 @@ final class SQLiteEngine: StoreEngine {
     /// store was open), and the next open writes nothing.
     ///
     /// The checkpointer's hook goes first, then the checkpointer ends (a checkpoint under way
-    /// finishes) and closes its connection: the pool closes after it, and its last connection does that checkpoint.
+    /// finishes) and closes its connection: the pool closes after it, and the pool's last
+    /// connection to close does that checkpoint.
     deinit {
         try? dbPool.writeWithoutTransaction { db in
             sqlite3_wal_hook(db.sqliteConnection, nil, nil)
