@@ -34,13 +34,8 @@ final class SQLiteEngine: StoreEngine {
         // to open the file: they must never be closed to save memory.
         configuration.persistentReadOnlyConnections = true
         configuration.prepareDatabase { db in
-            // Persistent WAL: the last connection to close does not delete the -wal and -shm
-            // files, so they keep the owner and mode they were made with (root:miadmin 0660 by
-            // the install). A file a console recreated would belong to whoever ran it, who could
-            // then read it through the console's own descriptors (docs/security.md).
             guard !db.configuration.readonly else { return }
-            var flag: CInt = 1
-            let code = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &flag)
+            let code = Self.keepWALFiles(db.sqliteConnection!)
             guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
             // A -wal file that grew while a reader held back the checkpoints is cut back to this
             // size when it is next reset, instead of keeping its largest size on the disk.
@@ -56,6 +51,16 @@ final class SQLiteEngine: StoreEngine {
             throw StoreError.mapping(error, busyTimeout: busyTimeout)
         }
         try migrate()
+    }
+
+    /// Persistent WAL, on every read-write connection (the pool's writer, the checkpointer's):
+    /// whichever closes last does not delete the -wal and -shm files, so they keep the owner and
+    /// mode they were made with (root:miadmin 0660 by the install). A file a console recreated
+    /// would belong to whoever ran it, who could then read it through the console's own
+    /// descriptors (docs/security.md). SQLite's result code.
+    static func keepWALFiles(_ connection: OpaquePointer) -> CInt {
+        var flag: CInt = 1
+        return sqlite3_file_control(connection, nil, SQLITE_FCNTL_PERSIST_WAL, &flag)
     }
 
     func setSnapshotLimit(_ seconds: TimeInterval) { snapshotLimit.withLock { $0 = seconds } }

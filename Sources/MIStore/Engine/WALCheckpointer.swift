@@ -31,8 +31,8 @@ final class WALCheckpointer: @unchecked Sendable {
     private let condition = NSCondition()
     // Guarded by `condition`:
     private var connection: OpaquePointer?
-    /// Set by ``openNow()``: the connection is never opened later (the process may have lost the right to).
-    private var openedAhead = false
+    /// The connection could not open; after ``openNow()`` either this is set or `connection` is,
+    /// so the thread never opens it later (the process may have lost the right to).
     private var unavailable = false
     private var requested = false
     private var running = false
@@ -61,8 +61,7 @@ final class WALCheckpointer: @unchecked Sendable {
     func openNow() {
         condition.lock()
         defer { condition.unlock() }
-        guard !openedAhead, connection == nil, !unavailable else { return }
-        openedAhead = true
+        guard connection == nil, !unavailable else { return }
         open()
     }
 
@@ -121,7 +120,7 @@ final class WALCheckpointer: @unchecked Sendable {
             while !requested && !stopping { condition.wait() }
             if stopping { break }
             requested = false
-            if connection == nil && !openedAhead && !unavailable { open() }
+            if connection == nil && !unavailable { open() }
             guard let connection else {
                 unavailable = true
                 condition.broadcast()
@@ -139,15 +138,14 @@ final class WALCheckpointer: @unchecked Sendable {
         threadEnded.signal()
     }
 
-    /// Called with `condition` held. The `-wal` and `-shm` files are opened by a first read, and
-    /// persistent WAL is set as on the pool's writer: whichever connection closes last keeps
-    /// the files (``SQLiteEngine``).
+    /// Called with `condition` held. Sets `connection` or `unavailable`. The `-wal` and `-shm`
+    /// files are opened by a first read, and kept as the pool's writer keeps them
+    /// (``SQLiteEngine/keepWALFiles(_:)``).
     private func open() {
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
-        var persist: CInt = 1
         guard sqlite3_open_v2(path, &db, flags, nil) == SQLITE_OK, let db,
-              sqlite3_file_control(db, nil, SQLITE_FCNTL_PERSIST_WAL, &persist) == SQLITE_OK,
+              SQLiteEngine.keepWALFiles(db) == SQLITE_OK,
               sqlite3_exec(db, "PRAGMA schema_version", nil, nil, nil) == SQLITE_OK else {
             sqlite3_close_v2(db)
             unavailable = true
