@@ -356,7 +356,7 @@ struct PrivilegeTests {
         try install.chown(path, to: .foreman)
         let moved = try install.run(.foreman, ["-f", path])
         #expect(moved.status == 0, "\(moved.stderr)")
-        let wal = try #require(try FileManager.default.attributesOfItem(atPath: install.storePath + "-wal")[.size] as? Int)
+        let wal = try #require(walSize(install.storePath))
         #expect(wal <= 9 << 20, "the -wal file is \(wal) bytes after 1,200 moves")
         let shown = try install.run(.foreman, ["--format", "json", "-c", "show 'jdoe/Valve check – north'"])
         #expect(shown.status == 0, "the form is back with jdoe: \(shown.stderr)")

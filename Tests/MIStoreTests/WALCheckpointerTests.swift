@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MITestSupport
 import Testing
 @testable import MIStore
 
@@ -10,10 +11,6 @@ import Testing
 struct WALCheckpointerTests {
     /// A WAL frame: its 24-byte header and a 4 KiB page.
     static let frameBytes = 24 + 4096
-
-    static func walSize(_ path: String) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int) ?? 0
-    }
 
     @Test func manyChangesAreCheckpointedBesideTheWriterAndTheWALStaysWithinItsLimit() throws {
         let dir = try TempDir()
@@ -26,7 +23,7 @@ struct WALCheckpointerTests {
             // 6,000 transactions of about two pages each: three times the catch-up point.
             for _ in 0..<6_000 {
                 try engine.write { db in _ = try db.execute(literal: "INSERT INTO filler (data) VALUES (randomblob(3000))") }
-                largest = max(largest, Self.walSize(path))
+                largest = max(largest, walSize(path) ?? 0)
             }
             passes = engine.checkpointer.passes()
             #expect(try engine.read { db in try db.value(Int.self, literal: "SELECT count(*) FROM filler") } == 6_000)
@@ -58,13 +55,13 @@ struct WALCheckpointerTests {
             }
             for _ in 0..<3_000 {
                 try queue.write { try $0.execute(sql: "INSERT INTO filler (data) VALUES (randomblob(3000))") }
-                largest = max(largest, Self.walSize(path))
+                largest = max(largest, walSize(path) ?? 0)
             }
         }
         let passes = checkpointer.passes()
         #expect(passes.beside == 0 && passes.byWriter > 0, "\(passes)")
-        // SQLite's own rule: a checkpoint at every commit from 1,000 pages on; with no reader it
-        // copies everything and the next commit starts the file over.
+        // The writer checkpoints at 1,000 pages, as SQLite does; with no reader that copies
+        // everything, and the next commit starts the file over.
         let bound = (Int(WALCheckpointer.startFrames) + 8) * Self.frameBytes + 32
         #expect(largest <= bound, "the -wal file reached \(largest) bytes (limit \(bound))")
         checkpointer.stop()

@@ -69,6 +69,11 @@ public func shellQuote(_ word: String) -> String {
     "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
 }
 
+/// The size in bytes of a SQLite store's `-wal` file; nil when there is none.
+public func walSize(_ store: String) -> Int? {
+    (try? FileManager.default.attributesOfItem(atPath: store + "-wal"))?[.size] as? Int
+}
+
 /// Runs SQL on a store with the sqlite3 shell (for checks the console does not offer).
 public func sqlite(_ path: String, _ sql: String) throws -> String {
     let result = try Shell.run("/usr/bin/sqlite3", [path, sql])
